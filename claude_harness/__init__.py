@@ -1,0 +1,3 @@
+"""claude-harness: an interactive terminal coding agent in Python."""
+
+__version__ = "0.1.0"

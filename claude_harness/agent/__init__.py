@@ -1,0 +1,1 @@
+"""The agent loop, its messages and its context."""

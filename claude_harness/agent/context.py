@@ -1,0 +1,172 @@
+"""ToolUseContext: the bag of state every tool call receives, grouped by concern.
+
+It is copied before each call (`dataclasses.replace`); a tool changes what later tools see only
+through a `context_modifier` in its ToolResult. The few pieces that are genuinely shared and
+mutable (the shell's working directory, the read-file cache, the abort signal) are objects held by
+reference, so a copy shares them on purpose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from claude_harness.permissions.types import PermissionContext
+
+if TYPE_CHECKING:
+    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+    from claude_harness.tools.base import Tool
+
+
+class AbortSignal:
+    """A cancellation flag tools and the loop poll, plus an event they can await."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+        self.reason = ""
+
+    @property
+    def aborted(self) -> bool:
+        return self._event.is_set()
+
+    def abort(self, reason: str = "interrupted by user") -> None:
+        self.reason = reason
+        self._event.set()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+
+@dataclass
+class FileState:
+    """What a Read saw: the text (normalised to \\n) and the file's mtime then."""
+
+    content: str
+    mtime_ns: int
+    partial: bool = False  # an offset/limit view: does not count as having read the whole file
+
+
+class FileStateCache:
+    """LRU of file path -> FileState; the basis of read-before-edit and staleness checks."""
+
+    def __init__(self, max_entries: int = 100) -> None:
+        self._data: OrderedDict[str, FileState] = OrderedDict()
+        self.max_entries = max_entries
+
+    def get(self, path: str | Path) -> FileState | None:
+        key = str(path)
+        state = self._data.get(key)
+        if state is not None:
+            self._data.move_to_end(key)
+        return state
+
+    def set(self, path: str | Path, state: FileState) -> None:
+        key = str(path)
+        self._data[key] = state
+        self._data.move_to_end(key)
+        while len(self._data) > self.max_entries:
+            self._data.popitem(last=False)
+
+    def __contains__(self, path: object) -> bool:
+        return str(path) in self._data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def clone(self) -> FileStateCache:
+        other = FileStateCache(self.max_entries)
+        other._data = OrderedDict((k, copy.copy(v)) for k, v in self._data.items())
+        return other
+
+
+@dataclass
+class ShellState:
+    """The Bash tool's persistent working directory (a `cd` carries over between calls)."""
+
+    cwd: Path
+
+
+@dataclass
+class ContentReplacementState:
+    """Per-conversation aggregate result budget: which results were replaced, and the total."""
+
+    total_chars: int = 0
+    replaced: dict[str, str] = field(default_factory=dict)  # tool_use_id -> persisted text
+
+    def clone(self) -> ContentReplacementState:
+        return ContentReplacementState(self.total_chars, dict(self.replaced))
+
+
+PermissionPrompt = Callable[["PermissionRequest"], Awaitable["PermissionAnswer"]]
+
+
+@dataclass(frozen=True)
+class ToolUseOptions:
+    """Configuration fixed when the query starts."""
+
+    tools: tuple[Tool, ...] = ()
+    model: str = ""
+    debug: bool = False
+    verbose: bool = False
+    mcp_clients: tuple[Any, ...] = ()
+    session_dir: Path | None = None  # where tool-results/ and the transcript live
+
+
+@dataclass(frozen=True)
+class ToolUseContext:
+    options: ToolUseOptions
+    permission: PermissionContext
+    abort: AbortSignal
+    read_file_state: FileStateCache
+    shell: ShellState
+    messages: tuple[dict[str, Any], ...] = ()
+    content_replacement: ContentReplacementState = field(
+        default_factory=ContentReplacementState
+    )
+    # UI callbacks: None in headless mode.
+    request_permission: PermissionPrompt | None = None
+    # Agent context
+    agent_id: str | None = None
+    rendered_system_prompt: str | None = None
+    # Hooks runner (None = no hooks configured); see claude_harness.hooks
+    hooks: Any = None
+    session_id: str = ""
+    transcript_path: str = ""
+
+    @property
+    def cwd(self) -> Path:
+        return self.shell.cwd
+
+    def with_mode(self, mode: str) -> ToolUseContext:
+        return replace(self, permission=replace(self.permission, mode=mode))  # type: ignore[arg-type]
+
+    def find_tool(self, name: str) -> Tool | None:
+        for tool in self.options.tools:
+            if tool.name == name or name in tool.aliases:
+                return tool
+        return None
+
+
+def create_subagent_context(
+    parent: ToolUseContext, *, agent_id: str, is_async: bool = False
+) -> ToolUseContext:
+    """Decide per field what a child agent shares with its parent and what it gets fresh.
+
+    Shared: options, abort signal (a parent abort stops its children), the shell cwd.
+    Isolated: read_file_state (cloned), content replacement (cloned), messages (empty).
+    Background agents cannot prompt: their permission mode becomes bubble only when the parent
+    can prompt; otherwise requests are denied as in headless mode.
+    """
+    return replace(
+        parent,
+        read_file_state=parent.read_file_state.clone(),
+        content_replacement=parent.content_replacement.clone(),
+        messages=(),
+        agent_id=agent_id,
+        request_permission=None if is_async else parent.request_permission,
+    )

@@ -1,0 +1,1 @@
+"""The permission system: modes, rules from every settings source, the resolution chain."""

@@ -1,0 +1,1 @@
+"""Built-in tools, the 14-step pipeline and the streaming executor."""
