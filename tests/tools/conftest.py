@@ -1,0 +1,36 @@
+"""Shared fixtures for the tool tests: a real ToolUseContext rooted in a temporary directory.
+
+Several helpers add tests here; fixtures are only ever added, never removed or changed in shape.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claude_harness.agent.context import (
+    AbortSignal,
+    FileStateCache,
+    ShellState,
+    ToolUseContext,
+    ToolUseOptions,
+)
+from claude_harness.permissions.types import PermissionContext
+
+
+def make_ctx(cwd: Path) -> ToolUseContext:
+    """A plain context as the pipeline would hand a tool: fresh read-file cache, no hooks, no UI."""
+    return ToolUseContext(
+        options=ToolUseOptions(),
+        permission=PermissionContext(cwd=cwd),
+        abort=AbortSignal(),
+        read_file_state=FileStateCache(),
+        shell=ShellState(cwd),
+    )
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolUseContext:
+    """A context whose working directory is the test's tmp_path."""
+    return make_ctx(tmp_path)
