@@ -1,0 +1,81 @@
+"""The hook events we fire and what each one may do.
+
+One table instead of `if event == ...` scattered through the runner: it says which value the
+matcher is compared with, what exit code 2 means for the event, and whether plain stdout becomes
+context. The semantics follow Claude Code's documented contract so existing hook scripts keep
+working unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PRE_TOOL_USE = "PreToolUse"
+POST_TOOL_USE = "PostToolUse"
+POST_TOOL_USE_FAILURE = "PostToolUseFailure"
+PERMISSION_REQUEST = "PermissionRequest"
+PERMISSION_DENIED = "PermissionDenied"
+USER_PROMPT_SUBMIT = "UserPromptSubmit"
+STOP = "Stop"
+SUBAGENT_STOP = "SubagentStop"
+SESSION_START = "SessionStart"
+SESSION_END = "SessionEnd"
+PRE_COMPACT = "PreCompact"
+NOTIFICATION = "Notification"
+
+# What exit code 2 does for an event:
+#   deny      the pending permission is refused; stderr is the reason given to the model
+#   block     the action (prompt, stop, compaction) is blocked; stderr is the reason
+#   feedback  the action already happened; stderr is fed to the model (HookOutcome.blocked)
+#   none      nothing can be blocked; stderr is shown to the user as a hook error
+Exit2Effect = Literal["deny", "block", "feedback", "none"]
+
+# What the matcher is compared with (the `matcher_value` the caller passes):
+MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type", "none"]
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """How one event behaves: matcher subject, exit-2 effect, accepted JSON fields."""
+
+    name: str
+    matcher: MatcherKind
+    exit2: Exit2Effect
+    plain_stdout_is_context: bool = False
+    # Top-level `decision: "block"` + `reason` is honoured (for PreToolUse it is the legacy form).
+    decision_block: bool = False
+    # `hookSpecificOutput.permissionDecision` (or PermissionRequest's `decision.behavior`).
+    permission: bool = False
+
+
+EVENT_SPECS: dict[str, EventSpec] = {
+    spec.name: spec
+    for spec in (
+        EventSpec(PRE_TOOL_USE, "tool_name", "deny", decision_block=True, permission=True),
+        EventSpec(POST_TOOL_USE, "tool_name", "feedback", decision_block=True),
+        EventSpec(POST_TOOL_USE_FAILURE, "tool_name", "feedback"),
+        EventSpec(PERMISSION_REQUEST, "tool_name", "deny", permission=True),
+        EventSpec(PERMISSION_DENIED, "tool_name", "none"),
+        EventSpec(
+            USER_PROMPT_SUBMIT, "none", "block", plain_stdout_is_context=True, decision_block=True
+        ),
+        EventSpec(STOP, "none", "block", decision_block=True),
+        EventSpec(SUBAGENT_STOP, "none", "block", decision_block=True),
+        EventSpec(SESSION_START, "source", "none", plain_stdout_is_context=True),
+        EventSpec(SESSION_END, "reason", "none"),
+        EventSpec(PRE_COMPACT, "trigger", "block", decision_block=True),
+        EventSpec(NOTIFICATION, "notification_type", "none"),
+    )
+}
+
+HOOK_EVENTS: tuple[str, ...] = tuple(EVENT_SPECS)
+
+# Events whose payload names a tool: the runner passes `tool_name` as the matcher value when the
+# caller did not give one explicitly.
+TOOL_EVENTS: frozenset[str] = frozenset(
+    name for name, spec in EVENT_SPECS.items() if spec.matcher == "tool_name"
+)
+
+SESSION_START_SOURCES: tuple[str, ...] = ("startup", "resume", "clear", "compact")
+PRE_COMPACT_TRIGGERS: tuple[str, ...] = ("manual", "auto")
