@@ -1,0 +1,227 @@
+"""Load and check the turn script that drives the scripted Messages API server.
+
+The script is checked completely at load time so that a typo in a test's script fails
+loudly before any request is made, instead of surfacing later as a confusing stream.
+
+Format (a JSON file, a dict, or a bare list of turns)::
+
+    {"turns": [TURN, ...]}
+
+    TURN  = {"content": [BLOCK, ...],
+             "stop_reason": optional (default "tool_use" if any tool_use block else "end_turn"),
+             "stop_sequence": optional str,
+             "usage": optional {"input_tokens", "output_tokens", ...} (overrides the estimates),
+             "delay": optional seconds to sleep before each SSE event,
+             "chunk_size": optional max characters per delta chunk (default 24),
+             "fault": optional FAULT}
+          | "some text"                                  (shorthand for one text block)
+    BLOCK = {"type": "text", "text": ...} | "some text"
+          | {"type": "thinking", "thinking": ..., "signature": optional}
+          | {"type": "tool_use", "name": ..., "input": {...}, "id": optional}
+          | {"type": "tool_use", "name": ..., "raw_input": "<sent verbatim as partial_json>"}
+    FAULT = {"status": 429|500|529|401|..., "retry_after": optional seconds, "message": optional}
+          | {"drop_after_events": N}
+          | {"sse_error": {"type": ..., "message": ...}, "after_events": N}
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CHUNK_SIZE = 24
+STOP_REASONS = frozenset(
+    {"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"}
+)
+
+
+class ScriptError(ValueError):
+    """The script file or object does not follow the documented format."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One content block the scripted assistant will send.
+
+    For tool_use blocks `input_json` is the exact string streamed as partial_json: the
+    serialised `input`, or `raw_input` verbatim (which may be deliberately invalid JSON).
+    """
+
+    type: str
+    text: str = ""
+    signature: str = ""
+    tool_id: str = ""
+    name: str = ""
+    input_json: str = ""
+
+    def parsed_input(self) -> dict[str, Any]:
+        """The tool input as an object; {} when raw_input is not a JSON object."""
+        try:
+            value = json.loads(self.input_json)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def to_api(self) -> dict[str, Any]:
+        """The block as the API shows it in a complete (non-streamed) Message."""
+        if self.type == "text":
+            return {"type": "text", "text": self.text}
+        if self.type == "thinking":
+            return {"type": "thinking", "thinking": self.text, "signature": self.signature}
+        return {"type": "tool_use", "id": self.tool_id, "name": self.name,
+                "input": self.parsed_input()}
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A failure to inject instead of (or in the middle of) a normal answer."""
+
+    status: int | None = None
+    retry_after: float | None = None
+    message: str | None = None
+    drop_after_events: int | None = None
+    sse_error: dict[str, Any] | None = None
+    after_events: int = 0
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One scripted assistant response, consumed by exactly one accepted request."""
+
+    index: int
+    blocks: tuple[Block, ...]
+    stop_reason: str
+    stop_sequence: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    delay: float = 0.0
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    fault: Fault | None = None
+
+
+def load_script(source: str | Path | dict[str, Any] | list[Any]) -> list[Turn]:
+    """Parse a script from a path, a dict with "turns", or a bare list of turns."""
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            source = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ScriptError(f"cannot read script {path}: {exc}") from exc
+        except ValueError as exc:
+            raise ScriptError(f"script {path} is not valid JSON: {exc}") from exc
+    if isinstance(source, dict):
+        if "turns" not in source:
+            raise ScriptError('script object must have a "turns" list')
+        source = source["turns"]
+    if not isinstance(source, list):
+        raise ScriptError("script turns must be a list")
+    return [_parse_turn(i, raw) for i, raw in enumerate(source)]
+
+
+def _parse_turn(index: int, raw: Any) -> Turn:
+    where = f"turns[{index}]"
+    if isinstance(raw, str):
+        raw = {"content": [raw]}
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{where}: a turn must be an object or a string")
+    unknown = set(raw) - {"content", "stop_reason", "stop_sequence", "usage", "delay",
+                          "chunk_size", "fault"}
+    if unknown:
+        raise ScriptError(f"{where}: unknown keys {sorted(unknown)}")
+    fault = _parse_fault(where, raw["fault"]) if raw.get("fault") is not None else None
+    content = raw.get("content", [])
+    if not isinstance(content, list):
+        raise ScriptError(f"{where}.content must be a list of blocks")
+    if not content and fault is None:
+        raise ScriptError(f"{where}: a turn needs content blocks or a fault")
+    blocks = tuple(_parse_block(f"{where}.content[{n}]", index, n, b)
+                   for n, b in enumerate(content))
+    has_tool = any(b.type == "tool_use" for b in blocks)
+    stop_reason = raw.get("stop_reason") or ("tool_use" if has_tool else "end_turn")
+    if stop_reason not in STOP_REASONS:
+        raise ScriptError(f"{where}.stop_reason {stop_reason!r} is not one of {sorted(STOP_REASONS)}")
+    usage = raw.get("usage") or {}
+    if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
+        raise ScriptError(f"{where}.usage must map field names to integers")
+    delay = raw.get("delay", 0.0)
+    chunk_size = raw.get("chunk_size", DEFAULT_CHUNK_SIZE)
+    if not isinstance(delay, (int, float)) or delay < 0:
+        raise ScriptError(f"{where}.delay must be a non-negative number")
+    if not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ScriptError(f"{where}.chunk_size must be a positive integer")
+    return Turn(index=index, blocks=blocks, stop_reason=stop_reason,
+                stop_sequence=raw.get("stop_sequence"), usage=dict(usage),
+                delay=float(delay), chunk_size=chunk_size, fault=fault)
+
+
+def _parse_block(where: str, turn: int, n: int, raw: Any) -> Block:
+    if isinstance(raw, str):
+        raw = {"type": "text", "text": raw}
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{where}: a block must be an object or a string")
+    kind = raw.get("type")
+    if kind == "text":
+        text = raw.get("text")
+        if not isinstance(text, str):
+            raise ScriptError(f"{where}: text block needs a string 'text'")
+        return Block(type="text", text=text)
+    if kind == "thinking":
+        thinking = raw.get("thinking")
+        if not isinstance(thinking, str):
+            raise ScriptError(f"{where}: thinking block needs a string 'thinking'")
+        signature = raw.get("signature") or _default_signature(turn, n, thinking)
+        return Block(type="thinking", text=thinking, signature=signature)
+    if kind == "tool_use":
+        return _parse_tool_use(where, turn, n, raw)
+    raise ScriptError(f"{where}: unknown block type {kind!r} (text, thinking, tool_use)")
+
+
+def _parse_tool_use(where: str, turn: int, n: int, raw: dict[str, Any]) -> Block:
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise ScriptError(f"{where}: tool_use block needs a 'name'")
+    if "raw_input" in raw:
+        if not isinstance(raw["raw_input"], str):
+            raise ScriptError(f"{where}: raw_input must be a string")
+        input_json = raw["raw_input"]
+    else:
+        value = raw.get("input", {})
+        if not isinstance(value, dict):
+            raise ScriptError(f"{where}: tool_use input must be an object")
+        input_json = json.dumps(value, ensure_ascii=False)
+    tool_id = raw.get("id") or f"toolu_{turn}_{n}"
+    return Block(type="tool_use", tool_id=tool_id, name=name, input_json=input_json)
+
+
+def _default_signature(turn: int, n: int, thinking: str) -> str:
+    """A deterministic opaque signature, unique per turn/block/text like the real ones."""
+    digest = hashlib.sha256(f"{turn}:{n}:{thinking}".encode()).digest()
+    return base64.b64encode(digest).decode("ascii")
+
+
+def _parse_fault(where: str, raw: Any) -> Fault:
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{where}.fault must be an object")
+    if "status" in raw:
+        status = raw["status"]
+        if not isinstance(status, int) or not 400 <= status <= 599:
+            raise ScriptError(f"{where}.fault.status must be an HTTP error status (400-599)")
+        return Fault(status=status, retry_after=raw.get("retry_after"), message=raw.get("message"))
+    if "drop_after_events" in raw:
+        count = raw["drop_after_events"]
+        if not isinstance(count, int) or count < 0:
+            raise ScriptError(f"{where}.fault.drop_after_events must be a non-negative integer")
+        return Fault(drop_after_events=count)
+    if "sse_error" in raw:
+        err = raw["sse_error"]
+        if not isinstance(err, dict) or not isinstance(err.get("type"), str):
+            raise ScriptError(f"{where}.fault.sse_error must be an object with a 'type'")
+        after = raw.get("after_events", 0)
+        if not isinstance(after, int) or after < 0:
+            raise ScriptError(f"{where}.fault.after_events must be a non-negative integer")
+        return Fault(sse_error={"type": err["type"], "message": err.get("message", err["type"])},
+                     after_events=after)
+    raise ScriptError(f"{where}.fault needs 'status', 'drop_after_events' or 'sse_error'")

@@ -1,0 +1,270 @@
+"""Reject requests the real Messages API would answer with HTTP 400.
+
+A mock that accepts anything hides the bugs the real API catches (orphan tool_results,
+empty text blocks, mangled thinking signatures...). Each check returns a message that names
+the broken rule, so a failing test points straight at the harness bug.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+MAX_CACHE_BREAKPOINTS = 4
+
+
+class RequestInvalid(ValueError):
+    """The request breaks a rule of the real API; str(exc) is the message sent back."""
+
+
+@dataclass
+class IssuedThinking:
+    """Thinking blocks the server has sent, so their round trip can be checked."""
+
+    by_signature: dict[str, str] = field(default_factory=dict)
+    # tool_use id -> the thinking blocks (text, signature) sent in the same response
+    by_tool_id: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def record(self, blocks: list[tuple[str, str]], tool_ids: list[str]) -> None:
+        for text, signature in blocks:
+            self.by_signature[signature] = text
+        if blocks:
+            for tool_id in tool_ids:
+                self.by_tool_id[tool_id] = list(blocks)
+
+
+def validate_request(body: Any, issued: IssuedThinking) -> None:
+    """Raise RequestInvalid naming the first rule the request breaks."""
+    if not isinstance(body, dict):
+        raise RequestInvalid("request body must be a JSON object")
+    _check_required(body)
+    messages = body["messages"]
+    _check_tools(body.get("tools"))
+    _check_system(body.get("system"))
+    for i, message in enumerate(messages):
+        _check_message_shape(i, message)
+    if messages[0]["role"] != "user":
+        raise RequestInvalid("messages.0: the first message must use the `user` role")
+    _check_tool_pairing(messages)
+    _check_prefill(messages)
+    _check_thinking(body, messages, issued)
+    count = count_cache_breakpoints(body)
+    if count > MAX_CACHE_BREAKPOINTS:
+        raise RequestInvalid(
+            f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. "
+            f"Found {count}.")
+
+
+def _check_required(body: dict[str, Any]) -> None:
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        raise RequestInvalid("model: Field required")
+    max_tokens = body.get("max_tokens")
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+        raise RequestInvalid("max_tokens: Field required (a positive integer)")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise RequestInvalid("messages: at least one message is required")
+
+
+def _check_tools(tools: Any) -> None:
+    if tools is None:
+        return
+    if not isinstance(tools, list):
+        raise RequestInvalid("tools: must be a list")
+    seen: set[str] = set()
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            raise RequestInvalid(f"tools.{i}: must be an object")
+        name = tool.get("name")
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            raise RequestInvalid(
+                f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,128}}$' "
+                f"(got {name!r})")
+        if name in seen:
+            raise RequestInvalid(f"tools: Tool names must be unique (duplicate {name!r})")
+        seen.add(name)
+        if tool.get("type", "custom") == "custom":
+            schema = tool.get("input_schema")
+            if not isinstance(schema, dict) or schema.get("type") != "object":
+                raise RequestInvalid(f"tools.{i}.input_schema.type: Input should be 'object'")
+
+
+def _check_system(system: Any) -> None:
+    if system is None or isinstance(system, str):
+        return
+    if not isinstance(system, list):
+        raise RequestInvalid("system: must be a string or a list of text blocks")
+    for i, block in enumerate(system):
+        if not isinstance(block, dict) or block.get("type") != "text":
+            raise RequestInvalid(f"system.{i}: must be a text block")
+        _check_text(f"system.{i}", block)
+
+
+def _check_text(where: str, block: dict[str, Any]) -> None:
+    text = block.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise RequestInvalid(f"{where}: text content blocks must contain non-whitespace text")
+
+
+def _check_message_shape(i: int, message: Any) -> None:
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+        raise RequestInvalid(f"messages.{i}.role: must be 'user' or 'assistant'")
+    content = message.get("content")
+    if isinstance(content, str):
+        if not content.strip():
+            raise RequestInvalid(f"messages.{i}: text content blocks must contain non-whitespace text")
+        return
+    if not isinstance(content, list) or not content:
+        raise RequestInvalid(
+            f"messages.{i}: all messages must have non-empty content except for the optional "
+            f"final assistant message")
+    for n, block in enumerate(content):
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            raise RequestInvalid(f"messages.{i}.content.{n}: a content block must have a type")
+        if block["type"] == "text":
+            _check_text(f"messages.{i}.content.{n}", block)
+        elif block["type"] == "tool_result" and isinstance(block.get("content"), list):
+            for k, inner in enumerate(block["content"]):
+                if isinstance(inner, dict) and inner.get("type") == "text":
+                    _check_text(f"messages.{i}.content.{n}.content.{k}", inner)
+
+
+def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message["content"]
+    return content if isinstance(content, list) else [{"type": "text", "text": content}]
+
+
+def _check_tool_pairing(messages: list[dict[str, Any]]) -> None:
+    for i, message in enumerate(messages):
+        blocks = _blocks(message)
+        if message["role"] == "assistant":
+            if any(b["type"] == "tool_result" for b in blocks):
+                raise RequestInvalid(f"messages.{i}: tool_result blocks are only allowed in user messages")
+            continue
+        result_ids = [b.get("tool_use_id") for b in blocks if b["type"] == "tool_result"]
+        if not result_ids:
+            continue
+        first_other = next((n for n, b in enumerate(blocks) if b["type"] != "tool_result"),
+                           len(blocks))
+        if any(b["type"] == "tool_result" for b in blocks[first_other:]):
+            raise RequestInvalid(
+                f"messages.{i}: tool_result blocks must come first in the user message, "
+                f"before any other content")
+        previous = messages[i - 1] if i > 0 else None
+        used = ([b.get("id") for b in _blocks(previous) if b["type"] == "tool_use"]
+                if previous is not None and previous["role"] == "assistant" else [])
+        dupes = sorted({x for x in result_ids if result_ids.count(x) > 1}, key=str)
+        if dupes:
+            raise RequestInvalid(
+                f"messages.{i}: each tool_use id must be answered exactly once; duplicate "
+                f"tool_result for {', '.join(map(str, dupes))}")
+        unexpected = [x for x in result_ids if x not in used]
+        if unexpected:
+            raise RequestInvalid(
+                f"messages.{i}: unexpected `tool_use_id` found in `tool_result` blocks: "
+                f"{', '.join(map(str, unexpected))}. Each `tool_result` block must have a "
+                f"corresponding `tool_use` block in the previous message.")
+    for i, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        used = [b.get("id") for b in _blocks(message) if b["type"] == "tool_use"]
+        if not used:
+            continue
+        following = messages[i + 1] if i + 1 < len(messages) else None
+        answered = ([b.get("tool_use_id") for b in _blocks(following) if b["type"] == "tool_result"]
+                    if following is not None and following["role"] == "user" else [])
+        missing = [x for x in used if x not in answered]
+        if missing:
+            raise RequestInvalid(
+                f"messages.{i + 1}: `tool_use` ids were found without `tool_result` blocks "
+                f"immediately after: {', '.join(map(str, missing))}. Each `tool_use` block must "
+                f"have a corresponding `tool_result` block in the next message.")
+
+
+def _check_prefill(messages: list[dict[str, Any]]) -> None:
+    last = messages[-1]
+    if last["role"] != "assistant":
+        return
+    blocks = _blocks(last)
+    tail = blocks[-1]
+    if tail["type"] == "text" and tail["text"] != tail["text"].rstrip():
+        raise RequestInvalid(
+            f"messages.{len(messages) - 1}: final assistant content cannot end with trailing "
+            f"whitespace")
+
+
+def _check_thinking(body: dict[str, Any], messages: list[dict[str, Any]],
+                    issued: IssuedThinking) -> None:
+    """Thinking blocks must come back byte-for-byte with the signature the server sent."""
+    for i, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        for n, block in enumerate(_blocks(message)):
+            where = f"messages.{i}.content.{n}"
+            if block["type"] == "redacted_thinking":
+                raise RequestInvalid(f"{where}: redacted_thinking data was not issued by this server")
+            if block["type"] != "thinking":
+                continue
+            signature = block.get("signature")
+            if not signature or signature not in issued.by_signature:
+                raise RequestInvalid(f"{where}: Invalid `signature` in `thinking` block")
+            if issued.by_signature[signature] != block.get("thinking"):
+                raise RequestInvalid(
+                    f"{where}: thinking blocks must be sent back unchanged; the thinking text "
+                    f"does not match its signature")
+    thinking = body.get("thinking")
+    if not isinstance(thinking, dict) or thinking.get("type") not in ("enabled", "adaptive"):
+        return
+    _check_final_tool_turn_keeps_thinking(messages, issued)
+
+
+def _check_final_tool_turn_keeps_thinking(messages: list[dict[str, Any]],
+                                          issued: IssuedThinking) -> None:
+    """With thinking on, the assistant turn a tool loop continues must keep its thinking."""
+    last_assistant = next((i for i in range(len(messages) - 1, -1, -1)
+                           if messages[i]["role"] == "assistant"), None)
+    if last_assistant is None:
+        return
+    blocks = _blocks(messages[last_assistant])
+    sent: list[tuple[str, str]] = []
+    for block in blocks:
+        if block["type"] == "tool_use" and block.get("id") in issued.by_tool_id:
+            sent = issued.by_tool_id[block["id"]]
+            break
+    if not sent:
+        return
+    head = [(b.get("thinking"), b.get("signature")) for b in blocks[:len(sent)]]
+    if head != sent:
+        raise RequestInvalid(
+            f"messages.{last_assistant}.content.0: Expected `thinking` or `redacted_thinking`, "
+            f"but found `{blocks[0]['type']}`. When `thinking` is enabled, a final `assistant` "
+            f"message must start with the thinking blocks it was issued with, unchanged.")
+
+
+def iter_cache_controlled(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every block (tool, system block, message block, nested block) with cache_control."""
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict) and tool.get("cache_control"):
+            yield tool
+    system = body.get("system")
+    if isinstance(system, list):
+        yield from (b for b in system if isinstance(b, dict) and b.get("cache_control"))
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("cache_control"):
+                yield block
+            inner = block.get("content")
+            if isinstance(inner, list):
+                yield from (b for b in inner if isinstance(b, dict) and b.get("cache_control"))
+
+
+def count_cache_breakpoints(body: dict[str, Any]) -> int:
+    return sum(1 for _ in iter_cache_controlled(body))
