@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from claude_harness.permissions.types import PermissionContext
 
 if TYPE_CHECKING:
-    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
     from claude_harness.tools.base import Tool
 
 
@@ -29,14 +28,24 @@ class AbortSignal:
     def __init__(self) -> None:
         self._event = asyncio.Event()
         self.reason = ""
+        self._listeners: list[Callable[[], None]] = []
 
     @property
     def aborted(self) -> bool:
         return self._event.is_set()
 
     def abort(self, reason: str = "interrupted by user") -> None:
+        if self._event.is_set():
+            return
         self.reason = reason
         self._event.set()
+        for listener in list(self._listeners):
+            listener()
+
+    def add_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` once on abort; returns a function that removes it."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
     async def wait(self) -> None:
         await self._event.wait()
@@ -102,9 +111,6 @@ class ContentReplacementState:
         return ContentReplacementState(self.total_chars, dict(self.replaced))
 
 
-PermissionPrompt = Callable[["PermissionRequest"], Awaitable["PermissionAnswer"]]
-
-
 @dataclass(frozen=True)
 class ToolUseOptions:
     """Configuration fixed when the query starts."""
@@ -128,8 +134,6 @@ class ToolUseContext:
     content_replacement: ContentReplacementState = field(
         default_factory=ContentReplacementState
     )
-    # UI callbacks: None in headless mode.
-    request_permission: PermissionPrompt | None = None
     # Agent context
     agent_id: str | None = None
     rendered_system_prompt: str | None = None
@@ -137,6 +141,11 @@ class ToolUseContext:
     hooks: Any = None
     session_id: str = ""
     transcript_path: str = ""
+    # Shared, mutable by design: calls denied this session (for -p's permission_denials) and
+    # rules the user added with "Yes, don't ask again" (seen by every later call).
+    denials: list[dict[str, Any]] = field(default_factory=list)
+    session_rules: list[Any] = field(default_factory=list)
+    debug_log: Path | None = None
 
     @property
     def cwd(self) -> Path:
@@ -144,6 +153,12 @@ class ToolUseContext:
 
     def with_mode(self, mode: str) -> ToolUseContext:
         return replace(self, permission=replace(self.permission, mode=mode))  # type: ignore[arg-type]
+
+    def effective_permission(self) -> PermissionContext:
+        """The permission context with this session's "don't ask again" rules included."""
+        if not self.session_rules:
+            return self.permission
+        return replace(self.permission, rules=(*self.permission.rules, *self.session_rules))
 
     def find_tool(self, name: str) -> Tool | None:
         for tool in self.options.tools:
@@ -159,14 +174,19 @@ def create_subagent_context(
 
     Shared: options, abort signal (a parent abort stops its children), the shell cwd.
     Isolated: read_file_state (cloned), content replacement (cloned), messages (empty).
-    Background agents cannot prompt: their permission mode becomes bubble only when the parent
-    can prompt; otherwise requests are denied as in headless mode.
+    Permission prompts of a foreground child bubble up: its pipeline emits PermissionRequest
+    events that the Agent tool relays to the parent's front end. A background child has no one
+    to ask, so its undecided calls are denied as in headless mode.
     """
+    permission = parent.permission
+    if is_async:
+        permission = replace(permission, interactive=False)
     return replace(
         parent,
+        permission=permission,
         read_file_state=parent.read_file_state.clone(),
         content_replacement=parent.content_replacement.clone(),
         messages=(),
         agent_id=agent_id,
-        request_permission=None if is_async else parent.request_permission,
+        denials=[],  # fresh denial tracking
     )

@@ -1,0 +1,223 @@
+"""Engine: one conversation, shared by every front end (Textual app, plain REPL, `-p`).
+
+It owns the history, the session transcript, the permission mode and the running totals, and
+turns a user prompt into a stream of AgentEvents by running `query()`. Front ends render the
+events, resolve PermissionRequest futures, and call `interrupt()`; they never touch the loop.
+
+Nothing here imports the anthropic SDK: the API client imports it on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.context import (
+    AbortSignal,
+    FileStateCache,
+    ShellState,
+    ToolUseContext,
+    ToolUseOptions,
+)
+from claude_harness.agent.events import (
+    AgentEvent,
+    AssistantMessage,
+    Notice,
+    TurnEnd,
+    Usage,
+    UserMessage,
+)
+from claude_harness.agent.loop import QueryParams, query
+from claude_harness.agent.messages import user_text
+from claude_harness.api.client import ApiClient, ApiSettings
+from claude_harness.api.pricing import context_window_for
+from claude_harness.permissions.types import PermissionContext, PermissionMode
+from claude_harness.session.transcript import Transcript
+from claude_harness.tools.base import Tool
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+MODE_CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
+
+
+@dataclass
+class EngineConfig:
+    cwd: Path
+    model: str
+    permission: PermissionContext
+    tools: tuple[Tool, ...]
+    system_prompt: str
+    api: ApiSettings
+    data_dir: Path
+    max_turns: int | None = None
+    max_tokens: int = 16_384
+    session_id: str | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+    hooks: Any = None
+    persist: bool = True
+    debug: bool = False
+    verbose: bool = False
+
+
+@dataclass
+class Totals:
+    cost_usd: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    last_context_tokens: int = 0  # prompt size of the latest request: context use
+    api_turns: int = 0
+
+
+class Engine:
+    def __init__(self, config: EngineConfig) -> None:
+        self.config = config
+        self.model = config.model
+        self.messages: list[dict[str, Any]] = list(config.history)
+        self.permission = config.permission
+        self.totals = Totals()
+        self.api = ApiClient(config.api)
+        self.read_file_state = FileStateCache()
+        self.shell = ShellState(config.cwd)
+        self.session_rules: list[Any] = []
+        self.denials: list[dict[str, Any]] = []
+        self.transcript: Transcript | None = None
+        if config.persist:
+            self.transcript = Transcript.create(config.data_dir, config.cwd, config.session_id)
+        self.session_id = (
+            self.transcript.session_id if self.transcript else (config.session_id or "ephemeral")
+        )
+        self._tool_schemas = [tool.api_schema() for tool in config.tools]
+        if self._tool_schemas:
+            self._tool_schemas[-1] = {**self._tool_schemas[-1],
+                                      "cache_control": {"type": "ephemeral"}}
+        self._system = [{"type": "text", "text": config.system_prompt,
+                         "cache_control": {"type": "ephemeral"}}]
+        self._abort: AbortSignal | None = None
+
+    # ── state the front ends show ───────────────────────────────────────────────────────────
+
+    @property
+    def mode(self) -> PermissionMode:
+        return self.permission.mode
+
+    def set_mode(self, mode: PermissionMode) -> None:
+        self.permission = replace(self.permission, mode=mode)
+
+    def cycle_mode(self) -> PermissionMode:
+        """Shift+Tab: default → acceptEdits → plan (→ bypassPermissions if started with it)."""
+        cycle = list(MODE_CYCLE)
+        if self.permission.bypass_available:
+            cycle.append("bypassPermissions")
+        current = self.mode if self.mode in cycle else "default"
+        nxt = cycle[(cycle.index(current) + 1) % len(cycle)] if current in cycle else "default"
+        self.set_mode(nxt)
+        return nxt
+
+    @property
+    def context_percent(self) -> float:
+        window = context_window_for(self.model)
+        return 100.0 * self.totals.last_context_tokens / window if window else 0.0
+
+    @property
+    def running(self) -> bool:
+        return self._abort is not None
+
+    @property
+    def transcript_path(self) -> str:
+        return str(self.transcript.path) if self.transcript else ""
+
+    def tool_names(self) -> list[str]:
+        return [t.name for t in self.config.tools]
+
+    # ── running a turn ──────────────────────────────────────────────────────────────────────
+
+    def interrupt(self) -> None:
+        if self._abort is not None:
+            self._abort.abort()
+
+    def _context(self, abort: AbortSignal) -> ToolUseContext:
+        session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
+        return ToolUseContext(
+            options=ToolUseOptions(tools=self.config.tools, model=self.model,
+                                   debug=self.config.debug, verbose=self.config.verbose,
+                                   session_dir=session_dir),
+            permission=self.permission,
+            abort=abort,
+            read_file_state=self.read_file_state,
+            shell=self.shell,
+            hooks=self.config.hooks,
+            session_id=self.session_id,
+            transcript_path=self.transcript_path,
+            denials=self.denials,
+            session_rules=self.session_rules,
+            debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
+        )
+
+    def _append(self, message: dict[str, Any]) -> None:
+        if self.transcript is not None:
+            self.transcript.append_message(message)
+
+    async def submit(self, prompt: str | list[dict[str, Any]]) -> AsyncIterator[AgentEvent]:
+        """Run one user prompt to the end of the model's turn, yielding every event."""
+        abort = AbortSignal()
+        self._abort = abort
+        try:
+            content = prompt if isinstance(prompt, list) else user_text(prompt)["content"]
+            extra = await self._user_prompt_hooks(prompt)
+            if extra is None:
+                yield Notice("The prompt was blocked by a UserPromptSubmit hook.", "warning")
+                yield TurnEnd("hook_stopped", 0)
+                return
+            message = {"role": "user", "content": [*content, *extra]}
+            self.messages.append(message)
+            self._append(message)
+            yield UserMessage(message)
+            params = QueryParams(self.model, self._system, self._tool_schemas,
+                                 max_tokens=self.config.max_tokens,
+                                 max_turns=self.config.max_turns)
+            async for event in query(self.messages, params, self._context(abort), self.api,
+                                     on_context=self._adopt_context):
+                self._observe(event)
+                yield event
+        finally:
+            self._abort = None
+            if self.transcript is not None:
+                self.transcript.sync()
+
+    def _adopt_context(self, ctx: ToolUseContext) -> None:
+        """A tool's context modifier changed the mode (EnterPlanMode...): keep it for next turns."""
+        if ctx.permission.mode != self.permission.mode:
+            self.set_mode(ctx.permission.mode)
+
+    def _observe(self, event: AgentEvent) -> None:
+        if isinstance(event, (AssistantMessage, UserMessage)):
+            self._append(event.message)
+        elif isinstance(event, Usage):
+            t = self.totals
+            t.cost_usd += event.cost_usd
+            t.input_tokens += event.input_tokens
+            t.output_tokens += event.output_tokens
+            t.cache_read_tokens += event.cache_read_input_tokens
+            t.cache_write_tokens += event.cache_creation_input_tokens
+            t.last_context_tokens = (event.input_tokens + event.cache_read_input_tokens
+                                     + event.cache_creation_input_tokens + event.output_tokens)
+            t.api_turns += 1
+
+    async def _user_prompt_hooks(self, prompt: Any) -> list[dict[str, Any]] | None:
+        """UserPromptSubmit hooks: extra context blocks, or None when a hook blocks the prompt."""
+        hooks = self.config.hooks
+        if hooks is None:
+            return []
+        text = prompt if isinstance(prompt, str) else ""
+        outcome = await hooks.run("UserPromptSubmit", {"prompt": text})
+        if outcome.blocked or getattr(outcome, "stop", False):
+            return None
+        return [{"type": "text", "text": c} for c in outcome.additional_context if c.strip()]
+
+    async def close(self) -> None:
+        if self.transcript is not None:
+            self.transcript.close()
+        await self.api.close()

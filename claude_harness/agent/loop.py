@@ -1,0 +1,339 @@
+"""query(): the `while True` agent loop, as an async generator of typed events.
+
+One iteration = one request: stream the answer, hand each finished tool_use block to the
+executor at once, append the assistant message, wait for the tools, append ALL their results in
+ONE user message, and go again, until the model ends its turn, the turn limit is reached, a hook
+stops it, or the user aborts. Everything the front ends show comes out of this generator.
+
+Abort at any point leaves a history the API accepts: every tool_use that made it into the
+history gets a tool_result (a synthesized "interrupted" one where needed), and a partial answer
+keeps only its completed blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from claude_harness.agent.context import ToolUseContext
+from claude_harness.agent.events import (
+    AgentEvent,
+    ApiRetry,
+    AssistantMessage,
+    Notice,
+    PermissionRequest,
+    TurnEnd,
+    Usage,
+    UserMessage,
+)
+from claude_harness.agent.messages import (
+    normalize_for_api,
+    tool_result_block,
+    tool_uses,
+    user_text,
+    with_cache_breakpoint,
+)
+from claude_harness.agent.stream import StreamAccumulator
+from claude_harness.api.client import ApiClient
+from claude_harness.api.errors import ApiError
+from claude_harness.api.pricing import cost_usd
+from claude_harness.tools.executor import StreamingToolExecutor
+from claude_harness.tools.pipeline import ToolOutcome
+
+MAX_STOP_HOOK_BLOCKS = 8
+
+
+@dataclass
+class QueryParams:
+    model: str
+    system: list[dict[str, Any]]
+    tool_schemas: list[dict[str, Any]]
+    max_tokens: int = 16_384
+    max_turns: int | None = None
+    thinking: dict[str, Any] | None = None
+
+
+class _Aborted(Exception):
+    pass
+
+
+def build_request(params: QueryParams, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The request body. Key order and contents are stable turn to turn (prompt cache)."""
+    request: dict[str, Any] = {
+        "model": params.model,
+        "max_tokens": params.max_tokens,
+        "system": params.system,
+        "messages": with_cache_breakpoint(normalize_for_api(messages)),
+    }
+    if params.tool_schemas:
+        request["tools"] = params.tool_schemas
+    if params.thinking:
+        request["thinking"] = params.thinking
+    return request
+
+
+class _Channel:
+    """One queue the stream, the tools and the abort signal all write into."""
+
+    def __init__(self, ctx: ToolUseContext) -> None:
+        self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._unlisten = ctx.abort.add_listener(lambda: self.queue.put_nowait(("abort", None)))
+        if ctx.abort.aborted:
+            self.queue.put_nowait(("abort", None))
+
+    def emit(self, event: AgentEvent) -> None:
+        self.queue.put_nowait(("event", event))
+
+    async def get(self) -> tuple[str, Any]:
+        item = await self.queue.get()
+        if item[0] == "abort":
+            raise _Aborted
+        return item
+
+    def close(self) -> None:
+        self._unlisten()
+
+
+async def query(
+    messages: list[dict[str, Any]],
+    params: QueryParams,
+    ctx: ToolUseContext,
+    api: ApiClient,
+    *,
+    on_context: Callable[[ToolUseContext], None] | None = None,
+) -> AsyncIterator[AgentEvent]:
+    """Run the loop over `messages` (appended in place) until the turn ends."""
+    turn = 0
+    session_cost = 0.0
+    stop_hook_blocks = 0
+    channel = _Channel(ctx)
+    try:
+        while True:
+            turn += 1
+            acc = StreamAccumulator()
+            executor: StreamingToolExecutor | None = None
+            try:
+                async for event in _stream_turn(params, messages, ctx, api, channel, acc):
+                    if isinstance(event, StreamingToolExecutor):
+                        executor = event
+                    else:
+                        yield event
+            except _Aborted:
+                async for event in _finish_aborted(messages, acc, executor, channel):
+                    yield event
+                yield TurnEnd("aborted", turn)
+                return
+            except ApiError as exc:
+                yield TurnEnd("error", turn, exc.message)
+                return
+
+            assistant = acc.message()
+            cost = cost_usd(params.model, acc.usage)
+            session_cost += cost
+            yield Usage(
+                acc.usage.get("input_tokens", 0),
+                acc.usage.get("output_tokens", 0),
+                acc.usage.get("cache_creation_input_tokens", 0),
+                acc.usage.get("cache_read_input_tokens", 0),
+                cost,
+                session_cost,
+            )
+            if assistant["content"]:
+                messages.append(assistant)
+                yield AssistantMessage(assistant, acc.stop_reason)
+            uses = tool_uses(assistant)
+            if not uses:
+                blocked = await _stop_hooks(ctx, stop_hook_blocks > 0, assistant, channel)
+                if blocked is not None and stop_hook_blocks < MAX_STOP_HOOK_BLOCKS:
+                    stop_hook_blocks += 1
+                    messages.append(user_text(f"Stop hook feedback:\n{blocked}"))
+                    yield UserMessage(messages[-1])
+                    continue
+                yield TurnEnd(acc.stop_reason or "end_turn", turn)
+                return
+            stop_hook_blocks = 0
+            assert executor is not None
+            executor.finish_stream()
+            try:
+                async for event in _drain_tools(executor, channel):
+                    yield event
+            except _Aborted:
+                async for event in _finish_aborted(messages, acc, executor, channel,
+                                                   assistant_added=True):
+                    yield event
+                yield TurnEnd("aborted", turn)
+                return
+            outcomes = await executor.wait_all()
+            ctx = executor.ctx
+            if on_context is not None:
+                on_context(ctx)
+            yield _results_message(messages, outcomes)
+            for extra in (m for o in outcomes for m in o.new_messages):
+                messages.append(extra)
+                yield UserMessage(extra) if extra.get("role") == "user" else AssistantMessage(extra)
+            stop = next((o.stop_reason for o in outcomes if o.stop_reason), None)
+            if stop:
+                yield Notice(stop, "warning")
+                yield TurnEnd("hook_stopped", turn)
+                return
+            if params.max_turns is not None and turn >= params.max_turns:
+                yield TurnEnd("max_turns", turn)
+                return
+            if ctx.abort.aborted:
+                yield TurnEnd("aborted", turn)
+                return
+    finally:
+        channel.close()
+
+
+def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome]) -> UserMessage:
+    content = [tool_result_block(o.tool_use_id, o.content, o.is_error) for o in outcomes]
+    message = {"role": "user", "content": content}
+    messages.append(message)
+    return UserMessage(message)
+
+
+async def _stream_turn(
+    params: QueryParams,
+    messages: list[dict[str, Any]],
+    ctx: ToolUseContext,
+    api: ApiClient,
+    channel: _Channel,
+    acc: StreamAccumulator,
+) -> AsyncIterator[Any]:
+    """Stream one request (retrying as needed); yields UI events, and the executor once."""
+    request = build_request(params, messages)
+    attempt = 0
+    while True:
+        attempt += 1
+        executor = StreamingToolExecutor(ctx, channel.emit)
+        yield executor
+        pump = asyncio.create_task(_pump(api, request, channel))
+        try:
+            async for event in _consume(channel, acc, executor):
+                yield event
+            return
+        except ApiError as exc:
+            if not exc.retryable or attempt > api.settings.max_retries:
+                raise
+            await _discard_attempt(executor, acc)
+            delay = api.backoff(attempt, exc.retry_after)
+            yield ApiRetry(attempt, api.settings.max_retries, delay, exc.message)
+            await _sleep_or_abort(delay, channel)
+        finally:
+            pump.cancel()
+
+
+async def _pump(api: ApiClient, request: dict[str, Any], channel: _Channel) -> None:
+    try:
+        async for raw in api.stream_once(request):
+            channel.queue.put_nowait(("sse", raw))
+        channel.queue.put_nowait(("sse_end", None))
+    except ApiError as exc:
+        channel.queue.put_nowait(("sse_error", exc))
+
+
+async def _consume(
+    channel: _Channel, acc: StreamAccumulator, executor: StreamingToolExecutor
+) -> AsyncIterator[AgentEvent]:
+    while True:
+        kind, payload = await channel.get()
+        if kind == "event":
+            yield payload
+        elif kind == "sse":
+            deltas, finished_tool = acc.feed(payload)
+            for delta in deltas:
+                yield delta
+            if finished_tool is not None:
+                executor.add_tool(finished_tool)
+        elif kind == "sse_end":
+            return
+        elif kind == "sse_error":
+            raise payload
+
+
+async def _discard_attempt(executor: StreamingToolExecutor, acc: StreamAccumulator) -> None:
+    """A retried stream's partial answer is dropped; safe tools it started are stopped."""
+    for tracked in executor.tools:
+        if tracked.task is not None and not tracked.task.done():
+            tracked.task.cancel()
+    acc.__init__()  # type: ignore[misc]
+
+
+async def _sleep_or_abort(delay: float, channel: _Channel) -> None:
+    """Back off, but let an abort (or a stray event) through at once."""
+    deadline = asyncio.get_running_loop().time() + delay
+    while True:
+        remaining = deadline - asyncio.get_running_loop().time()
+        if remaining <= 0:
+            return
+        try:
+            kind, _payload = await asyncio.wait_for(channel.get(), timeout=remaining)
+        except TimeoutError:
+            return
+        if kind in ("sse", "sse_end", "sse_error"):
+            continue  # left over from the cancelled attempt
+
+
+async def _drain_tools(
+    executor: StreamingToolExecutor, channel: _Channel
+) -> AsyncIterator[AgentEvent]:
+    """Yield tool events until every call has an outcome; permission prompts pass through."""
+    while not executor.all_done:
+        kind, payload = await channel.get()
+        if kind == "event":
+            yield payload
+    # events emitted by the last completion are still queued
+    while not channel.queue.empty():
+        kind, payload = channel.queue.get_nowait()
+        if kind == "event":
+            yield payload
+        elif kind == "abort":
+            raise _Aborted
+
+
+async def _finish_aborted(
+    messages: list[dict[str, Any]],
+    acc: StreamAccumulator,
+    executor: StreamingToolExecutor | None,
+    channel: _Channel,
+    *,
+    assistant_added: bool = False,
+) -> AsyncIterator[AgentEvent]:
+    """Leave a valid history: completed blocks kept, every kept tool_use answered."""
+    if not assistant_added:
+        assistant = acc.message()
+        if assistant["content"]:
+            messages.append(assistant)
+            yield AssistantMessage(assistant, "aborted")
+    if executor is None or not executor.tools:
+        return
+    kept = {u["id"] for u in tool_uses(messages[-1])} if messages else set()
+    executor.tools = [t for t in executor.tools if t.id in kept]
+    outcomes = await executor.interrupt()
+    while not channel.queue.empty():
+        kind, payload = channel.queue.get_nowait()
+        if kind == "event" and not isinstance(payload, PermissionRequest):
+            yield payload
+    if outcomes:
+        yield _results_message(messages, outcomes)
+
+
+async def _stop_hooks(
+    ctx: ToolUseContext, active: bool, assistant: dict[str, Any], channel: _Channel
+) -> str | None:
+    """Run Stop hooks; return the reason when one blocks (the model must keep going)."""
+    if ctx.hooks is None:
+        return None
+    text = "".join(b.get("text", "") for b in assistant.get("content", []) if b.get("type") == "text")
+    outcome = await ctx.hooks.run(
+        "SubagentStop" if ctx.agent_id else "Stop",
+        {"stop_hook_active": active, "last_assistant_message": text},
+    )
+    for message in getattr(outcome, "system_messages", []):
+        channel.emit(Notice(message))
+    if outcome.blocked:
+        return outcome.block_reason or "A Stop hook asked to continue."
+    return None

@@ -1,0 +1,124 @@
+"""Turn the SDK's raw stream events into content blocks, deltas for the UI, and usage.
+
+Raw events are read by attribute (no model_dump per delta): this sits on the hot path of every
+token. A tool_use block's input arrives as partial JSON strings; it is parsed once, at its
+content_block_stop, which is also the moment the executor may start it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from claude_harness.agent.events import TextDelta, ThinkingDelta
+
+
+@dataclass
+class StreamAccumulator:
+    blocks: dict[int, dict[str, Any]] = field(default_factory=dict)
+    partial_json: dict[int, list[str]] = field(default_factory=dict)
+    completed: list[int] = field(default_factory=list)
+    message_id: str = ""
+    model: str = ""
+    stop_reason: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    has_content: bool = False
+
+    def feed(self, event: Any) -> tuple[list[Any], dict[str, Any] | None]:
+        """Consume one raw event; return (UI deltas, a tool_use block that just completed)."""
+        kind = event.type
+        if kind == "content_block_delta":
+            return self._delta(event.index, event.delta), None
+        if kind == "content_block_start":
+            self._start(event.index, event.content_block)
+            return [], None
+        if kind == "content_block_stop":
+            return [], self._stop(event.index)
+        if kind == "message_start":
+            msg = event.message
+            self.message_id, self.model = msg.id, msg.model
+            self._take_usage(msg.usage)
+        elif kind == "message_delta":
+            self.stop_reason = event.delta.stop_reason or self.stop_reason
+            self._take_usage(event.usage)
+        return [], None
+
+    def _take_usage(self, usage: Any) -> None:
+        if usage is None:
+            return
+        for key in ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                    "cache_read_input_tokens"):
+            value = getattr(usage, key, None)
+            if value is not None:
+                self.usage[key] = value
+
+    def _start(self, index: int, block: Any) -> None:
+        self.has_content = True
+        kind = block.type
+        if kind == "text":
+            self.blocks[index] = {"type": "text", "text": block.text or ""}
+        elif kind == "thinking":
+            self.blocks[index] = {"type": "thinking", "thinking": block.thinking or "",
+                                  "signature": getattr(block, "signature", "") or ""}
+        elif kind in ("tool_use", "server_tool_use"):
+            self.blocks[index] = {"type": kind, "id": block.id, "name": block.name, "input": {}}
+            self.partial_json[index] = []
+        else:  # redacted_thinking, server tool results...: kept exactly as they came
+            self.blocks[index] = block.model_dump(exclude_none=True)
+
+    def _delta(self, index: int, delta: Any) -> list[Any]:
+        block = self.blocks.get(index)
+        if block is None:
+            return []
+        kind = delta.type
+        if kind == "text_delta":
+            block["text"] += delta.text
+            return [TextDelta(delta.text, index)]
+        if kind == "input_json_delta":
+            self.partial_json[index].append(delta.partial_json)
+        elif kind == "thinking_delta":
+            block["thinking"] += delta.thinking
+            return [ThinkingDelta(delta.thinking, index)]
+        elif kind == "signature_delta":
+            block["signature"] = delta.signature
+        elif kind == "citations_delta":
+            block.setdefault("citations", []).append(delta.citation.model_dump(exclude_none=True))
+        return []
+
+    def _stop(self, index: int) -> dict[str, Any] | None:
+        block = self.blocks.get(index)
+        if block is None:
+            return None
+        self.completed.append(index)
+        if index in self.partial_json:
+            raw = "".join(self.partial_json.pop(index))
+            value = parse_tool_input(raw)
+            if value is None:  # kept aside (stripped before sending) for a clear is_error result
+                block["input"] = {}
+                block["_invalid_json"] = raw
+            else:
+                block["input"] = value
+            if block["type"] == "tool_use":
+                return block
+        return None
+
+    def message(self) -> dict[str, Any]:
+        """The assistant message made of the blocks that completed (in index order)."""
+        content = [self.blocks[i] for i in sorted(self.completed)]
+        return {"role": "assistant", "content": content}
+
+
+def parse_tool_input(raw: str) -> dict[str, Any] | None:
+    """Parse streamed tool input: a dict, or None when it is not a JSON object.
+
+    The history then stores `{}` (the API needs an object) and the block's private
+    `_invalid_json` key, stripped before sending, lets the pipeline explain the failure.
+    """
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None

@@ -1,0 +1,1 @@
+"""The streaming Messages API client: lazy SDK import, retries, usage and cost."""

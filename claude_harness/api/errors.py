@@ -1,0 +1,25 @@
+"""API failures as the harness sees them: retryable or not, with a one-line message for people."""
+
+from __future__ import annotations
+
+
+class ApiError(Exception):
+    """A Messages API failure after retries were spent or that must not be retried."""
+
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False,
+                 retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+class MissingCredentials(ApiError):
+    """Neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set."""
+
+
+NO_KEY_HELP = (
+    "No API key found. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or point "
+    "ANTHROPIC_BASE_URL at a compatible server and set a key it accepts."
+)

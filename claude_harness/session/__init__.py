@@ -1,0 +1,1 @@
+"""Session transcripts on disk: append-as-it-happens JSONL, resume, continue."""

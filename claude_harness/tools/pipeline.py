@@ -1,0 +1,448 @@
+"""check_permissions_and_call_tool(): the one path every tool call takes, built-in or MCP.
+
+The fourteen steps of the seeds are named stages run in order over a `ToolCall` record. A stage
+either lets the call go on (returns None) or ends it with an outcome (a tool_result for the
+model). Reading `STAGES` top to bottom is reading the pipeline.
+
+ 1 lookup              6 input backfill           11 result budgeting
+ 2 abort check         7 PreToolUse hooks         12 PostToolUse hooks
+ 3 schema validation   8 permission resolution    13 new messages
+ 4 semantic validation 9 permission-denied        14 error classification
+ 5 speculative classifier start       10 call()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from claude_harness.agent.context import ToolUseContext
+from claude_harness.agent.events import (
+    AgentEvent,
+    Notice,
+    PermissionAnswer,
+    PermissionRequest,
+    ToolProgress,
+)
+from claude_harness.agent.messages import INTERRUPTED_MESSAGE
+from claude_harness.permissions.types import PermissionDecision
+from claude_harness.tools.base import ContextModifier, Tool, ToolContent, ToolError, ToolResult
+from claude_harness.tools.budget import persist_large_result
+from claude_harness.tools.errors import classify_tool_error, log_tool_error
+
+Emit = Callable[[AgentEvent], None]
+
+
+@dataclass
+class ToolOutcome:
+    """What one tool call gives back to the loop."""
+
+    tool_use_id: str
+    name: str
+    content: ToolContent
+    is_error: bool = False
+    data: Any = None
+    new_messages: list[dict[str, Any]] = field(default_factory=list)
+    context_modifier: ContextModifier | None = None
+    stop_reason: str | None = None  # a hook asked to stop the loop
+    error_class: str | None = None
+    trace: list[str] = field(default_factory=list)  # the stages this call went through
+
+
+@dataclass
+class ToolCall:
+    """The state a call accumulates as it moves through the stages."""
+
+    tool_use_id: str
+    name: str
+    raw_input: dict[str, Any]
+    ctx: ToolUseContext
+    emit: Emit
+    invalid_json: str | None = None  # the model sent input that is not a JSON object
+    tool: Tool | None = None
+    parsed: BaseModel | None = None
+    hook_input: dict[str, Any] = field(default_factory=dict)
+    hook_decision: PermissionDecision | None = None
+    decision: PermissionDecision | None = None
+    classifier: asyncio.Task[Any] | None = None
+    result: ToolResult | None = None
+    error: BaseException | None = None
+    extra_context: list[str] = field(default_factory=list)
+    stop_reason: str | None = None
+    trace: list[str] = field(default_factory=list)
+
+
+def error_text(message: str) -> str:
+    return f"<tool_use_error>{message}</tool_use_error>"
+
+
+def fail(call: ToolCall, message: str, *, wrap: bool = True) -> ToolOutcome:
+    return ToolOutcome(
+        call.tool_use_id,
+        call.name,
+        error_text(message) if wrap else message,
+        is_error=True,
+        stop_reason=call.stop_reason,
+    )
+
+
+# ── 1-4: validation ────────────────────────────────────────────────────────────────────────────
+
+
+async def lookup(call: ToolCall) -> ToolOutcome | None:
+    tool = call.ctx.find_tool(call.name)
+    if tool is None:
+        from claude_harness.tools.registry import find_base_tool
+
+        base = find_base_tool(call.name)  # old transcripts: Task -> Agent
+        if base is not None and call.ctx.find_tool(base.name) is not None:
+            tool = base
+    if tool is None:
+        return fail(call, f"No such tool available: {call.name}")
+    call.tool = tool
+    return None
+
+
+async def abort_check(call: ToolCall) -> ToolOutcome | None:
+    if call.ctx.abort.aborted:
+        return fail(call, INTERRUPTED_MESSAGE, wrap=False)
+    return None
+
+
+def format_validation_error(tool: Tool, exc: ValidationError) -> str:
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err.get("loc", ())) or "input"
+        if err.get("type") == "missing":
+            problems.append(f"The required parameter `{where}` is missing")
+        elif err.get("type") == "extra_forbidden":
+            problems.append(f"An unexpected parameter `{where}` was provided")
+        else:
+            problems.append(f"The parameter `{where}` is invalid: {err.get('msg')}")
+    return f"{tool.name} failed due to the following issue(s):\n" + "\n".join(problems)
+
+
+async def schema_validation(call: ToolCall) -> ToolOutcome | None:
+    assert call.tool is not None
+    if call.invalid_json is not None:
+        raw = call.invalid_json[:300]
+        return fail(call, f"The tool input was not valid JSON ({raw!r}). Send a JSON object.")
+    try:
+        call.parsed = call.tool.input_model.model_validate(call.raw_input)
+    except ValidationError as exc:
+        message = format_validation_error(call.tool, exc)
+        if call.tool.should_defer and not _is_loaded(call):
+            message += (
+                f"\nThis tool's schema was not loaded. Call ToolSearch with "
+                f'query "select:{call.tool.name}" first, then call it again.'
+            )
+        return fail(call, message)
+    return None
+
+
+def _is_loaded(call: ToolCall) -> bool:
+    loaded = getattr(call.ctx.options, "loaded_deferred", ())
+    return call.name in loaded
+
+
+async def semantic_validation(call: ToolCall) -> ToolOutcome | None:
+    assert call.tool is not None and call.parsed is not None
+    try:
+        verdict = await call.tool.validate_input(call.parsed, call.ctx)
+    except ToolError as exc:
+        return fail(call, exc.message)
+    if not verdict.ok:
+        return fail(call, verdict.message)
+    return None
+
+
+# ── 5-6: preparation ───────────────────────────────────────────────────────────────────────────
+
+
+async def speculative_classifier(call: ToolCall) -> ToolOutcome | None:
+    """In auto mode, start the classifier now so its verdict is ready when the chain needs it."""
+    assert call.tool is not None and call.parsed is not None
+    if call.ctx.permission.mode != "auto" or not call.tool.to_classifier_input(call.parsed):
+        return None
+    try:
+        from claude_harness.permissions.classifier import classify
+    except ImportError:
+        return None
+    call.classifier = asyncio.create_task(classify(call.tool, call.parsed, call.ctx))
+    return None
+
+
+async def input_backfill(call: ToolCall) -> ToolOutcome | None:
+    """Derived fields (absolute paths) for hooks and permissions; the original stays as sent."""
+    assert call.tool is not None and call.parsed is not None
+    original = call.parsed.model_dump(mode="json", exclude_none=True, by_alias=True)
+    call.hook_input = {**original, **call.tool.backfill_input(call.parsed, call.ctx)}
+    return None
+
+
+# ── 7-9: permission ────────────────────────────────────────────────────────────────────────────
+
+
+def _hook_payload(call: ToolCall, **extra: Any) -> dict[str, Any]:
+    return {"tool_name": call.name, "tool_input": call.hook_input,
+            "tool_use_id": call.tool_use_id, **extra}
+
+
+def _report_hook_messages(call: ToolCall, outcome: Any) -> None:
+    for text in getattr(outcome, "system_messages", []):
+        call.emit(Notice(text, "info"))
+    for text in getattr(outcome, "errors", []):
+        call.emit(Notice(text, "warning"))
+
+
+async def pre_tool_use_hooks(call: ToolCall) -> ToolOutcome | None:
+    hooks = call.ctx.hooks
+    if hooks is None:
+        return None
+    assert call.tool is not None
+    outcome = await hooks.run("PreToolUse", _hook_payload(call), matcher_value=call.name)
+    _report_hook_messages(call, outcome)
+    call.extra_context.extend(getattr(outcome, "additional_context", []))
+    if getattr(outcome, "stop", False):
+        call.stop_reason = outcome.stop_reason or "A PreToolUse hook stopped the session."
+    if outcome.updated_input is not None:
+        try:
+            call.parsed = call.tool.input_model.model_validate(outcome.updated_input)
+        except ValidationError as exc:
+            return fail(call, "A PreToolUse hook rewrote the input into an invalid one: "
+                        + format_validation_error(call.tool, exc))
+        await input_backfill(call)
+    if outcome.blocked:
+        return fail(call, f"Blocked by PreToolUse hook: {outcome.block_reason}".strip())
+    call.hook_decision = outcome.permission_decision
+    return None
+
+
+async def permission_resolution(call: ToolCall) -> ToolOutcome | None:
+    from claude_harness.permissions.resolver import resolve_permission
+
+    assert call.tool is not None and call.parsed is not None
+    ctx = replace(call.ctx, permission=call.ctx.effective_permission())
+    decision = await resolve_permission(call.tool, call.parsed, ctx, hook_decision=call.hook_decision)
+    if decision.behavior == "ask":
+        decision = await _settle_ask(call, decision)
+    call.decision = decision
+    if decision.behavior == "allow" and decision.updated_input is not None:
+        call.parsed = call.tool.input_model.model_validate(
+            {**call.parsed.model_dump(exclude_none=True, by_alias=True), **decision.updated_input}
+        )
+    return None
+
+
+async def _settle_ask(call: ToolCall, decision: PermissionDecision) -> PermissionDecision:
+    """An undecided call: the classifier (auto), a PermissionRequest hook, the user, or a deny."""
+    if call.classifier is not None:
+        verdict = await call.classifier
+        if isinstance(verdict, PermissionDecision) and verdict.behavior in ("allow", "deny"):
+            return verdict
+    hooks = call.ctx.hooks
+    if hooks is not None:
+        outcome = await hooks.run("PermissionRequest", _hook_payload(call), matcher_value=call.name)
+        _report_hook_messages(call, outcome)
+        hook_verdict = outcome.permission_decision
+        if hook_verdict is not None and hook_verdict.behavior in ("allow", "deny"):
+            return hook_verdict
+    if not call.ctx.permission.interactive:
+        return PermissionDecision.deny(
+            f"Permission to use {call.name} was not granted ({decision.reason or 'needs approval'}"
+            "; running non-interactively).",
+            decided_by="headless",
+        )
+    if call.ctx.hooks is not None:
+        asyncio.ensure_future(call.ctx.hooks.run(
+            "Notification", {"message": f"Claude needs your permission to use {call.name}",
+                             "notification_type": "permission_prompt"},
+            matcher_value="permission_prompt"))
+    request = PermissionRequest(
+        tool_use_id=call.tool_use_id,
+        tool_name=call.name,
+        input=call.hook_input,
+        reason=decision.reason,
+        suggestion=decision.suggestion,
+        future=asyncio.get_running_loop().create_future(),
+        preview=decision.preview,
+    )
+    call.emit(request)  # the front end answers by resolving request.future
+    answer = await _await_answer(request, call.ctx)
+    if answer.choice == "no":
+        feedback = f" The user said: {answer.feedback}" if answer.feedback else ""
+        return PermissionDecision.deny(
+            f"The user declined this {call.name} call, so nothing was run or changed. Do not retry "
+            f"it as is; ask the user or take another approach.{feedback}",
+            decided_by="user",
+        )
+    if answer.choice == "always" and decision.suggestion:
+        _remember_rule(call, decision.suggestion)
+    return PermissionDecision.allow("approved by user", decided_by="user",
+                                    updated_input=decision.updated_input)
+
+
+async def _await_answer(request: PermissionRequest, ctx: ToolUseContext) -> PermissionAnswer:
+    """Wait for the user's answer; an abort answers "no" (and closes the prompt)."""
+    if ctx.abort.aborted:
+        return PermissionAnswer("no", "interrupted")
+    remove = ctx.abort.add_listener(
+        lambda: request.future.done() or request.future.set_result(PermissionAnswer("no"))
+    )
+    try:
+        return await request.future
+    finally:
+        remove()
+
+
+def _remember_rule(call: ToolCall, rule_text: str) -> None:
+    from claude_harness.permissions.rules import parse_rule, save_local_rule
+    from claude_harness.permissions.types import PermissionRule
+
+    try:
+        save_local_rule(call.ctx.permission.cwd, rule_text)
+    except OSError as exc:
+        call.emit(Notice(f"Could not save rule {rule_text}: {exc}", "warning"))
+    value = parse_rule(rule_text)
+    call.ctx.session_rules.append(PermissionRule("localSettings", "allow", value))
+
+
+async def permission_denied(call: ToolCall) -> ToolOutcome | None:
+    decision = call.decision
+    if decision is None or decision.behavior == "allow":
+        return None
+    call.ctx.denials.append(
+        {"tool_name": call.name, "tool_use_id": call.tool_use_id, "tool_input": call.raw_input}
+    )
+    if call.ctx.hooks is not None:
+        outcome = await call.ctx.hooks.run(
+            "PermissionDenied", _hook_payload(call, reason=decision.reason),
+            matcher_value=call.name)
+        _report_hook_messages(call, outcome)
+    return fail(call, decision.reason or f"Permission to use {call.name} was denied.")
+
+
+# ── 10-14: execution ───────────────────────────────────────────────────────────────────────────
+
+
+async def execute(call: ToolCall) -> ToolOutcome | None:
+    assert call.tool is not None and call.parsed is not None
+    name, tool_use_id, emit = call.name, call.tool_use_id, call.emit
+
+    def progress(data: Any) -> None:
+        emit(ToolProgress(tool_use_id, name, data))
+
+    try:
+        call.result = await call.tool.call(call.parsed, call.ctx, progress)
+    except asyncio.CancelledError:
+        raise
+    except ToolError as exc:
+        call.error = exc
+    except Exception as exc:  # a tool bug must not kill the session: the model sees it
+        call.error = exc
+    return None
+
+
+def _rendered(call: ToolCall) -> tuple[ToolContent, bool]:
+    assert call.tool is not None
+    if call.error is not None:
+        if isinstance(call.error, ToolError):
+            return error_text(call.error.message), True
+        return error_text(f"{type(call.error).__name__}: {call.error}"), True
+    assert call.result is not None
+    return call.tool.render_result(call.result.data), call.result.is_error
+
+
+async def post_tool_use_hooks(call: ToolCall, content: ToolContent, is_error: bool) -> None:
+    hooks = call.ctx.hooks
+    if hooks is None:
+        return
+    event = "PostToolUseFailure" if is_error else "PostToolUse"
+    extra = {"error": content} if is_error else {"tool_response": _hook_response(call, content)}
+    outcome = await hooks.run(event, _hook_payload(call, **extra), matcher_value=call.name)
+    _report_hook_messages(call, outcome)
+    call.extra_context.extend(getattr(outcome, "additional_context", []))
+    if outcome.blocked and outcome.block_reason:
+        call.extra_context.append(f"PostToolUse hook feedback: {outcome.block_reason}")
+    if getattr(outcome, "stop", False):
+        call.stop_reason = outcome.stop_reason or "A PostToolUse hook stopped the session."
+
+
+def _hook_response(call: ToolCall, content: ToolContent) -> Any:
+    data = call.result.data if call.result is not None else None
+    try:
+        json.dumps(data)
+        return data if data is not None else content
+    except (TypeError, ValueError):
+        return content if isinstance(content, str) else "(non-text result)"
+
+
+async def finish(call: ToolCall) -> ToolOutcome:
+    """Steps 11-14: budget the result, run PostToolUse hooks, collect messages, classify errors."""
+    assert call.tool is not None
+    content, is_error = _rendered(call)
+    if isinstance(content, str):  # 11 result budgeting
+        content = persist_large_result(
+            content, call.tool.max_result_size_chars, call.ctx.options.session_dir
+        )
+    await post_tool_use_hooks(call, content, is_error)  # 12
+    if call.extra_context and isinstance(content, str):
+        content = content + "\n\n" + "\n".join(call.extra_context)
+    result = call.result
+    outcome = ToolOutcome(  # 13 new messages ride along
+        call.tool_use_id,
+        call.name,
+        content,
+        is_error=is_error,
+        data=result.data if result is not None else None,
+        new_messages=list(result.new_messages) if result is not None else [],
+        context_modifier=result.context_modifier if result is not None else None,
+        stop_reason=call.stop_reason,
+    )
+    if call.error is not None:  # 14 error classification
+        outcome.error_class = classify_tool_error(call.error)
+        log_tool_error(call.ctx.debug_log, call.name, outcome.error_class)
+    return outcome
+
+
+Stage = Callable[[ToolCall], Awaitable[ToolOutcome | None]]
+
+STAGES: tuple[tuple[str, Stage], ...] = (
+    ("lookup", lookup),
+    ("abort_check", abort_check),
+    ("schema_validation", schema_validation),
+    ("semantic_validation", semantic_validation),
+    ("speculative_classifier", speculative_classifier),
+    ("input_backfill", input_backfill),
+    ("pre_tool_use_hooks", pre_tool_use_hooks),
+    ("permission_resolution", permission_resolution),
+    ("permission_denied", permission_denied),
+    ("execute", execute),
+)
+
+
+async def check_permissions_and_call_tool(
+    tool_use: dict[str, Any], ctx: ToolUseContext, emit: Emit
+) -> ToolOutcome:
+    """Run one tool_use block through every stage and return its outcome (never raises,
+    except for cancellation)."""
+    call = ToolCall(tool_use["id"], tool_use["name"], tool_use.get("input") or {}, ctx, emit,
+                    invalid_json=tool_use.get("_invalid_json"))
+    for stage_name, stage in STAGES:
+        call.trace.append(stage_name)
+        ended = await stage(call)
+        if ended is not None:
+            ended.stop_reason = ended.stop_reason or call.stop_reason
+            ended.trace = call.trace
+            if call.classifier is not None:
+                call.classifier.cancel()
+            return ended
+    call.trace.append("finish")
+    outcome = await finish(call)
+    outcome.trace = call.trace
+    return outcome

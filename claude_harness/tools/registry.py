@@ -1,0 +1,78 @@
+"""get_all_base_tools(): the single source of truth for built-in tools; assemble_tool_pool().
+
+Tool modules are imported here, on first use, not at package import: `--help` and the first
+paint never pay for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from claude_harness.permissions.types import PermissionContext
+from claude_harness.tools.base import Tool
+
+# (module, attribute) of every built-in tool. Feature-gated tools are appended conditionally
+# in get_all_base_tools().
+_BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
+    ("claude_harness.tools.bash", "TOOL"),
+    ("claude_harness.tools.bash_output", "TOOL"),
+    ("claude_harness.tools.kill_shell", "TOOL"),
+    ("claude_harness.tools.read", "TOOL"),
+    ("claude_harness.tools.write", "TOOL"),
+    ("claude_harness.tools.edit", "TOOL"),
+    ("claude_harness.tools.grep", "TOOL"),
+    ("claude_harness.tools.glob", "TOOL"),
+    ("claude_harness.tools.todo_write", "TOOL"),
+    ("claude_harness.tools.notebook_edit", "TOOL"),
+    ("claude_harness.tools.plan_mode", "ENTER_TOOL"),
+    ("claude_harness.tools.plan_mode", "EXIT_TOOL"),
+)
+
+
+@cache
+def get_all_base_tools() -> tuple[Tool, ...]:
+    """Every built-in tool that can exist in this process."""
+    tools: list[Tool] = []
+    for module_name, attr in _BUILTIN_SPECS:
+        module = importlib.import_module(module_name)
+        tools.append(getattr(module, attr))
+    return tuple(tools)
+
+
+def find_base_tool(name: str) -> Tool | None:
+    for tool in get_all_base_tools():
+        if tool.name == name or name in tool.aliases:
+            return tool
+    return None
+
+
+def _denied(tool: Tool, permission: PermissionContext) -> bool:
+    from claude_harness.permissions.resolver import tool_denied_entirely
+
+    return tool_denied_entirely(tool.name, permission)
+
+
+def assemble_tool_pool(
+    permission: PermissionContext,
+    *,
+    mcp_tools: Iterable[Tool] = (),
+    only: Sequence[str] | None = None,
+) -> tuple[Tool, ...]:
+    """Built-ins (filtered by deny rules, `--tools` and is_enabled) sorted by name, then MCP
+    tools (filtered by deny rules) sorted by name.
+
+    Sorting each partition and concatenating keeps every built-in in place when an MCP tool is
+    added or removed, so the prompt-cache prefix survives.
+    """
+    wanted = set(only) if only is not None else None
+    builtins = [
+        t
+        for t in get_all_base_tools()
+        if t.is_enabled()
+        and not _denied(t, permission)
+        and (wanted is None or t.name in wanted or wanted & set(t.aliases))
+    ]
+    mcp = [t for t in mcp_tools if not _denied(t, permission)]
+    return (*sorted(builtins, key=lambda t: t.name), *sorted(mcp, key=lambda t: t.name))
