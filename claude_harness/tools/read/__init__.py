@@ -1,0 +1,33 @@
+"""The Read tool: text files as numbered lines, plus images, PDFs, notebooks and directories."""
+
+from __future__ import annotations
+
+from claude_harness.tools.base import UNBOUNDED, build_tool, load_prompt
+from claude_harness.tools.read.tool import (
+    ReadInput,
+    backfill_input,
+    call,
+    render_result,
+    validate_input,
+)
+
+TOOL = build_tool(
+    name="Read",
+    description=load_prompt(__file__),
+    input_model=ReadInput,
+    call=call,
+    is_concurrency_safe=lambda inp: True,
+    is_read_only=lambda inp: True,
+    validate_input=validate_input,
+    backfill_input=backfill_input,
+    permission_subject=lambda inp: inp.file_path,
+    key_argument=lambda inp: inp.file_path,
+    to_classifier_input=lambda inp: inp.file_path,
+    render_result=render_result,
+    # Read bounds itself at the source (see read/text.py); persisting its result to a file
+    # would only send the model back to Read that file.
+    max_result_size_chars=UNBOUNDED,
+    search_hint="read view open file contents image pdf notebook",
+)
+
+__all__ = ["TOOL", "ReadInput"]

@@ -1,0 +1,172 @@
+"""Read: decide what kind of thing a path is, then hand it to the reader for that kind.
+
+Order matters: the path is checked (absolute, exists, maybe under an invisible-space variant),
+then stat'ed *before* anything is opened, so devices and pipes are refused without ever
+blocking; only then does the file's kind (directory, image, PDF, notebook, binary, text) pick
+the reader. Every successful text read is recorded in read_file_state, which is what lets Edit
+and Write change the file afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from typing import Any
+
+from pydantic import Field
+
+from claude_harness.agent.context import ToolUseContext
+from claude_harness.tools.base import (
+    VALID,
+    ContentBlocks,
+    Progress,
+    ToolError,
+    ToolInput,
+    ToolResult,
+    ValidationResult,
+)
+from claude_harness.tools.file_common import (
+    absolute_from,
+    find_existing_variant,
+    has_binary_extension,
+    looks_binary,
+    missing_file_error,
+    open_regular,
+    record_state,
+    refuse_special,
+    require_absolute,
+    sniff_encoding,
+    stat_or_none,
+    state_key,
+)
+from claude_harness.tools.read.directory import list_directory
+from claude_harness.tools.read.images import is_image_path, read_image
+from claude_harness.tools.read.notebook import MAX_NOTEBOOK_BYTES, read_notebook
+from claude_harness.tools.read.pdf import read_pdf
+from claude_harness.tools.read.text import MAX_OUTPUT_CHARS, continuation_note, read_text
+
+_SNIFF_BYTES = 64 * 1024
+_BINARY_SNIFF_BYTES = 8 * 1024
+
+
+class ReadInput(ToolInput):
+    file_path: str = Field(description="Absolute path of the file to read.")
+    offset: int | None = Field(
+        default=None,
+        ge=0,
+        description="Line number to start at (1-based). Use it with limit for large files.",
+    )
+    limit: int | None = Field(
+        default=None, ge=1, description="How many lines to read (default: up to 2000)."
+    )
+    pages: str | None = Field(
+        default=None,
+        description='PDF only: the pages to read, e.g. "3", "1-5" or "1-3,7" (at most 20).',
+    )
+
+
+def _locate(file_path: str) -> tuple[str, os.stat_result]:
+    """The path to read and its stat, trying invisible-character variants of a missing name."""
+    path = require_absolute(file_path)
+    refuse_special(path, None)
+    st = stat_or_none(path)
+    if st is None:
+        variant = find_existing_variant(path)
+        if variant is not None:
+            path, st = variant, stat_or_none(variant)
+    if st is None:
+        if os.path.islink(path):
+            raise ToolError(
+                f"{path} is a symbolic link to {os.readlink(path)}, which does not exist.",
+                code="file_not_found",
+            )
+        raise missing_file_error(path)
+    refuse_special(os.path.realpath(path), None)
+    return path, st
+
+
+def _read_text_file(inp: ReadInput, ctx: ToolUseContext, path: str) -> str:
+    fd = open_regular(path)
+    try:
+        st = os.fstat(fd)
+        head = os.pread(fd, _SNIFF_BYTES, 0)
+    except OSError as exc:
+        os.close(fd)
+        raise ToolError(f"Cannot read {path}: {exc.strerror or exc}.", code="os_error") from exc
+    if looks_binary(head[:_BINARY_SNIFF_BYTES]):
+        os.close(fd)
+        raise ToolError(
+            f"{path} looks like a binary file (it contains NUL bytes), so Read will not show it "
+            "as text. Use Bash with a suitable tool (file, xxd, unzip -l, sqlite3, ...) instead.",
+            code="binary_file",
+        )
+    encoding = sniff_encoding(head, complete=len(head) < _SNIFF_BYTES)
+    offset = max(inp.offset or 1, 1)
+    try:
+        view = read_text(fd, encoding, offset, inp.limit, st.st_size)
+    except OSError as exc:
+        raise ToolError(f"Cannot read {path}: {exc.strerror or exc}.", code="os_error") from exc
+
+    if view.shown == 0:
+        if offset == 1 or view.total_lines == 0:
+            record_state(ctx, state_key(path), "", st.st_mtime_ns, partial=False)
+            return f"(The file {path} exists but is empty.)"
+        return (
+            f"(The file {path} has {view.total_lines} line(s), so offset {offset} is past its "
+            f"end. Nothing to show; use an offset from 1 to {view.total_lines}.)"
+        )
+    record_state(ctx, state_key(path), view.content, st.st_mtime_ns, partial=not view.complete)
+    note = continuation_note(view, path, st.st_size, explicit_limit=inp.limit is not None)
+    return view.rendered + ("\n\n" + note if note else "")
+
+
+def read_sync(inp: ReadInput, ctx: ToolUseContext) -> str | ContentBlocks:
+    """The whole Read, synchronous (it runs in a worker thread)."""
+    path, st = _locate(inp.file_path)
+    if stat.S_ISDIR(st.st_mode):
+        return list_directory(path)
+    refuse_special(path, st)
+    ext = os.path.splitext(path)[1].lower()
+    if inp.pages is not None and ext != ".pdf":
+        raise ToolError("pages only applies to PDF files; use offset and limit for text.")
+    if is_image_path(path):
+        return read_image(path, open_regular(path))
+    if ext == ".pdf":
+        os.close(open_regular(path))  # refuse unreadable/special before pypdf opens it
+        return read_pdf(path, inp.pages, MAX_OUTPUT_CHARS)
+    if ext == ".ipynb":
+        if st.st_size > MAX_NOTEBOOK_BYTES:
+            raise ToolError(f"{path} is too large ({st.st_size >> 20} MB) to read as a notebook.")
+        with os.fdopen(open_regular(path), "rb") as handle:
+            return read_notebook(path, handle.read(), MAX_OUTPUT_CHARS)
+    if has_binary_extension(path):
+        raise ToolError(
+            f"{path} is a binary file ({ext} files are not text), so Read will not show it. "
+            "Use Bash with a suitable tool instead.",
+            code="binary_file",
+        )
+    return _read_text_file(inp, ctx, path)
+
+
+async def call(inp: ReadInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
+    if ctx.abort.aborted:
+        raise ToolError("Read was interrupted before it started.", code="aborted")
+    return ToolResult(data=await asyncio.to_thread(read_sync, inp, ctx))
+
+
+async def validate_input(inp: ReadInput, ctx: ToolUseContext) -> ValidationResult:
+    """Relative paths are refused before backfill turns them absolute for the permission check."""
+    try:
+        require_absolute(inp.file_path)
+    except ToolError as exc:
+        return ValidationResult.fail(exc.message, "relative_path")
+    return VALID
+
+
+def backfill_input(inp: ReadInput, ctx: ToolUseContext) -> dict[str, Any]:
+    return {"file_path": absolute_from(inp.file_path, ctx.cwd)}
+
+
+def render_result(data: str | ContentBlocks) -> str | ContentBlocks:
+    return data
