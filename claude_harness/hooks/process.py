@@ -6,8 +6,8 @@ Why each precaution:
   app is drawing on).
 - Output is drained to EOF but only a prefix is kept: a hook printing megabytes neither blocks on
   a full pipe nor fills memory.
-- stdin is written concurrently with the reads: a hook that ignores its stdin while printing a
-  lot would otherwise deadlock against us.
+- stdin is handed to the event loop's buffered pipe writer: a hook that ignores its stdin while
+  printing a lot cannot deadlock against us.
 - After the shell exits, a background child may still hold the pipes open; we stop waiting for
   EOF after a short grace instead of hanging until that child dies.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,7 +26,6 @@ from typing import Protocol
 
 SHELL = "/bin/sh"
 CAPTURE_LIMIT_BYTES = 256 * 1024  # kept per stream: enough for a JSON answer carrying a whole file
-_READ_CHUNK = 64 * 1024
 _PIPE_GRACE_S = 0.5  # how long to wait for EOF once the hook process itself has exited
 
 
@@ -51,34 +51,57 @@ class ProcessResult:
 
 
 class _Sink:
-    """Drains one stream to EOF, keeping at most `limit` bytes."""
+    """Keeps at most `limit` bytes of one stream while counting everything written to it."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.kept = bytearray()
         self.total = 0
 
-    async def drain(self, stream: asyncio.StreamReader) -> None:
-        while chunk := await stream.read(_READ_CHUNK):
-            self.total += len(chunk)
-            room = self.limit - len(self.kept)
-            if room > 0:
-                self.kept += chunk[:room]
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.limit - len(self.kept)
+        if room > 0:
+            self.kept += chunk[:room]
 
 
-async def _feed(stdin: asyncio.StreamWriter | None, data: bytes) -> None:
+class _HookProtocol(asyncio.SubprocessProtocol):
+    """Collects bounded output and reports process exit and pipe closure separately.
+
+    asyncio's own `Process.wait()` only returns once the pipes are closed too, which a
+    backgrounded grandchild can delay indefinitely; the protocol's `process_exited` does not.
+    """
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        self.out = _Sink(limit)
+        self.err = _Sink(limit)
+        self.exited: asyncio.Future[None] = loop.create_future()
+        self.pipes_closed: asyncio.Future[None] = loop.create_future()
+        self._open_pipes = {1, 2}
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        (self.out if fd == 1 else self.err).add(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        self._open_pipes.discard(fd)
+        if not self._open_pipes and not self.pipes_closed.done():
+            self.pipes_closed.set_result(None)
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+
+def _feed(transport: asyncio.SubprocessTransport, data: bytes) -> None:
+    """Hand the payload to the stdin pipe (buffered by the loop) and close it after it."""
+    stdin = transport.get_pipe_transport(0)
     if stdin is None:
         return
     try:
-        stdin.write(data)
-        await stdin.drain()
+        stdin.write(data)  # type: ignore[attr-defined]
+        stdin.close()
     except (BrokenPipeError, ConnectionResetError):
         pass  # the hook exited or closed stdin without reading it: that is its right
-    finally:
-        try:
-            stdin.close()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
 
 
 def kill_group(pid: int) -> None:
@@ -100,15 +123,17 @@ async def run_process(
     capture_limit: int = CAPTURE_LIMIT_BYTES,
 ) -> ProcessResult:
     """Run `/bin/sh -c command`; never raises for anything the hook does."""
+    loop = asyncio.get_running_loop()
     started = time.monotonic()
     try:
-        proc = await asyncio.create_subprocess_exec(
+        transport, protocol = await loop.subprocess_exec(
+            lambda: _HookProtocol(capture_limit, loop),
             SHELL,
             "-c",
             command,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             cwd=str(cwd),
             env=dict(env),
             start_new_session=True,
@@ -116,49 +141,43 @@ async def run_process(
     except OSError as exc:
         return ProcessResult(None, b"", b"", 0, 0, time.monotonic() - started, spawn_error=str(exc))
 
-    out, err = _Sink(capture_limit), _Sink(capture_limit)
-    assert proc.stdout is not None and proc.stderr is not None
-    readers = [
-        asyncio.create_task(out.drain(proc.stdout)),
-        asyncio.create_task(err.drain(proc.stderr)),
-    ]
+    pid = transport.get_pid()
+    _feed(transport, stdin_data)
 
-    async def finish() -> int:
-        code = (await asyncio.gather(_feed(proc.stdin, stdin_data), proc.wait()))[1]
-        await asyncio.wait(readers, timeout=_PIPE_GRACE_S)
-        return code
+    async def finish() -> None:
+        await protocol.exited
+        await asyncio.wait([protocol.pipes_closed], timeout=_PIPE_GRACE_S)
 
-    work = asyncio.create_task(finish())
-    watchers: set[asyncio.Task[object]] = {work}
-    abort_task = asyncio.create_task(abort.wait()) if abort is not None else None
+    work = asyncio.ensure_future(finish())
+    watchers: set[asyncio.Future[object]] = {work}
+    abort_task = asyncio.ensure_future(abort.wait()) if abort is not None else None
     if abort_task is not None:
         watchers.add(abort_task)
     timed_out = aborted = False
-    code: int | None = None
     try:
         done, _ = await asyncio.wait(
             watchers, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
         )
-        if work in done:
-            code = work.result()
-        else:
+        if work not in done:
             aborted = abort_task is not None and abort_task in done
             timed_out = not aborted
-            kill_group(proc.pid)
-            work.cancel()
-            await proc.wait()
+            kill_group(pid)
+            await asyncio.wait([protocol.exited], timeout=_PIPE_GRACE_S)
     except asyncio.CancelledError:
-        kill_group(proc.pid)
+        kill_group(pid)
         raise
     finally:
-        for task in (*readers, work, *([abort_task] if abort_task else [])):
-            task.cancel()
+        work.cancel()
+        if abort_task is not None:
+            abort_task.cancel()
+        transport.close()
+    code = None if timed_out or aborted else transport.get_returncode()
     return ProcessResult(
         exit_code=code,
-        stdout=bytes(out.kept),
-        stderr=bytes(err.kept),
-        stdout_total=out.total,
-        stderr_total=err.total,
+        stdout=bytes(protocol.out.kept),
+        stderr=bytes(protocol.err.kept),
+        stdout_total=protocol.out.total,
+        stderr_total=protocol.err.total,
         duration_s=time.monotonic() - started,
         timed_out=timed_out,
         aborted=aborted,
