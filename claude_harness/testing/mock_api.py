@@ -190,7 +190,7 @@ class MockApiServer:
         self._httpd = _Server((host, port), self.state)
         self.host = host
         self.port: int = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever,
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
                                         name=f"mock-api-{self.port}", daemon=True)
         self._thread.start()
         self._closed = False
