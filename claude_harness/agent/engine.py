@@ -96,6 +96,8 @@ class Engine:
         self._system = [{"type": "text", "text": config.system_prompt,
                          "cache_control": {"type": "ephemeral"}}]
         self._abort: AbortSignal | None = None
+        self.memory_files: list[Path] = []
+        self.api_time = 0.0
 
     # ── state the front ends show ───────────────────────────────────────────────────────────
 
@@ -205,6 +207,7 @@ class Engine:
             t.last_context_tokens = (event.input_tokens + event.cache_read_input_tokens
                                      + event.cache_creation_input_tokens + event.output_tokens)
             t.api_turns += 1
+            self.api_time += event.api_seconds
 
     async def _user_prompt_hooks(self, prompt: Any) -> list[dict[str, Any]] | None:
         """UserPromptSubmit hooks: extra context blocks, or None when a hook blocks the prompt."""

@@ -108,6 +108,7 @@ class Usage:
     cache_read_input_tokens: int = 0
     cost_usd: float = 0.0
     session_cost_usd: float = 0.0
+    api_seconds: float = 0.0  # time spent waiting on this request's stream
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ keeps only its completed blocks.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -114,6 +115,7 @@ async def query(
             turn += 1
             acc = StreamAccumulator()
             executor: StreamingToolExecutor | None = None
+            started = time.monotonic()
             try:
                 async for event in _stream_turn(params, messages, ctx, api, channel, acc):
                     if isinstance(event, StreamingToolExecutor):
@@ -139,6 +141,7 @@ async def query(
                 acc.usage.get("cache_read_input_tokens", 0),
                 cost,
                 session_cost,
+                time.monotonic() - started,
             )
             if assistant["content"]:
                 messages.append(assistant)

@@ -1,0 +1,132 @@
+"""Turn RunOptions into a ready Engine: settings, permissions, tools, hooks, memory, session.
+
+Shared by every front end so `-p`, the Textual app and the plain REPL run the same engine with
+the same configuration. Imports tools and pydantic, never the anthropic SDK.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.engine import DEFAULT_MODEL, Engine, EngineConfig
+from claude_harness.agent.prompt import render_system_prompt
+from claude_harness.api.client import ApiSettings
+from claude_harness.options import RunOptions
+from claude_harness.session.transcript import find_session, latest_session, load_messages
+
+MODEL_ALIASES = {
+    "sonnet": "claude-sonnet-4-5",
+    "opus": "claude-opus-4-5",
+    "haiku": "claude-haiku-4-5",
+}
+
+
+class StartupError(Exception):
+    """A configuration problem that stops the run with a clear message (exit code 1)."""
+
+
+def data_dir() -> Path:
+    override = os.environ.get("CLAUDE_HARNESS_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("claude-harness"))
+
+
+def resolve_model(opts: RunOptions, settings_model: str | None) -> str:
+    model = opts.model or os.environ.get("ANTHROPIC_MODEL") or settings_model or DEFAULT_MODEL
+    return MODEL_ALIASES.get(model, model)
+
+
+def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, Any]], str | None]:
+    """Messages and session id to continue from (-c / -r ID), or a fresh start."""
+    if opts.resume:
+        path = find_session(store, cwd, opts.resume)
+        if path is None:
+            raise StartupError(f"No conversation found with session ID: {opts.resume}")
+        return load_messages(path), path.stem
+    if opts.continue_session:
+        path = latest_session(store, cwd)
+        if path is None:
+            raise StartupError("No conversation found to continue in this directory.")
+        return load_messages(path), path.stem
+    return [], opts.session_id
+
+
+def is_trusted(store: Path, cwd: Path) -> bool:
+    path = store / "trusted_folders.json"
+    try:
+        folders = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(folders, list) and str(cwd) in folders
+
+
+def trust_folder(store: Path, cwd: Path) -> None:
+    path = store / "trusted_folders.json"
+    try:
+        folders = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(folders, list):
+            folders = []
+    except (OSError, ValueError):
+        folders = []
+    if str(cwd) not in folders:
+        folders.append(str(cwd))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(folders, indent=2), encoding="utf-8")
+
+
+def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engine, list[str]]:
+    """Build the engine; returns it with the warnings to show (invalid settings files...)."""
+    from claude_harness.config.settings import CliSettings, load_settings
+    from claude_harness.hooks.config import HookConfig
+    from claude_harness.hooks.runner import HookRunner
+    from claude_harness.tools.registry import assemble_tool_pool
+
+    cwd = opts.cwd.resolve()
+    store = data_dir()
+    loaded = load_settings(cwd, cli=CliSettings(
+        settings=opts.settings,
+        allowed_tools=opts.allowed_tools,
+        disallowed_tools=opts.disallowed_tools,
+        permission_mode=opts.permission_mode,
+        add_dirs=opts.add_dirs,
+    ))
+    warnings = list(loaded.warnings)
+    for key, value in (loaded.env or {}).items():
+        os.environ.setdefault(str(key), str(value))
+    permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
+    if permission.mode == "bypassPermissions":
+        permission = replace(permission, bypass_available=True)
+    tools = assemble_tool_pool(permission, only=opts.tools)
+    model = resolve_model(opts, loaded.model)
+    history, session_id = _history(opts, cwd, store)
+    if trusted is None:
+        trusted = opts.print_mode or is_trusted(store, cwd)
+    from claude_harness.config.memory import load_memory
+
+    memory = load_memory(cwd)
+    system = render_system_prompt(
+        cwd, model, memory=memory.text, override=opts.system_prompt,
+        append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
+    )
+    config = EngineConfig(
+        cwd=cwd, model=model, permission=permission, tools=tools, system_prompt=system,
+        api=ApiSettings.from_env(), data_dir=store, max_turns=opts.max_turns,
+        session_id=session_id, history=history, debug=opts.debug, verbose=opts.verbose,
+    )
+    engine = Engine(config)
+    hook_config = HookConfig.from_sources(loaded.hooks_sources, allow_project_hooks=trusted)
+    warnings.extend(hook_config.warnings)
+    if hook_config.entries or hook_config.skipped:
+        engine.config.hooks = HookRunner(
+            hook_config, project_dir=cwd, session_id=engine.session_id,
+            transcript_path=engine.transcript_path, get_permission_mode=lambda: engine.mode,
+        )
+    engine.memory_files = memory.files
+    return engine, warnings

@@ -1,0 +1,183 @@
+"""Command line: parse flags (stdlib only, so --help and --version are instant), then hand over
+to the headless runner, the Textual app, or the plain REPL."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from claude_harness import __version__
+from claude_harness.options import RunOptions
+
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
+
+
+def split_tool_list(values: list[str] | None) -> list[str]:
+    """`--allowedTools "Bash(git *)" Read,Edit`: split on commas/spaces outside parentheses."""
+    items: list[str] = []
+    for value in values or []:
+        depth, current = 0, ""
+        for ch in value:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+            if depth == 0 and (ch == "," or ch.isspace()):
+                if current.strip():
+                    items.append(current.strip())
+                current = ""
+                continue
+            current += ch
+        if current.strip():
+            items.append(current.strip())
+    return items
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="claude-harness",
+        description="An interactive terminal coding agent. Run it in your repository and talk to "
+        "Claude; with -p it answers one prompt and exits.",
+    )
+    p.add_argument("prompt", nargs="?", help="first prompt (with -p: the prompt to answer)")
+    p.add_argument("-p", "--print", dest="print_mode", action="store_true",
+                   help="answer the prompt non-interactively and exit (stdin is appended)")
+    p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
+    p.add_argument("--input-format", choices=("text", "stream-json"), default="text")
+    p.add_argument("--verbose", action="store_true")
+    p.add_argument("--debug", action="store_true", help="write a debug log in the session folder")
+    p.add_argument("--model", help="model id or alias (sonnet, opus, haiku)")
+    p.add_argument("--permission-mode", choices=PERMISSION_MODES)
+    p.add_argument("--dangerously-skip-permissions", action="store_true",
+                   help="same as --permission-mode bypassPermissions")
+    p.add_argument("--allowedTools", "--allowed-tools", dest="allowed_tools", nargs="+",
+                   action="extend", metavar="RULE")
+    p.add_argument("--disallowedTools", "--disallowed-tools", dest="disallowed_tools", nargs="+",
+                   action="extend", metavar="RULE")
+    p.add_argument("--tools", nargs="+", action="extend", metavar="NAME",
+                   help="restrict the built-in tool set (e.g. Bash,Read)")
+    p.add_argument("--add-dir", dest="add_dirs", nargs="+", action="extend", metavar="DIR")
+    p.add_argument("--max-turns", type=int)
+    p.add_argument("--settings", help="a settings JSON file or a JSON string")
+    p.add_argument("--mcp-config", nargs="+", action="extend", default=[])
+    p.add_argument("-c", "--continue", dest="continue_session", action="store_true",
+                   help="continue the latest conversation in this directory")
+    p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
+                   help="resume a conversation by session id")
+    p.add_argument("--session-id", metavar="UUID")
+    p.add_argument("--system-prompt")
+    p.add_argument("--append-system-prompt")
+    p.add_argument("--theme", help="dark, light, high-contrast, or a theme file name")
+    p.add_argument("--inline", action="store_true", help="run in the normal screen, not full-screen")
+    p.add_argument("--plain", action="store_true",
+                   help="line-mode REPL using the terminal's own scrollback")
+    p.add_argument("-v", "--version", action="version", version=f"{__version__} (claude-harness)")
+    return p
+
+
+def parse_options(argv: list[str] | None = None) -> RunOptions:
+    args = build_parser().parse_args(argv)
+    mode = args.permission_mode
+    if args.dangerously_skip_permissions:
+        mode = "bypassPermissions"
+    tools = split_tool_list(args.tools) if args.tools else None
+    return RunOptions(
+        cwd=Path.cwd(),
+        prompt=args.prompt,
+        print_mode=args.print_mode,
+        output_format=args.output_format,
+        input_format=args.input_format,
+        verbose=args.verbose,
+        debug=args.debug,
+        model=args.model,
+        permission_mode=mode,
+        allowed_tools=split_tool_list(args.allowed_tools),
+        disallowed_tools=split_tool_list(args.disallowed_tools),
+        tools=tools,
+        add_dirs=args.add_dirs or [],
+        max_turns=args.max_turns,
+        settings=args.settings,
+        mcp_config=args.mcp_config,
+        continue_session=args.continue_session,
+        resume=args.resume,
+        session_id=args.session_id,
+        system_prompt=args.system_prompt,
+        append_system_prompt=args.append_system_prompt,
+        theme=args.theme,
+        inline=args.inline,
+        plain=args.plain,
+        interactive=not args.print_mode,
+    )
+
+
+def _validate_session_id(value: str | None) -> None:
+    if value and not re.fullmatch(r"[0-9a-fA-F-]{8,64}", value):
+        raise SystemExit(f"Error: --session-id must be a UUID, got {value!r}")
+
+
+def run_headless(opts: RunOptions) -> int:
+    import asyncio
+
+    from claude_harness.bootstrap import StartupError, build_engine
+    from claude_harness.headless import Headless
+
+    prompt = opts.prompt or ""
+    if not sys.stdin.isatty():
+        piped = sys.stdin.read()
+        if piped.strip():
+            prompt = f"{prompt}\n\n{piped}" if prompt else piped
+    if not prompt.strip():
+        sys.stderr.write("Error: no prompt given. Usage: claude-harness -p \"your prompt\"\n")
+        return 1
+    try:
+        engine, warnings = build_engine(opts)
+    except StartupError as exc:
+        sys.stderr.write(f"Error: {exc}\n")
+        return 1
+    for warning in warnings:
+        sys.stderr.write(f"Warning: {warning}\n")
+    if not engine.api.settings.has_credentials:
+        from claude_harness.api.errors import NO_KEY_HELP
+
+        sys.stderr.write(f"Error: {NO_KEY_HELP}\n")
+        return 1
+
+    async def go() -> int:
+        try:
+            return await Headless(engine, opts.output_format).run(prompt)
+        finally:
+            await engine.close()
+
+    try:
+        return asyncio.run(go())
+    except KeyboardInterrupt:
+        return 130
+
+
+def wants_plain(opts: RunOptions) -> bool:
+    return opts.plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
+
+
+def main(argv: list[str] | None = None) -> int:
+    opts = parse_options(argv)
+    _validate_session_id(opts.session_id)
+    if opts.print_mode:
+        return run_headless(opts)
+    if wants_plain(opts):
+        try:
+            from claude_harness.plain.repl import run_plain
+        except ImportError:
+            sys.stderr.write("The plain line-mode REPL is not available yet; use -p or a full "
+                             "terminal.\n")
+            return 1
+        return run_plain(opts)
+    from claude_harness.tui.app import run_app
+
+    return run_app(opts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

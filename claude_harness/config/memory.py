@@ -1,0 +1,86 @@
+"""Memory files (CLAUDE.md): the user's standing instructions, loaded into the system prompt.
+
+Order (later files are read last, none overrides another): ~/.claude/CLAUDE.md, then from the
+repository root down to the cwd each folder's CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md.
+`@path` lines import another file (relative to the importing file, `~/` or absolute), up to four
+levels deep; imports inside code fences or code spans are ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_IMPORT_DEPTH = 4
+MAX_FILE_BYTES = 4 * 1024 * 1024
+_IMPORT = re.compile(r"(?:^|\s)@((?:~/|/|\./|\.\./)?[\w./~-]+)")
+
+
+@dataclass
+class Memory:
+    text: str = ""
+    files: list[Path] = field(default_factory=list)
+
+
+def user_config_dir() -> Path:
+    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+
+
+def _repo_root(cwd: Path) -> Path:
+    for folder in (cwd, *cwd.parents):
+        if (folder / ".git").exists():
+            return folder
+    return cwd
+
+
+def memory_paths(cwd: Path) -> list[Path]:
+    paths = [user_config_dir() / "CLAUDE.md"]
+    root = _repo_root(cwd)
+    chain = [cwd, *cwd.parents]
+    folders = list(reversed(chain[: chain.index(root) + 1]))
+    for folder in folders:
+        paths += [folder / "CLAUDE.md", folder / ".claude" / "CLAUDE.md", folder / "CLAUDE.local.md"]
+    return paths
+
+
+def _strip_code(text: str) -> str:
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def _read(path: Path, depth: int, seen: set[Path], files: list[Path]) -> str:
+    try:
+        real = path.resolve()
+        if real in seen or not real.is_file() or real.stat().st_size > MAX_FILE_BYTES:
+            return ""
+        text = real.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    seen.add(real)
+    files.append(real)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    parts = [text.strip()]
+    if depth < MAX_IMPORT_DEPTH:
+        for ref in _IMPORT.findall(_strip_code(text)):
+            target = Path(os.path.expanduser(ref))
+            if not target.is_absolute():
+                target = real.parent / target
+            imported = _read(target, depth + 1, seen, files)
+            if imported:
+                parts.append(imported)
+    return "\n\n".join(p for p in parts if p)
+
+
+def load_memory(cwd: Path) -> Memory:
+    memory = Memory()
+    seen: set[Path] = set()
+    sections = []
+    for path in memory_paths(cwd):
+        before = len(memory.files)
+        text = _read(path, 0, seen, memory.files)
+        if text:
+            sections.append(f"Contents of {memory.files[before]}:\n\n{text}")
+    memory.text = "\n\n".join(sections)
+    return memory

@@ -1,0 +1,123 @@
+"""`-p`: run one prompt without a UI and print text, one JSON result, or NDJSON events.
+
+Formats follow Claude Code's, so scripts that parse its output keep working:
+  text         the final answer on stdout
+  json         one `result` object
+  stream-json  `system/init`, then one line per assistant message and per tool-results message,
+               then the `result` object
+A call that would need a prompt is denied (the model is told) and listed in
+`permission_denials`; the run still succeeds unless something else failed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import IO, Any
+
+from claude_harness.agent.engine import Engine
+from claude_harness.agent.events import (
+    ApiRetry,
+    AssistantMessage,
+    Notice,
+    TurnEnd,
+    UserMessage,
+)
+from claude_harness.agent.messages import final_text
+
+SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution"}
+
+
+class Headless:
+    def __init__(self, engine: Engine, output_format: str, out: IO[str] | None = None,
+                 err: IO[str] | None = None) -> None:
+        self.engine = engine
+        self.format = output_format
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+
+    def _line(self, obj: dict[str, Any]) -> None:
+        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def init_line(self) -> dict[str, Any]:
+        e = self.engine
+        return {"type": "system", "subtype": "init", "session_id": e.session_id,
+                "cwd": str(e.config.cwd), "model": e.model, "tools": e.tool_names(),
+                "permissionMode": e.mode, "mcp_servers": [], "apiKeySource":
+                "ANTHROPIC_API_KEY" if e.api.settings.api_key else "none"}
+
+    async def run(self, prompt: str) -> int:
+        """Run the prompt; return the process exit code."""
+        start = time.monotonic()
+        if self.format == "stream-json":
+            self._line(self.init_line())
+        end: TurnEnd | None = None
+        last_text = ""
+        async for event in self.engine.submit(prompt):
+            if isinstance(event, AssistantMessage):
+                text = final_text(event.message)
+                last_text = text or last_text
+                self._emit_message("assistant", event.message)
+            elif isinstance(event, UserMessage):
+                if any(b.get("type") == "tool_result" for b in event.message["content"]):
+                    self._emit_message("user", event.message)
+            elif isinstance(event, ApiRetry):
+                self._retry(event)
+            elif isinstance(event, Notice) and (self.engine.config.verbose or event.level != "info"):
+                self.err.write(f"{event.text}\n")
+            elif isinstance(event, TurnEnd):
+                end = event
+        return self._finish(end, last_text, start)
+
+    def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
+        if self.format == "stream-json":
+            self._line({"type": kind, "message": message, "parent_tool_use_id": None,
+                        "session_id": self.engine.session_id})
+
+    def _retry(self, event: ApiRetry) -> None:
+        if self.format == "stream-json":
+            self._line({"type": "system", "subtype": "api_retry", "attempt": event.attempt,
+                        "max_retries": event.max_retries, "retry_delay_ms": int(event.delay * 1000),
+                        "error": event.error, "session_id": self.engine.session_id})
+        elif self.engine.config.verbose:
+            self.err.write(f"Retrying ({event.attempt}/{event.max_retries}): {event.error}\n")
+
+    def result_object(self, end: TurnEnd | None, text: str, duration_ms: int) -> dict[str, Any]:
+        e = self.engine
+        reason = end.reason if end else "error"
+        subtype = SUBTYPES.get(reason, "success")
+        if reason == "aborted":
+            subtype = "error_during_execution"
+        is_error = subtype != "success"
+        t = e.totals
+        return {
+            "type": "result",
+            "subtype": subtype,
+            "is_error": is_error,
+            "duration_ms": duration_ms,
+            "duration_api_ms": int(e.api_time * 1000),
+            "num_turns": end.num_turns if end else 0,
+            "result": (end.error if end and end.error else text) if is_error else text,
+            "session_id": e.session_id,
+            "total_cost_usd": round(t.cost_usd, 6),
+            "usage": {
+                "input_tokens": t.input_tokens,
+                "cache_creation_input_tokens": t.cache_write_tokens,
+                "cache_read_input_tokens": t.cache_read_tokens,
+                "output_tokens": t.output_tokens,
+            },
+            "permission_denials": list(e.denials),
+        }
+
+    def _finish(self, end: TurnEnd | None, text: str, start: float) -> int:
+        result = self.result_object(end, text, int((time.monotonic() - start) * 1000))
+        if self.format in ("json", "stream-json"):
+            self._line(result)
+        elif result["is_error"]:
+            self.err.write(f"Error: {result['result'] or result['subtype']}\n")
+        else:
+            self.out.write(text + ("\n" if text and not text.endswith("\n") else ""))
+            self.out.flush()
+        return 1 if result["is_error"] else 0

@@ -1,0 +1,58 @@
+"""Fixtures for end-to-end tests: an isolated home, a project folder, the scripted API server,
+and helpers that run the real engine in-process or the real binary as a subprocess."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claude_harness.testing.mock_api import MockApiServer
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME, config and data dirs inside tmp_path; no inherited API settings."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(home / "no-managed.json"))
+    monkeypatch.setenv("CLAUDE_HARNESS_RETRY_BASE_DELAY", "0.05")
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
+                "ANTHROPIC_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    proj = tmp_path / "proj"
+    (proj / "src").mkdir(parents=True)
+    (proj / "src" / "app.py").write_text(
+        "def greet(name):\n    return 'hello ' + name\n\n\ndef main():\n    print(greet('world'))\n"
+    )
+    (proj / "src" / "util.py").write_text("def helper():\n    return 42\n")
+    (proj / "README.md").write_text("# demo project\n")
+    monkeypatch.chdir(proj)
+    return proj
+
+
+@pytest.fixture
+def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Start a scripted server: `server = api(turns, **kw)`; env points the SDK at it."""
+    servers: list[MockApiServer] = []
+
+    def start(turns: list[dict[str, Any]], **kw: Any) -> MockApiServer:
+        server = MockApiServer({"turns": turns}, **kw)
+        servers.append(server)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", kw.get("api_key") or "test-key")
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
