@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hook_helpers import MakeRunner
 
 from claude_harness.hooks import HookConfig, HookRunner
+from tests.hooks.hook_helpers import MakeRunner
 
 
 @pytest.fixture

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hook_helpers import group
-
 from claude_harness.hooks import DEFAULT_TIMEOUT_S, HookConfig, HookRunner
+from tests.hooks.hook_helpers import group
 
 
 def runner_for(config: HookConfig, project: Path) -> HookRunner:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hook_helpers import MakeRunner, group, write_script
+
+from tests.hooks.hook_helpers import MakeRunner, group, write_script
 
 TOOL = {"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "tu_1"}
 

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hook_helpers import MakeRunner, group, write_script
+
+from tests.hooks.hook_helpers import MakeRunner, group, write_script
 
 TOOL = {
     "tool_name": "Write",

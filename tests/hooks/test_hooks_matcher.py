@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hook_helpers import MakeRunner, group
 
 from claude_harness.hooks import Matcher, MatcherError
+from tests.hooks.hook_helpers import MakeRunner, group
 
 
 @pytest.mark.parametrize("raw", ["", "*", None, "  "])

@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hook_helpers import MakeRunner, group, write_script
+
+from tests.hooks.hook_helpers import MakeRunner, group, write_script
 
 TOOL = {"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_use_id": "t"}
 

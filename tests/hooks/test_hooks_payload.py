@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from hook_helpers import MakeRunner, group, write_script
 
 from claude_harness.hooks import HOOK_EVENTS
+from tests.hooks.hook_helpers import MakeRunner, group, write_script
 
 PAYLOADS: dict[str, dict] = {
     "PreToolUse": {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "tu_1"},

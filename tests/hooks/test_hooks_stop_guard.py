@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hook_helpers import MakeRunner, write_script
 
 from claude_harness.hooks import StopHookGuard
+from tests.hooks.hook_helpers import MakeRunner, write_script
 
 
 def test_guard_caps_at_the_maximum() -> None:
