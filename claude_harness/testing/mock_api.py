@@ -79,7 +79,7 @@ class _Handler(BaseHTTPRequestHandler):
         return f"req_mock_{index:06d}"
 
     def _send_json(self, index: int, status: int, payload: dict[str, Any],
-                   extra_headers: dict[str, str] | None = None) -> None:
+                   extra_headers: dict[str, str] | None = None, **log_extra: Any) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("content-type", "application/json")
@@ -89,17 +89,19 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(key, value)
         self.end_headers()
         self._write(data)
-        self.server.state.record_response_end(index, status)
+        self.server.state.record_response_end(index, status, **log_extra)
 
-    def _send_error(self, index: int, err: ErrorReply) -> None:
+    def _send_error(self, index: int, err: ErrorReply, **log_extra: Any) -> None:
         headers = {}
+        if err.turn is not None:
+            log_extra.setdefault("turn", err.turn)
         if err.retry_after is not None:
             value = err.retry_after
             headers["retry-after"] = str(int(value)) if float(value).is_integer() else str(value)
         self._send_json(index, err.status, {
             "type": "error", "error": {"type": err.type, "message": err.message},
             "request_id": self._request_id(index),
-        }, headers)
+        }, headers, **log_extra)
 
     def _write(self, data: bytes) -> None:
         self.wfile.write(data)
@@ -119,14 +121,15 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(turn.delay)
         if fault is not None and fault.drop_after_events is not None:
             self._drop_connection()
-            self.server.state.record_response_end(index, 0, dropped=True)
+            self.server.state.record_response_end(index, 0, turn=turn.index, dropped=True)
             return
         if fault is not None and fault.sse_error is not None:
             err_type = fault.sse_error["type"]
             return self._send_error(index, ErrorReply(
-                STATUS_FOR_TYPE.get(err_type, 500), err_type, fault.sse_error["message"]))
+                STATUS_FOR_TYPE.get(err_type, 500), err_type, fault.sse_error["message"]),
+                turn=turn.index)
         message = build_message(turn, f"msg_mock_{index:06d}", model, reply.usage)
-        self._send_json(index, 200, message)
+        self._send_json(index, 200, message, turn=turn.index)
 
     def _stream(self, index: int, reply: TurnReply, model: str) -> None:
         turn, fault = reply.turn, reply.turn.fault
@@ -147,7 +150,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_chunk(format_sse(name, data), turn)
             if fault is not None and fault.drop_after_events is not None:
                 self._drop_connection()
-                self.server.state.record_response_end(index, 200, dropped=True)
+                self.server.state.record_response_end(index, 200, turn=turn.index, dropped=True)
                 return
             if fault is not None and fault.sse_error is not None:
                 self._send_chunk(format_sse("error", {"type": "error", "error": fault.sse_error}),
@@ -155,10 +158,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._write(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
-            self.server.state.record_response_end(index, 200, client_disconnected=True)
+            self.server.state.record_response_end(index, 200, turn=turn.index,
+                                                  client_disconnected=True)
             return
         extra = {"sse_error": fault.sse_error["type"]} if fault and fault.sse_error else {}
-        self.server.state.record_response_end(index, 200, **extra)
+        self.server.state.record_response_end(index, 200, turn=turn.index, **extra)
 
     def _send_chunk(self, payload: bytes, turn: Turn) -> None:
         if turn.delay:

@@ -40,6 +40,7 @@ class ErrorReply:
     type: str
     message: str
     retry_after: float | None = None
+    turn: int | None = None  # the script turn this fault consumed, if any
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ class ServerState:
             if fault is not None and fault.status is not None:
                 message = fault.message or f"mock_api: scripted {fault.status} fault"
                 return ErrorReply(fault.status, error_type_for(fault.status), message,
-                                  fault.retry_after)
+                                  fault.retry_after, turn.index)
             usage = self.cache.account(body)
             usage.update({k: v for k, v in turn.usage.items() if k != "output_tokens"})
             self.issued.record(

@@ -45,7 +45,7 @@ def validate_request(body: Any, issued: IssuedThinking) -> None:
     _check_tools(body.get("tools"))
     _check_system(body.get("system"))
     for i, message in enumerate(messages):
-        _check_message_shape(i, message)
+        _check_message_shape(i, message, final=i == len(messages) - 1)
     if messages[0]["role"] != "user":
         raise RequestInvalid("messages.0: the first message must use the `user` role")
     _check_tool_pairing(messages)
@@ -109,10 +109,12 @@ def _check_text(where: str, block: dict[str, Any]) -> None:
         raise RequestInvalid(f"{where}: text content blocks must contain non-whitespace text")
 
 
-def _check_message_shape(i: int, message: Any) -> None:
+def _check_message_shape(i: int, message: Any, final: bool) -> None:
     if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
         raise RequestInvalid(f"messages.{i}.role: must be 'user' or 'assistant'")
     content = message.get("content")
+    if final and message["role"] == "assistant" and content in ("", []):
+        return  # an empty final assistant message is the one allowed empty message
     if isinstance(content, str):
         if not content.strip():
             raise RequestInvalid(f"messages.{i}: text content blocks must contain non-whitespace text")
@@ -189,7 +191,7 @@ def _check_prefill(messages: list[dict[str, Any]]) -> None:
     if last["role"] != "assistant":
         return
     blocks = _blocks(last)
-    tail = blocks[-1]
+    tail = blocks[-1] if blocks else {"type": "none"}
     if tail["type"] == "text" and tail["text"] != tail["text"].rstrip():
         raise RequestInvalid(
             f"messages.{len(messages) - 1}: final assistant content cannot end with trailing "

@@ -16,9 +16,9 @@ from pathlib import Path
 import anthropic
 import httpx2
 import pytest
-from mock_api_helpers import USER_HI
 
 from claude_harness.testing import MockApiServer, ScriptError, load_script
+from tests.testing.mock_api_helpers import USER_HI
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -283,6 +283,7 @@ async def test_log_records_bodies_redacted_headers_and_response_end_times(serve,
     assert kinds == [("request", 0, None), ("response_end", 0, 200),
                      ("request", 1, None), ("response_end", 1, 400),
                      ("request", 2, None), ("response_end", 2, 200)]
+    assert [e.get("turn") for e in entries if e["event"] == "response_end"] == [0, None, 1]
     assert entries[4]["body"]["messages"] == second
     assert entries[4]["body"]["stream"] is True
     assert [r["messages"] for r in server.requests] == [USER_HI, [{"role": "user", "content": " "}],

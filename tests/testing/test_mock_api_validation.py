@@ -11,7 +11,8 @@ from typing import Any
 import anthropic
 import httpx2
 import pytest
-from mock_api_helpers import USER_HI
+
+from tests.testing.mock_api_helpers import USER_HI
 
 BASE: dict[str, Any] = {"model": "m", "max_tokens": 16}
 SCHEMA = {"type": "object", "properties": {}}
@@ -42,6 +43,9 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
      "first message must use the `user` role"),
     ("empty content list", {**BASE, "messages": convo(("user", []))}, "non-empty content"),
     ("empty string content", {**BASE, "messages": convo(("user", ""))}, "non-whitespace text"),
+    ("empty assistant message before the end",
+     {**BASE, "messages": convo(("user", "hi"), ("assistant", []), ("user", "again"))},
+     "messages.1: all messages must have non-empty content"),
     ("whitespace text block",
      {**BASE, "messages": convo(("user", [{"type": "text", "text": " \n\t"}]))},
      "messages.0.content.0: text content blocks must contain non-whitespace text"),
@@ -148,6 +152,8 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
                                                        tool_use("t1"), tool_use("t2")]),
                         ("user", [tool_result("t2"), tool_result("t1"),
                                   {"type": "text", "text": "and also"}]))}),
+    ("empty final assistant message",
+     {**BASE, "messages": convo(("user", "hi"), ("assistant", ""))}),
     ("empty tool_result content", {**BASE, "messages": convo(
         ("user", "go"), ("assistant", [tool_use("t1")]),
         ("user", [{"type": "tool_result", "tool_use_id": "t1", "content": ""}]))}),
