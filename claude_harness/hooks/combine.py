@@ -13,7 +13,7 @@ Precedence rules (documented contract, tested):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from claude_harness.hooks.events import EVENT_SPECS
 from claude_harness.hooks.outcome import HookOutcome, HookResult
@@ -53,9 +53,9 @@ def combine(event: str, runs: Sequence[tuple[HookResult, Verdict]]) -> HookOutco
     return outcome
 
 
-def _winner(decisions: object) -> Decision | None:
+def _winner(decisions: Iterable[Decision | None]) -> Decision | None:
     best: Decision | None = None
-    for decision in decisions:  # type: ignore[attr-defined]
+    for decision in decisions:
         if decision is not None and (best is None or _RANK[decision] > _RANK[best]):
             best = decision
     return best

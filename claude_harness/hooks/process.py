@@ -138,7 +138,7 @@ async def run_process(
             env=dict(env),
             start_new_session=True,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # missing cwd, NUL byte in the command, fork failure
         return ProcessResult(None, b"", b"", 0, 0, time.monotonic() - started, spawn_error=str(exc))
 
     pid = transport.get_pid()

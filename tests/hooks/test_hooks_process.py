@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from claude_harness.agent.context import AbortSignal
+from claude_harness.hooks import HookConfig, HookRunner
 from tests.hooks.hook_helpers import MakeRunner, group, write_script
 
 TOOL = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}
@@ -154,3 +155,17 @@ async def test_hook_environment_keeps_the_parent_environment(
     await make_runner({"Stop": [group(f'printf %s "$HOOK_TEST_MARKER" > {out}')]}).run("Stop", {})
     assert out.read_text() == "present"
     assert "CLAUDE_PROJECT_DIR" not in os.environ  # only the hook's environment gets it
+
+
+async def test_hook_that_cannot_start_is_a_visible_error(tmp_path: Path) -> None:
+    config = HookConfig.from_sources([("userSettings", None, {"Stop": [group("true")]})])
+    runner = HookRunner(
+        config,
+        project_dir=tmp_path / "deleted-project",
+        session_id="s",
+        transcript_path="",
+        get_permission_mode=lambda: "default",
+    )
+    outcome = await runner.run("Stop", {})
+    assert not outcome.blocked and outcome.results[0].exit_code is None
+    assert len(outcome.errors) == 1 and "could not start" in outcome.errors[0]
