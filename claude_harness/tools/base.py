@@ -110,6 +110,7 @@ SAFE_DEFAULTS: dict[str, Any] = {
     "should_defer": False,
     "max_result_size_chars": 100_000,
     "search_hint": "",
+    "json_schema": None,
 }
 
 
@@ -148,6 +149,7 @@ class Tool:
     should_defer: bool
     max_result_size_chars: float
     search_hint: str
+    json_schema: dict[str, Any] | None  # a ready schema (MCP tools); else from input_model
 
     @property
     def display_name(self) -> str:
@@ -155,6 +157,8 @@ class Tool:
 
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema sent to the API: `type: object`, `additionalProperties: false`."""
+        if self.json_schema is not None:
+            return self.json_schema
         schema = self.input_model.model_json_schema(by_alias=True)
         schema.pop("title", None)
         for prop in schema.get("properties", {}).values():
