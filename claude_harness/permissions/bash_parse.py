@@ -121,12 +121,14 @@ def _word_hazards(raw: str, is_name: bool) -> list[str]:
     bare = unquoted_text(raw)
     if "$'" in raw or '$"' in raw:
         hazards.append(f"ANSI-C or locale quoting in {raw!r}")
+    if "\\" in bare:
+        hazards.append(f"backslash escape in {raw!r}")
     if re.search(r"\{[^{}]*(,|\.\.)[^{}]*\}", bare):
         hazards.append(f"brace expansion in {raw!r}")
     if is_name:
         if raw != raw.strip("'\"\\") or any(c in raw for c in "'\"\\"):
             hazards.append(f"quoted or escaped command name {raw!r}")
-        if re.search(r"[*?\[]", bare):
+        if raw != "[" and re.search(r"[*?\[]", bare):
             hazards.append(f"glob in command name {raw!r}")
     return hazards
 

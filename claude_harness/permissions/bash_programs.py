@@ -239,6 +239,10 @@ def _git_hazards(argv: list[str], cmd: SimpleCommand) -> list[str]:
             hazards.append(f"git {sub} -u sets the upload-pack command")
         if sub in {"rebase", "difftool", "mergetool"} and (arg == "-x" or arg.startswith("-x")):
             hazards.append(f"git {sub} -x runs a command")
+    if sub == "remote" and args[:1] and args[0] in {"add", "set-url"}:
+        hazards.append(f"git remote {args[0]} points the repository at a new remote")
+    if sub == "push" and any("://" in a or re.match(r"^[\w.-]+@[\w.-]+:", a) for a in args):
+        hazards.append("git push to an explicit URL")
     if sub == "config" and not _git_config_read_only(args):
         hazards.append("git config writes configuration (aliases, hooks, pagers run code)")
     if sub in {"submodule"} and "foreach" in args:
@@ -511,10 +515,22 @@ def is_read_only_argv(argv: list[str], cmd: SimpleCommand) -> bool:
     return True
 
 
+_PATTERN_FIRST = {"grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "jq", "git"}
+
+
 def path_arguments(argv: list[str]) -> list[str]:
-    """Arguments that look like file paths (for the inside-working-dirs check)."""
+    """Arguments that look like file paths (for the inside-working-dirs check).
+
+    The first positional of pattern-taking programs (`grep PATTERN`, `sed SCRIPT`) is not a path
+    unless the pattern came from `-e`.
+    """
     out: list[str] = []
+    skip_first = argv[0] in _PATTERN_FIRST and not any(
+        a in {"-e", "--regexp", "--expression"} or a.startswith("--regexp=") for a in argv)
     for arg in argv[1:]:
+        if skip_first and not arg.startswith("-"):
+            skip_first = False
+            continue
         if arg.startswith("-"):
             if "=" in arg:
                 value = arg.split("=", 1)[1]

@@ -10,18 +10,21 @@ read-only set) or `fatal` (treated as a safety check: asks even in bypassPermiss
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from claude_harness.permissions.bash_parse import ParsedCommand, SimpleCommand, parse_command
 from claude_harness.permissions.bash_programs import (
     NEUTRAL,
+    SHELLS,
     Normalised,
     hazards_of,
     is_read_only_argv,
     normalise,
     outside_paths,
 )
+from claude_harness.permissions.types import PermissionContext, PermissionDecision
 
 
 @dataclass
@@ -82,10 +85,52 @@ class BashAnalysis:
         )
 
 
-def analyse(command: str, cwd: Path, working_dirs: tuple[Path, ...] = ()) -> BashAnalysis:
-    """Parse and classify every simple command of `command`."""
+_MAX_NESTING = 3
+
+
+def _inner_scripts(argv: list[str]) -> list[str]:
+    """Command strings a simple command will itself run: `sh -c S`, `eval S`, `find -exec C ;`."""
+    if not argv:
+        return []
+    name = argv[0].rsplit("/", 1)[-1]
+    if name in SHELLS and "-c" in argv[1:-1]:
+        return [argv[argv.index("-c") + 1]]
+    if name == "eval" and len(argv) > 1:
+        return [" ".join(argv[1:])]
+    if name in {"find", "fd", "fdfind"}:
+        out: list[str] = []
+        words = iter(argv[1:])
+        for word in words:
+            if word in {"-exec", "-execdir", "-ok", "-okdir", "-x", "-X", "--exec", "--exec-batch"}:
+                inner: list[str] = []
+                for nxt in words:
+                    if nxt in {";", "+"}:
+                        break
+                    inner.append(nxt)
+                if inner:
+                    out.append(shlex.join(inner))
+        return out
+    return []
+
+
+def analyse(
+    command: str, cwd: Path, working_dirs: tuple[Path, ...] = (), _depth: int = 0
+) -> BashAnalysis:
+    """Parse and classify every simple command of `command`.
+
+    Command strings run by `sh -c`, `eval` and `find -exec` are analysed too (as nested
+    commands), so deny rules and safety checks see `bash -c 'rm -rf ~'`.
+    """
     dirs = working_dirs or (cwd,)
     parsed = parse_command(command, cwd)
+    if _depth < _MAX_NESTING:
+        for cmd in list(parsed.commands):
+            argv = normalise(cmd).argv
+            for script in _inner_scripts(argv):
+                inner = analyse(script, cmd.cwd, dirs, _depth + 1)
+                for sub in inner.parsed.commands:
+                    sub.nested = True
+                    parsed.commands.append(sub)
     views: list[CommandView] = []
     for cmd in parsed.commands:
         norm = normalise(cmd)
@@ -121,3 +166,10 @@ def is_read_only_command(
         return analyse(command, base, working_dirs or (base,)).read_only
     except Exception:  # a checker bug must fail closed, not crash the tool scheduler
         return False
+
+
+def check_bash(command: str, perm_ctx: PermissionContext) -> PermissionDecision:
+    """Deny > ask > safety > allow (rules, read-only set, mode) > undecided, for one command."""
+    from claude_harness.permissions.bash_decision import check_bash as _check
+
+    return _check(command, perm_ctx)

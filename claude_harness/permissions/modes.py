@@ -1,0 +1,92 @@
+"""The seven permission modes: what each does with a call nothing else decided.
+
+Why a module of its own: modes are the last word only for *undecided* calls; deny rules, ask
+rules and safety checks run before them in every mode. Keeping the per-mode policy here (and
+nowhere else) makes the mode x rule-kind matrix easy to read and to test.
+
+default      ask
+acceptEdits  file edits (and mkdir/touch/rm/rmdir/mv/cp/sed) inside the working dirs run
+plan         read-only; writes are denied
+bypassPermissions  everything runs, except deny rules, ask rules and safety checks
+dontAsk      never prompt: what would ask is denied
+auto         a classifier decides undecided calls (the resolver marks them decided_by="undecided")
+bubble       like default; the pipeline routes the prompt to the parent agent
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from claude_harness.permissions.types import PermissionContext, PermissionDecision, PermissionMode
+
+if TYPE_CHECKING:
+    from claude_harness.permissions.bash_decision import BashVerdict
+
+CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
+MODE_ALIASES = {"manual": "default"}
+
+
+def next_mode(mode: PermissionMode, bypass_available: bool) -> PermissionMode:
+    """Shift+Tab: default -> acceptEdits -> plan -> (bypassPermissions) -> default."""
+    order: list[PermissionMode] = list(CYCLE)
+    if bypass_available:
+        order.append("bypassPermissions")
+    if mode not in order:
+        return "default"
+    return order[(order.index(mode) + 1) % len(order)]
+
+
+def parse_mode(text: str) -> PermissionMode:
+    """Validate a mode name from settings or the CLI (raises ValueError with the choices)."""
+    from claude_harness.permissions.types import PERMISSION_MODES
+
+    value = MODE_ALIASES.get(text, text)
+    if value not in PERMISSION_MODES:
+        raise ValueError(
+            f"unknown permission mode {text!r}; expected one of {', '.join(PERMISSION_MODES)}"
+        )
+    return value  # type: ignore[return-value]
+
+
+def prompt_or_deny(decision: PermissionDecision, mode: PermissionMode) -> PermissionDecision:
+    """An `ask` in dontAsk mode becomes a deny (nobody is asked)."""
+    if decision.behavior == "ask" and mode == "dontAsk":
+        return PermissionDecision.deny(
+            f"{decision.reason} (dontAsk mode: calls that need approval are denied)",
+            decided_by=decision.decided_by or "mode",
+            rule=decision.rule,
+            suggestion=decision.suggestion,
+        )
+    return decision
+
+
+def undecided(
+    reason: str, mode: PermissionMode, *, suggestion: str | None, is_write: bool
+) -> PermissionDecision:
+    """The mode's answer for a call no rule, check or read-only classification decided."""
+    if mode == "bypassPermissions":
+        return PermissionDecision.allow("bypassPermissions mode", decided_by="mode")
+    if mode == "plan" and is_write:
+        return PermissionDecision.deny(
+            f"{reason}; plan mode is read-only until the plan is approved", decided_by="mode"
+        )
+    if mode == "dontAsk":
+        return PermissionDecision.deny(
+            f"{reason} (dontAsk mode: calls that need approval are denied)", decided_by="mode",
+            suggestion=suggestion,
+        )
+    return PermissionDecision.ask(reason, suggestion=suggestion, decided_by="undecided")
+
+
+def apply_mode_to_bash(verdict: BashVerdict, perm: PermissionContext) -> PermissionDecision:
+    """Compose the Bash stages in chain order for one mode (no hooks, no tool check)."""
+    mode = perm.mode
+    if verdict.deny:
+        return verdict.deny
+    if verdict.ask:
+        return prompt_or_deny(verdict.ask, mode)
+    if verdict.safety:
+        return prompt_or_deny(verdict.safety, mode)
+    if verdict.allowed:
+        return verdict.allowed
+    return undecided(verdict.undecided, mode, suggestion=verdict.suggestion, is_write=True)

@@ -1,0 +1,225 @@
+"""The permission chain for one tool call. Never returns passthrough.
+
+Order (research 1.3, DESIGN 3):
+  hook deny (final)
+  -> deny rules
+  -> plan mode refuses file edits
+  -> ask rules            (prompt even in bypassPermissions/auto; hook allow cannot lift them)
+  -> safety checks        (protected paths, critical rm, unreadable commands)
+  -> the tool's own deny
+  -> hook allow / ask
+  -> the tool's own allow / ask
+  -> allow rules / read-only inside the working dirs / mode
+  -> undecided: ask (the pipeline prompts, or denies in headless mode)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from claude_harness.permissions.modes import prompt_or_deny, undecided
+from claude_harness.permissions.paths import inside_any
+from claude_harness.permissions.rules import (
+    EDIT_TOOLS,
+    READ_TOOLS,
+    describe_rule,
+    rule_matches,
+    rule_suggestion,
+)
+from claude_harness.permissions.safety import protected_reason
+from claude_harness.permissions.types import PermissionContext, PermissionDecision
+
+if TYPE_CHECKING:
+    from claude_harness.agent.context import ToolUseContext
+    from claude_harness.tools.base import Tool
+
+_PATH_KEYS = ("file_path", "notebook_path", "path")
+
+
+def _subject(tool: Tool, inp: Any, ctx: ToolUseContext) -> str | None:
+    """What rules match: the tool's own subject, with a backfilled absolute path if it has one."""
+    subject = tool.permission_subject(inp)
+    try:
+        backfill = tool.backfill_input(inp, ctx) or {}
+    except Exception:  # a backfill bug must not open a hole: fall back to the raw subject
+        backfill = {}
+    if tool.name in EDIT_TOOLS | READ_TOOLS:
+        for key in _PATH_KEYS:
+            if isinstance(backfill.get(key), str):
+                return backfill[key]
+    return subject
+
+
+def _first_rule(perm: PermissionContext, behavior: str, tool_name: str, subject: str | None):
+    for rule in perm.rules_for(behavior):  # type: ignore[arg-type]
+        if rule_matches(rule, tool_name, subject, perm.cwd):
+            return rule
+    return None
+
+
+def _from_rule(rule, behavior: str, what: str) -> PermissionDecision:
+    verb = "denies" if behavior == "deny" else "requires approval for"
+    reason = f"{describe_rule(rule)} {verb} {what}"
+    if behavior == "deny":
+        return PermissionDecision.deny(reason, decided_by="rule", rule=rule)
+    return PermissionDecision.ask(reason, decided_by="rule", rule=rule)
+
+
+def _is_inside(subject: str | None, perm: PermissionContext) -> bool:
+    if subject is None:
+        return True
+    from claude_harness.permissions.paths import both_forms
+
+    named, target = both_forms(subject, perm.cwd)
+    return inside_any(named, perm.working_dirs) and inside_any(target, perm.working_dirs)
+
+
+async def resolve_permission(
+    tool: Tool,
+    inp: Any,
+    ctx: ToolUseContext,
+    *,
+    hook_decision: PermissionDecision | None = None,
+) -> PermissionDecision:
+    """Decide one call: allow, deny or ask (with a readable reason and a rule suggestion)."""
+    perm = ctx.permission
+    mode = perm.mode
+    if hook_decision is not None and hook_decision.behavior == "deny":
+        return PermissionDecision.deny(
+            hook_decision.reason or "a PreToolUse hook denied this call", decided_by="hook"
+        )
+    subject = _subject(tool, inp, ctx)
+    if tool.name == "Bash":
+        return await _resolve_bash(tool, inp, ctx, subject or "", hook_decision)
+    return await _resolve_generic(tool, inp, ctx, subject, hook_decision, mode)
+
+
+async def _tool_check(tool: Tool, inp: Any, ctx: ToolUseContext) -> PermissionDecision:
+    decision = await tool.check_permissions(inp, ctx)
+    if decision.behavior != "passthrough" and not decision.decided_by:
+        from dataclasses import replace
+
+        decision = replace(decision, decided_by="tool")
+    return decision
+
+
+def _tool_answer(decision: PermissionDecision, perm: PermissionContext) -> PermissionDecision:
+    """The tool's own allow/ask, adjusted to the mode (bypass runs it, dontAsk refuses it)."""
+    if decision.behavior == "ask":
+        if perm.mode == "bypassPermissions":
+            return PermissionDecision.allow("bypassPermissions mode", decided_by="mode",
+                                            updated_input=decision.updated_input)
+        return prompt_or_deny(decision, perm.mode)
+    return decision
+
+
+def _hook_answer(hook: PermissionDecision | None, perm: PermissionContext) -> PermissionDecision | None:
+    if hook is None or hook.behavior == "passthrough":
+        return None
+    if hook.behavior == "allow":
+        return PermissionDecision.allow(hook.reason or "allowed by a hook", decided_by="hook",
+                                        updated_input=hook.updated_input)
+    return prompt_or_deny(
+        PermissionDecision.ask(hook.reason or "a hook asks for approval", decided_by="hook"),
+        perm.mode,
+    )
+
+
+async def _resolve_bash(
+    tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
+) -> PermissionDecision:
+    from claude_harness.permissions.bash_decision import bash_verdict
+
+    perm = ctx.permission
+    verdict = bash_verdict(command, perm)
+    if verdict.deny:
+        return verdict.deny
+    if verdict.ask:
+        return prompt_or_deny(verdict.ask, perm.mode)
+    if verdict.safety:
+        return prompt_or_deny(verdict.safety, perm.mode)
+    own = await _tool_check(tool, inp, ctx)
+    if own.behavior == "deny":
+        return own
+    hooked = _hook_answer(hook, perm)
+    if hooked is not None:
+        return hooked
+    if own.behavior in {"allow", "ask"}:
+        return _tool_answer(own, perm)
+    if verdict.allowed:
+        return verdict.allowed
+    return undecided(verdict.undecided, perm.mode, suggestion=verdict.suggestion, is_write=True)
+
+
+async def _resolve_generic(
+    tool: Tool,
+    inp: Any,
+    ctx: ToolUseContext,
+    subject: str | None,
+    hook: PermissionDecision | None,
+    mode: str,
+) -> PermissionDecision:
+    perm = ctx.permission
+    name = tool.name
+    what = f"{name} on {subject}" if subject else name
+    rule = _first_rule(perm, "deny", name, subject)
+    if rule is not None:
+        return _from_rule(rule, "deny", what)
+    is_edit = name in EDIT_TOOLS
+    if mode == "plan" and is_edit:
+        return PermissionDecision.deny(
+            f"{name} would change {subject or 'a file'}; plan mode is read-only until the plan "
+            "is approved",
+            decided_by="mode",
+        )
+    rule = _first_rule(perm, "ask", name, subject)
+    if rule is not None:
+        return prompt_or_deny(_from_rule(rule, "ask", what), perm.mode)
+    if is_edit and subject:
+        reason = protected_reason(subject, perm.cwd, perm.working_dirs)
+        if reason:
+            return prompt_or_deny(
+                PermissionDecision.ask(f"{name} {reason}", decided_by="safety"), perm.mode
+            )
+    own = await _tool_check(tool, inp, ctx)
+    if own.behavior == "deny":
+        return own
+    hooked = _hook_answer(hook, perm)
+    if hooked is not None:
+        return hooked
+    if own.behavior in {"allow", "ask"}:
+        return _tool_answer(own, perm)
+    rule = _first_rule(perm, "allow", name, subject)
+    if rule is not None:
+        return PermissionDecision.allow(f"{describe_rule(rule)} allows this", decided_by="rule",
+                                        rule=rule)
+    inside = _is_inside(subject, perm) if (is_edit or name in READ_TOOLS) else True
+    if tool.is_read_only(inp) and inside:
+        return PermissionDecision.allow("read-only", decided_by="read-only")
+    if is_edit and inside and mode == "acceptEdits":
+        return PermissionDecision.allow("acceptEdits mode", decided_by="mode")
+    reason = _undecided_reason(tool, subject, inside)
+    is_write = is_edit or (name.startswith("mcp__") and not tool.is_read_only(inp))
+    return undecided(reason, perm.mode,  # type: ignore[arg-type]
+                     suggestion=rule_suggestion(name, subject, cwd=perm.cwd), is_write=is_write)
+
+
+def _undecided_reason(tool: Tool, subject: str | None, inside: bool) -> str:
+    if subject and not inside:
+        return f"{tool.name} on {subject} is outside the working directories"
+    if tool.name in EDIT_TOOLS:
+        return f"{tool.name} would change {subject}"
+    if subject:
+        return f"{tool.name} on {subject} needs approval"
+    return f"{tool.name} needs approval"
+
+
+def tool_denied_entirely(tool_name: str, perm: PermissionContext) -> bool:
+    """A bare deny rule (`Bash`, `mcp__srv`, `mcp__srv__x`, `mcp__*`) removes the tool."""
+    from claude_harness.permissions.rules import tool_matches
+
+    for rule in perm.rules_for("deny"):
+        if rule.value.rule_content is None and tool_matches(rule.value.tool_name, tool_name):
+            # family rules (`Edit` covers Write) remove the whole family too
+            return True
+    return False

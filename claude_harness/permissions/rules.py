@@ -1,0 +1,377 @@
+"""Permission rules: parse `Tool` / `Tool(specifier)`, decide whether a rule covers a call.
+
+Why one module: the matcher and the "Yes, and don't ask again" suggestion must read the same
+normalised form of a call, or a saved rule would not match the call it was saved for. The
+Bash suggestion therefore comes from `bash_security.analyse()` too.
+
+Rule kinds (interfaces.md):
+  Bash(pattern)      `*` matches anything incl. spaces; trailing ` *` = word boundary;
+                     legacy `npm:*` == `npm *`
+  Read/Edit(path)    gitignore style: `//abs`, `~/home`, `/settings-root`, `./cwd`, bare (any depth)
+  WebFetch(domain:host)   case-insensitive, `*.x.com` = subdomains only, `*` never crosses a dot
+  mcp__server / mcp__server__tool / globs with `*`
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+from claude_harness.permissions.types import PermissionRule, RuleBehavior, RuleValue
+
+try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern as _Pattern
+except ImportError:  # pragma: no cover - older pathspec
+    from pathspec.patterns import GitWildMatchPattern as _Pattern
+
+EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit", "MultiEdit"})
+READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
+_FAMILIES = {"Edit": EDIT_TOOLS, "Read": READ_TOOLS}
+_ALIASES = {"Task": "Agent", "Agent": "Task"}
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_*.-]+$")
+
+
+class RuleSyntaxError(ValueError):
+    """A rule string that is not `Tool` or `Tool(specifier)`."""
+
+
+def parse_rule(text: str) -> RuleValue:
+    """`Bash(git *)` -> RuleValue("Bash", "git *"); `\\(` and `\\)` escape parentheses."""
+    text = text.strip()
+    if not text:
+        raise RuleSyntaxError("empty rule")
+    open_at = _first_unescaped(text, "(")
+    if open_at < 0:
+        if not _TOOL_NAME.match(text):
+            raise RuleSyntaxError(f"invalid tool name in rule {text!r}")
+        return RuleValue(text)
+    if not text.endswith(")") or text.endswith("\\)"):
+        raise RuleSyntaxError(f"rule {text!r} has no closing parenthesis")
+    name = text[:open_at].strip()
+    if not _TOOL_NAME.match(name):
+        raise RuleSyntaxError(f"invalid tool name in rule {text!r}")
+    content = text[open_at + 1 : -1].replace("\\(", "(").replace("\\)", ")")
+    if content in {"", "*"}:
+        return RuleValue(name)
+    return RuleValue(name, content)
+
+
+def format_rule(value: RuleValue) -> str:
+    if value.rule_content is None:
+        return value.tool_name
+    content = value.rule_content.replace("(", "\\(").replace(")", "\\)")
+    return f"{value.tool_name}({content})"
+
+
+def _first_unescaped(text: str, ch: str) -> int:
+    i = 0
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == ch:
+            return i
+        i += 1
+    return -1
+
+
+def split_rules(text: str) -> list[str]:
+    """Split "A(x, y), B" on top-level commas: several suggestions travel as one string."""
+    out: list[str] = []
+    depth = 0
+    cur = ""
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            cur += text[i : i + 2]
+            i += 2
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        if c == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+        i += 1
+    if cur.strip():
+        out.append(cur.strip())
+    return [r for r in out if r]
+
+
+def tool_matches(rule_tool: str, tool_name: str) -> bool:
+    """Does a rule naming `rule_tool` cover calls of `tool_name`?"""
+    if rule_tool == tool_name or _ALIASES.get(rule_tool) == tool_name:
+        return True
+    if tool_name in _FAMILIES.get(rule_tool, ()):
+        return True
+    if rule_tool.startswith("mcp__") and tool_name.startswith(rule_tool + "__"):
+        return "__" not in rule_tool[5:]  # `mcp__server` covers every tool of that server
+    if "*" in rule_tool:
+        return fnmatch.fnmatchcase(tool_name, rule_tool)
+    return False
+
+
+# ---------------------------------------------------------------- Bash patterns
+
+
+def normalise_bash_pattern(pattern: str) -> str:
+    pattern = " ".join(pattern.split())
+    if pattern.endswith(":*"):
+        pattern = pattern[:-2].rstrip() + " *"
+    return pattern
+
+
+def match_bash_pattern(pattern: str, command: str) -> bool:
+    """Match one simple command's normalised text against a Bash rule pattern."""
+    pattern = normalise_bash_pattern(pattern)
+    cmd = " ".join(command.split())
+    if pattern in {"", "*"}:
+        return True
+    if "*" not in pattern:
+        return cmd == pattern
+    tail = ""
+    core = pattern
+    if core.endswith(" *"):
+        core = core[:-2]
+        tail = r"(?: .*)?"
+    regex = ".*".join(re.escape(piece) for piece in core.split("*")) + tail
+    return re.fullmatch(regex, cmd, re.DOTALL) is not None
+
+
+# ---------------------------------------------------------------- path patterns
+
+
+def _anchor(content: str, cwd: Path, root: Path | None) -> tuple[Path, str]:
+    """Where a path pattern is rooted and the gitignore pattern relative to that root."""
+    if content.startswith("//"):
+        return Path("/"), content[1:]
+    if content == "~" or content.startswith("~/"):
+        return Path.home(), "/" + content[2:] if len(content) > 2 else "/**"
+    if content.startswith("/"):
+        return (root or cwd), content
+    if content.startswith("./"):
+        return cwd, "/" + content[2:]
+    return cwd, content
+
+
+def _relative(path: Path, base: Path) -> str | None:
+    try:
+        rel = os.path.relpath(path, base)
+    except ValueError:
+        return None
+    if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
+        return None
+    return "" if rel == "." else rel
+
+
+def _match_form(path: Path, base: Path, pattern: str) -> bool:
+    rel = _relative(path, base)
+    if rel is None:
+        return False
+    if rel == "":
+        return pattern in {"/**", "**", "/"}
+    try:
+        return bool(_Pattern(pattern).match_file(rel))
+    except Exception:  # a malformed pattern matches nothing rather than crashing a check
+        return False
+
+
+def match_path_rule(
+    content: str, path: str | Path, cwd: Path, root: Path | None, behavior: RuleBehavior
+) -> bool:
+    """Gitignore-style match, symlink-aware: allow needs the link AND its target to match,
+    deny/ask fire on either."""
+    from claude_harness.permissions.paths import expand, real
+
+    base, pattern = _anchor(content, cwd, root)
+    named = expand(path, cwd)
+    target = real(path, cwd)
+    named_hit = _match_form(named, Path(os.path.normpath(base)), pattern)
+    target_hit = _match_form(target, Path(os.path.realpath(base)), pattern) or _match_form(
+        target, Path(os.path.normpath(base)), pattern
+    )
+    if named == target:
+        return named_hit or target_hit
+    if behavior == "allow":
+        return named_hit and target_hit
+    return named_hit or target_hit
+
+
+# ---------------------------------------------------------------- domains
+
+
+def match_domain_rule(content: str, url: str) -> bool:
+    if not content.startswith("domain:"):
+        return fnmatch.fnmatchcase(url, content)
+    pattern = content[len("domain:") :].strip().lower().rstrip(".")
+    try:
+        host = (urlparse(url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return False
+    if not host:
+        return False
+    if pattern.startswith("*."):
+        suffix = pattern[1:]
+        inner = suffix[1:]
+        return host.endswith(suffix) and host != inner and "*" not in inner
+    regex = "[^.]*".join(re.escape(p) for p in pattern.split("*"))
+    return re.fullmatch(regex, host) is not None
+
+
+# ---------------------------------------------------------------- generic
+
+
+def rule_matches(
+    rule: PermissionRule, tool_name: str, subject: str | None, cwd: Path
+) -> bool:
+    """Whether `rule` covers a non-Bash call of `tool_name` with this subject.
+
+    Bash content rules are matched per simple command by bash_security; here a Bash content
+    rule matches the whole command text only (used for ask/deny on unparsed text).
+    """
+    if not tool_matches(rule.value.tool_name, tool_name):
+        return False
+    content = rule.value.rule_content
+    if content is None:
+        return True
+    if subject is None:
+        return False
+    family = rule.value.tool_name
+    if family in _FAMILIES or tool_name in EDIT_TOOLS | READ_TOOLS:
+        return match_path_rule(content, subject, cwd, rule.root, rule.behavior)
+    if tool_name == "Bash":
+        return match_bash_pattern(content, subject)
+    if tool_name == "WebFetch":
+        return match_domain_rule(content, subject)
+    return fnmatch.fnmatchcase(subject, content)
+
+
+def describe_rule(rule: PermissionRule) -> str:
+    """"rule Bash(rm *) from .claude/settings.json": the provenance a user can act on."""
+    where = {
+        "policySettings": "managed settings",
+        "cliArg": "command-line flags",
+        "localSettings": ".claude/settings.local.json",
+        "projectSettings": ".claude/settings.json",
+        "userSettings": "user settings",
+        "flagSettings": "--settings",
+        "session": "this session",
+    }.get(rule.source, rule.source)
+    return f"rule {format_rule(rule.value)} from {where}"
+
+
+# ---------------------------------------------------------------- "don't ask again"
+
+# Programs whose second word is the real action: `git status`, `npm test`, `cargo build`.
+MULTI_WORD_TOOLS = frozenset({
+    "git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "pip", "pip3",
+    "poetry", "uv", "make", "gh", "dotnet", "mvn", "gradle", "./gradlew", "brew", "apt",
+    "apt-get", "systemctl", "terraform", "helm", "rustup", "conda", "deno", "npx", "pytest",
+})
+_RUNNERS = {"npm": {"run", "run-script"}, "pnpm": {"run"}, "yarn": {"run"}, "bun": {"run"},
+            "uv": {"run"}, "poetry": {"run"}}
+MAX_SUGGESTED_RULES = 5
+
+
+def _command_prefix(argv: list[str]) -> str | None:
+    words: list[str] = []
+    for word in argv:
+        if any(c in word for c in "*()\\,") or not word.strip() or " " in word:
+            break
+        words.append(word)
+    if not words:
+        return None
+    n = 1
+    if words[0] in MULTI_WORD_TOOLS and len(words) > 1 and not words[1].startswith("-"):
+        n = 2
+        if words[1] in _RUNNERS.get(words[0], ()) and len(words) > 2:
+            n = 3
+    return " ".join(words[:n])
+
+
+def rule_suggestion(tool_name: str, subject: str | None, *, cwd: Path | None = None) -> str | None:
+    """The rule text "Yes, and don't ask again" saves, from the form the matcher reads.
+
+    Several rules (one per subcommand of a compound Bash command, up to 5) are joined with
+    ", " at top level; `split_rules()` separates them again.
+    """
+    base = cwd or Path.cwd()
+    if subject is None:
+        return tool_name
+    if tool_name == "Bash":
+        from claude_harness.permissions.bash_security import analyse
+
+        analysis = analyse(subject, base)
+        if analysis.fatal or analysis.hazards:
+            return None
+        rules: list[str] = []
+        for view in analysis.top_level:
+            if not view.argv or view.neutral or (view.read_only and not view.outside):
+                continue
+            prefix = _command_prefix(view.argv)
+            if prefix is None:
+                return None
+            rule = f"Bash({prefix} *)"
+            if rule not in rules:
+                rules.append(rule)
+        return ", ".join(rules[:MAX_SUGGESTED_RULES]) or None
+    if tool_name in EDIT_TOOLS | READ_TOOLS:
+        from claude_harness.permissions.paths import expand
+
+        family = "Edit" if tool_name in EDIT_TOOLS else "Read"
+        path = expand(subject, base)
+        directory = path if path.is_dir() else path.parent
+        rel = _relative(directory, base)
+        if rel is None:
+            return f"{family}(/{directory}/**)"
+        return f"{family}(/{rel}/**)" if rel else f"{family}(/**)"
+    if tool_name == "WebFetch":
+        try:
+            host = urlparse(subject).hostname
+        except ValueError:
+            host = None
+        return f"WebFetch(domain:{host})" if host else "WebFetch"
+    return tool_name
+
+
+def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow") -> Path:
+    """Add rule(s) to `.claude/settings.local.json`, keeping every other key.
+
+    Raises ValueError (changing nothing) when the file exists but is not a JSON object, or when
+    a rule does not parse.
+    """
+    import json
+
+    rules = split_rules(rule_text)
+    for rule in rules:
+        parse_rule(rule)
+    path = Path(cwd) / ".claude" / "settings.local.json"
+    data: dict = {}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not valid JSON ({exc}); not changing it") from exc
+        if not isinstance(data, dict):
+            raise ValueError(f"{path} does not hold a JSON object; not changing it")
+    perms = data.setdefault("permissions", {})
+    if not isinstance(perms, dict):
+        raise ValueError(f"{path}: 'permissions' is not an object; not changing it")
+    current = perms.setdefault(behavior, [])
+    if not isinstance(current, list):
+        raise ValueError(f"{path}: 'permissions.{behavior}' is not a list; not changing it")
+    for rule in rules:
+        if rule not in current:
+            current.append(rule)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path

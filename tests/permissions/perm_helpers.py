@@ -1,0 +1,50 @@
+"""Shared builders for the permission tests: a small real project tree and permission contexts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claude_harness.permissions.rules import parse_rule
+from claude_harness.permissions.types import PermissionContext, PermissionMode, PermissionRule
+
+CORPUS_ALLOW = ("Bash(git *)", "Bash(ls *)", "Bash(echo *)", "Bash(find *)", "Bash(sed -n *)",
+                "Bash(grep *)")
+
+
+def make_project(root: Path) -> Path:
+    """A project with the files everyday commands touch."""
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "docs").mkdir()
+    (root / "README.md").write_text("# demo\nhello\n")
+    (root / "setup.py").write_text("print('x')\n")
+    (root / "src" / "main.py").write_text("import os\nprint('hi')\n")
+    (root / "src" / "pkg" / "util.py").write_text("def f():\n    return 1\n")
+    (root / "tests" / "test_main.py").write_text("def test():\n    assert True\n")
+    (root / "docs" / "guide.md").write_text("guide\n")
+    (root / "data.json").write_text('{"a": 1}\n')
+    (root / "Makefile").write_text("all:\n\ttrue\n")
+    (root / "payload.txt").write_text("x\n")
+    (root / "f").write_text("a\n")
+    (root / "f.txt").write_text("a\n")
+    (root / "log.txt").write_text("line\n")
+    return root
+
+
+def rules(behavior: str, *texts: str, source: str = "userSettings",
+          root: Path | None = None) -> tuple[PermissionRule, ...]:
+    return tuple(
+        PermissionRule(source, behavior, parse_rule(t), root)  # type: ignore[arg-type]
+        for t in texts
+    )
+
+
+def context(cwd: Path, *, mode: PermissionMode = "default", allow: tuple[str, ...] = (),
+            ask: tuple[str, ...] = (), deny: tuple[str, ...] = (),
+            extra_dirs: tuple[Path, ...] = ()) -> PermissionContext:
+    return PermissionContext(
+        mode=mode,
+        rules=rules("allow", *allow) + rules("ask", *ask) + rules("deny", *deny),
+        cwd=cwd,
+        additional_dirs=extra_dirs,
+    )
