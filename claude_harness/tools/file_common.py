@@ -153,21 +153,21 @@ def special_kind(st: os.stat_result) -> str | None:
     return "a special file"
 
 
-def refuse_special(path: str, st: os.stat_result | None) -> None:
+def refuse_special(path: str, st: os.stat_result | None, action: str = "read") -> None:
     """Refuse devices, pipes, sockets and the process's own streams, judged from the path and a
     stat, never by opening: opening a FIFO blocks until a writer appears, /dev/zero never ends."""
     if path in _STREAM_PATHS or _FD_DIR.match(path):
         raise ToolError(
-            f"Cannot read {path}: it is a process stream, not a file (reading it would block "
-            "or read this program's own input).",
+            f"Cannot {action} {path}: it is a process stream, not a file (it would block or "
+            "touch this program's own input/output).",
             code="special_file",
         )
     if st is not None:
         kind = special_kind(st)
         if kind:
             raise ToolError(
-                f"Cannot read {path}: it is {kind}, not a regular file. Reading it could block "
-                "forever or never end.",
+                f"Cannot {action} {path}: it is {kind}, not a regular file"
+                + (", and reading it could block or never end." if action == "read" else "."),
                 code="special_file",
             )
 

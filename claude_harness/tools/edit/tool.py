@@ -152,7 +152,7 @@ def _create(inp: EditInput, ctx: ToolUseContext, path: str) -> str:
 
 
 def _resolve(path: str) -> tuple[str, os.stat_result | None]:
-    refuse_special(path, None)
+    refuse_special(path, None, "edit")
     st = stat_or_none(path)
     if st is None:
         variant = find_existing_variant(path)
@@ -172,7 +172,7 @@ def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:
         raise missing_file_error(path)
     if stat.S_ISDIR(st.st_mode):
         raise ToolError(f"{path} is a directory; Edit changes files.", code="is_directory")
-    refuse_special(path, st)
+    refuse_special(path, st, "edit")
     if path.lower().endswith(".ipynb"):
         raise ToolError(f"{path} is a Jupyter notebook; use NotebookEdit to change its cells.")
     if has_binary_extension(path):
