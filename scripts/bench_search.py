@@ -1,0 +1,146 @@
+"""Benchmark the Grep and Glob tools against raw ripgrep on a 50,000-file tree.
+
+Targets: the Grep tool's wall time under 1.3x the same search run as a bare `rg` process, and
+Glob `**/*.py` under 1 s. The tree is generated once and cached under /tmp (delete it to rebuild).
+
+    python scripts/bench_search.py [--runs 5] [--tree /tmp/claude_harness_bench_tree]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import subprocess
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.context import (
+    AbortSignal,
+    FileStateCache,
+    ShellState,
+    ToolUseContext,
+    ToolUseOptions,
+)
+from claude_harness.permissions.types import PermissionContext
+from claude_harness.tools.glob import TOOL as GLOB
+from claude_harness.tools.grep import TOOL as GREP
+from claude_harness.tools.grep.args import build_rg_args
+from claude_harness.tools.grep.ripgrep import find_rg
+
+FILES = 50_000
+NEEDLE = "needle_token"
+_DONE = ".bench-complete"
+
+
+def build_tree(root: Path, files: int = FILES) -> None:
+    """50 top dirs x 20 sub dirs x 50 files; every 25th file mentions the needle (2,000 files)."""
+    if (root / _DONE).exists():
+        return
+    rng = random.Random(42)
+    words = ["alpha", "beta", "gamma", "delta", "value", "result", "config", "handler"]
+    per_dir = 50
+    for index in range(files):
+        top, rest = divmod(index, per_dir * 20)
+        sub = rest // per_dir
+        ext = ".py" if index % 2 == 0 else ".txt"
+        path = root / f"pkg{top:02}" / f"mod{sub:02}" / f"file{index:05}{ext}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = [" ".join(rng.choices(words, k=8)) for _ in range(30)]
+        if index % 25 == 0:
+            lines[rng.randrange(30)] += f" {NEEDLE}"
+        path.write_text("\n".join(lines) + "\n")
+    (root / _DONE).write_text("ok\n")
+
+
+def make_ctx(cwd: Path) -> ToolUseContext:
+    return ToolUseContext(
+        options=ToolUseOptions(),
+        permission=PermissionContext(cwd=cwd),
+        abort=AbortSignal(),
+        read_file_state=FileStateCache(),
+        shell=ShellState(cwd),
+    )
+
+
+def median_times(fns: dict[str, Callable[[], Any]], runs: int) -> dict[str, float]:
+    """Median wall time of each function, run round-robin so that load from other processes on
+    the machine hits every contender alike (a 2-core box is noisy); one warm-up round first."""
+    for fn in fns.values():
+        fn()
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
+def raw_rg(args: list[str], cwd: Path) -> Callable[[], Any]:
+    cmd = [find_rg(), *args]
+    return lambda: subprocess.run(cmd, cwd=cwd, capture_output=True, stdin=subprocess.DEVNULL)
+
+
+def tool_runner(
+    loop: asyncio.AbstractEventLoop, tool: Any, ctx: ToolUseContext, **kw: Any
+) -> Callable[[], Any]:
+    inp = tool.input_model.model_validate(kw)
+
+    def run() -> Any:
+        call: Awaitable[Any] = tool.call(inp, ctx, lambda _: None)
+        return loop.run_until_complete(call)
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tree", type=Path, default=Path("/tmp/claude_harness_bench_tree"))
+    opts = parser.parse_args()
+    started = time.perf_counter()
+    build_tree(opts.tree)
+    print(f"tree: {opts.tree} ({FILES} files, ready in {time.perf_counter() - started:.1f}s)")
+    ctx = make_ctx(opts.tree)
+    loop = asyncio.new_event_loop()
+    rows = []
+    for mode in ("files_with_matches", "content"):
+        kw = {"pattern": NEEDLE, "output_mode": mode}
+        same = build_rg_args(GREP.input_model.model_validate(kw), None)
+        plain = ["-l", NEEDLE] if mode == "files_with_matches" else ["-n", NEEDLE]
+        got = median_times(
+            {
+                "tool": tool_runner(loop, GREP, ctx, **kw),
+                "same": raw_rg(same, opts.tree),
+                "plain": raw_rg(plain, opts.tree),
+            },
+            opts.runs,
+        )
+        rows.append((f"Grep {mode}", got["tool"], got["same"], got["plain"]))
+    got = median_times(
+        {
+            "glob": tool_runner(loop, GLOB, ctx, pattern="**/*.py"),
+            "files": raw_rg(["--files", "--glob", "*.py"], opts.tree),
+        },
+        opts.runs,
+    )
+    glob_s, files_s = got["glob"], got["files"]
+    loop.close()
+
+    print(f"median of {opts.runs} runs (seconds)")
+    print(f"{'case':28} {'tool':>8} {'rg same args':>13} {'ratio':>6} {'rg plain':>9} {'ratio':>6}")
+    for name, tool_s, same_s, plain_s in rows:
+        print(
+            f"{name:28} {tool_s:8.3f} {same_s:13.3f} {tool_s / same_s:6.2f} "
+            f"{plain_s:9.3f} {tool_s / plain_s:6.2f}"
+        )
+    print(f"{'Glob **/*.py':28} {glob_s:8.3f} {'':13} {'':6} {files_s:9.3f} {glob_s / files_s:6.2f}")
+    print("targets: Grep tool <= 1.3x raw rg; Glob < 1 s")
+
+
+if __name__ == "__main__":
+    main()
