@@ -3,6 +3,20 @@
 Import `MockApiServer` for in-process use; run `python -m claude_harness.testing.mock_api` for a
 separate process. See `script.py` for the turn script format and `cache.py` for how prompt
 caching is accounted.
+
+    with MockApiServer({"turns": [
+        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": "/x"}}]},
+        {"content": ["All done."]},
+        {"fault": {"status": 529}},
+    ]}, log_path=tmp_path / "api.jsonl") as server:
+        client = anthropic.AsyncAnthropic(base_url=server.url, api_key="k", max_retries=0)
+        ...
+        server.requests      # parsed bodies, in arrival order (rejected ones too)
+        server.log           # {"event": "request"|"response_end", "t", "index", ...}
+        server.remaining_turns
+
+A request the real API would refuse gets HTTP 400 (invalid_request_error, naming the rule)
+and consumes no turn; see `validation.py`.
 """
 
 from claude_harness.testing.mock_api import MockApiServer

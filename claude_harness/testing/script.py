@@ -11,13 +11,16 @@ Format (a JSON file, a dict, or a bare list of turns)::
              "stop_reason": optional (default "tool_use" if any tool_use block else "end_turn"),
              "stop_sequence": optional str,
              "usage": optional {"input_tokens", "output_tokens", ...} (overrides the estimates),
-             "delay": optional seconds to sleep before each SSE event,
+             "delay": optional seconds to sleep before each SSE event
+                      (a non-streamed answer sleeps it once),
              "chunk_size": optional max characters per delta chunk (default 24),
              "fault": optional FAULT}
           | "some text"                                  (shorthand for one text block)
     BLOCK = {"type": "text", "text": ...} | "some text"
-          | {"type": "thinking", "thinking": ..., "signature": optional}
-          | {"type": "tool_use", "name": ..., "input": {...}, "id": optional}
+          | {"type": "thinking", "thinking": ..., "signature": optional (default: a
+             stateless HMAC of the text, so any mock server verifies it, as after a resume)}
+          | {"type": "tool_use", "name": ..., "input": {...},
+             "id": optional (default "toolu_<turn>_<n>")}
           | {"type": "tool_use", "name": ..., "raw_input": "<sent verbatim as partial_json>"}
     FAULT = {"status": 429|500|529|401|..., "retry_after": optional seconds, "message": optional}
           | {"drop_after_events": N}
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +176,7 @@ def _parse_block(where: str, turn: int, n: int, raw: Any) -> Block:
         thinking = raw.get("thinking")
         if not isinstance(thinking, str):
             raise ScriptError(f"{where}: thinking block needs a string 'thinking'")
-        signature = raw.get("signature") or _default_signature(turn, n, thinking)
+        signature = raw.get("signature") or sign_thinking(thinking)
         return Block(type="thinking", text=thinking, signature=signature)
     if kind == "tool_use":
         return _parse_tool_use(where, turn, n, raw)
@@ -196,10 +200,17 @@ def _parse_tool_use(where: str, turn: int, n: int, raw: dict[str, Any]) -> Block
     return Block(type="tool_use", tool_id=tool_id, name=name, input_json=input_json)
 
 
-def _default_signature(turn: int, n: int, thinking: str) -> str:
-    """A deterministic opaque signature, unique per turn/block/text like the real ones."""
-    digest = hashlib.sha256(f"{turn}:{n}:{thinking}".encode()).digest()
-    return base64.b64encode(digest).decode("ascii")
+_SIGNING_KEY = b"claude-harness mock_api thinking signature"
+
+
+def sign_thinking(thinking: str) -> str:
+    """An opaque signature any mock server can verify without state, like the API's.
+
+    Being stateless matters for resumed sessions: a transcript written against one server
+    process replays its thinking blocks to another, and the real API accepts those.
+    """
+    digest = hmac.new(_SIGNING_KEY, thinking.encode(), hashlib.sha256).digest()
+    return base64.b64encode(digest * 2).decode("ascii")
 
 
 def _parse_fault(where: str, raw: Any) -> Fault:

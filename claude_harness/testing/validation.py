@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from claude_harness.testing.script import sign_thinking
+
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 MAX_CACHE_BREAKPOINTS = 4
 
@@ -211,12 +213,13 @@ def _check_thinking(body: dict[str, Any], messages: list[dict[str, Any]],
             if block["type"] != "thinking":
                 continue
             signature = block.get("signature")
-            if not signature or signature not in issued.by_signature:
-                raise RequestInvalid(f"{where}: Invalid `signature` in `thinking` block")
-            if issued.by_signature[signature] != block.get("thinking"):
+            text = block.get("thinking")
+            genuine = isinstance(text, str) and isinstance(signature, str) and (
+                signature == sign_thinking(text) or issued.by_signature.get(signature) == text)
+            if not genuine:
                 raise RequestInvalid(
-                    f"{where}: thinking blocks must be sent back unchanged; the thinking text "
-                    f"does not match its signature")
+                    f"{where}: Invalid `signature` in `thinking` block; thinking blocks must be "
+                    f"sent back unchanged, with the exact text and signature they came with")
     thinking = body.get("thinking")
     if not isinstance(thinking, dict) or thinking.get("type") not in ("enabled", "adaptive"):
         return

@@ -188,7 +188,7 @@ THINKING_SCRIPT = [{"content": [{"type": "thinking", "thinking": "Plan: run ls."
 
 
 @pytest.mark.parametrize(("mangle", "expected"), [
-    (lambda t: {**t, "thinking": t["thinking"] + " (edited)"}, "does not match its signature"),
+    (lambda t: {**t, "thinking": t["thinking"] + " (edited)"}, "must be sent back unchanged"),
     (lambda t: {**t, "signature": t["signature"][:-4]}, "Invalid `signature`"),
     (lambda t: {**t, "signature": ""}, "Invalid `signature`"),
 ], ids=["edited text", "truncated signature", "signature dropped"])
@@ -220,3 +220,14 @@ async def test_thinking_stripped_from_tool_turn_is_rejected_when_thinking_on(ser
     message = await client.messages.create(model="m", max_tokens=2000, messages=kept,
                                            thinking=THINKING)
     assert message.content[0].text == "done"
+
+
+async def test_thinking_issued_by_another_server_is_accepted_like_after_a_resume(serve, connect):
+    first_server = serve(THINKING_SCRIPT)
+    think, use, result = await first_thinking_turn(first_server, connect(first_server))
+    resumed = serve(["resumed fine"])
+    history = [*USER_HI, {"role": "assistant", "content": [think, use]},
+               {"role": "user", "content": [result]}]
+    message = await connect(resumed).messages.create(model="m", max_tokens=2000,
+                                                     messages=history, thinking=THINKING)
+    assert message.content[0].text == "resumed fine"
