@@ -183,6 +183,23 @@ async def test_spaces_typed_for_tabs_keep_the_files_tabs(ctx, tmp_path: Path) ->
     assert f.read_text() == "build:\n\tgo build ./...\n\tgo test\n\tgo vet\n"
 
 
+async def test_tolerant_replace_all_fits_each_place(ctx, tmp_path: Path) -> None:
+    f = tmp_path / "msgs.txt"
+    f.write_text("say(\u2018hi\u2019)\nsay(\u2018hi\u2019)  \n")
+    await read(ctx, f)
+    out = await edit(ctx, f, "say('hi')", "shout('hi')", replace_all=True)
+    assert "2 occurrences" in out
+    assert f.read_text() == "shout(\u2018hi\u2019)\nshout(\u2018hi\u2019)  \n"
+
+
+async def test_tolerant_match_in_a_crlf_file_keeps_crlf_and_tabs(ctx, tmp_path) -> None:
+    f = tmp_path / "w.c"
+    f.write_bytes(b"int f() {\r\n\treturn 1;  \r\n}\r\n")
+    await read(ctx, f)
+    await edit(ctx, f, "{\n    return 1;\n}", "{\n    int x = 1;\n    return x;\n}")
+    assert f.read_bytes() == b"int f() {\r\n\tint x = 1;\r\n\treturn x;\r\n}\r\n"
+
+
 # --- encodings, line endings, mode, links ------------------------------------------------------
 
 

@@ -114,6 +114,44 @@ async def test_a_huge_single_line_is_streamed_not_loaded(ctx, tmp_path: Path) ->
     assert len(out) < 3000
 
 
+async def test_many_lines_of_a_big_file_are_streamed(ctx, tmp_path: Path) -> None:
+    f = tmp_path / "many.txt"
+    with open(f, "w") as handle:
+        for block in range(200):
+            handle.write("".join(f"row {block * 1000 + i}\n" for i in range(1000)))
+    tracemalloc.start()
+    try:
+        out = await read(ctx, file_path=str(f), offset=150_001, limit=3)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out.startswith("150001\trow 150000\n150002\trow 150001\n150003\trow 150002\n")
+    assert "of 200000" in out and "offset=150004" in out
+    assert peak < 4 << 20
+
+
+async def test_an_explicit_limit_is_still_held_to_the_size_budget(ctx, tmp_path) -> None:
+    f = tmp_path / "wide_rows.txt"
+    f.write_text("".join("w" * 1500 + "\n" for _ in range(300)))
+    out = await read(ctx, file_path=str(f), offset=1, limit=300)
+    assert len(out) < 101_000 and "Partial view" in out
+
+
+async def test_a_crlf_line_of_exactly_2000_chars_is_not_cut(ctx, tmp_path) -> None:
+    f = tmp_path / "edge.txt"
+    f.write_bytes(b"e" * 2000 + b"\r\nnext\r\n")
+    out = await read(ctx, file_path=str(f))
+    assert out == "1\t" + "e" * 2000 + "\n2\tnext"
+
+
+async def test_aborted_context_reads_nothing(ctx, tmp_path: Path) -> None:
+    f = tmp_path / "a.txt"
+    f.write_text("x\n")
+    ctx.abort.abort()
+    assert "interrupted" in await read_error(ctx, file_path=str(f))
+    assert str(f) not in ctx.read_file_state
+
+
 async def test_empty_file_gives_a_notice_and_is_recorded(ctx, tmp_path: Path) -> None:
     f = tmp_path / "empty.txt"
     f.write_text("")
