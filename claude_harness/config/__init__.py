@@ -1,0 +1,1 @@
+"""Configuration: settings files and their precedence, on-disk locations, memory files."""

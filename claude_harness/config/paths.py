@@ -1,0 +1,49 @@
+"""Where settings and data live on disk (Claude Code compatible locations).
+
+Why one module: tests and users override these locations with environment variables, and every
+reader must honour the same override.
+
+  managed policy  $CLAUDE_HARNESS_MANAGED_SETTINGS or /etc/claude-harness/managed-settings.json
+  user settings   $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json
+  project         <cwd>/.claude/settings.json and <cwd>/.claude/settings.local.json
+  data            $CLAUDE_HARNESS_DATA_DIR or platformdirs.user_data_dir("claude-harness")
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+MANAGED_SETTINGS_DEFAULT = Path("/etc/claude-harness/managed-settings.json")
+
+
+def managed_settings_path() -> Path:
+    override = os.environ.get("CLAUDE_HARNESS_MANAGED_SETTINGS")
+    return Path(override).expanduser() if override else MANAGED_SETTINGS_DEFAULT
+
+
+def user_config_dir() -> Path:
+    override = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(override).expanduser() if override else Path.home() / ".claude"
+
+
+def user_settings_path() -> Path:
+    return user_config_dir() / "settings.json"
+
+
+def project_settings_path(cwd: Path) -> Path:
+    return Path(cwd) / ".claude" / "settings.json"
+
+
+def local_settings_path(cwd: Path) -> Path:
+    return Path(cwd) / ".claude" / "settings.local.json"
+
+
+def data_dir() -> Path:
+    """The harness's own data (sessions, history): never inside a project."""
+    override = os.environ.get("CLAUDE_HARNESS_DATA_DIR")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("claude-harness"))

@@ -1,0 +1,399 @@
+"""Settings: read every source, validate key by key, merge with Claude Code's precedence.
+
+Why key by key: a user's settings file with one wrong value (a string where a list belongs, a
+rule with a typo) must not take their whole configuration down, and must not crash the app.
+Each bad key is dropped with a warning naming the file and the key; the rest applies.
+
+Precedence, highest first: managed policy, CLI flags (--allowedTools, --disallowedTools,
+--permission-mode, --add-dir), --settings, `.claude/settings.local.json`, `.claude/settings.json`,
+user settings, session rules. Scalars: the highest source that sets them wins. Permission rules
+from every source are merged, each keeping its source (deny anywhere beats any allow: the
+resolver checks deny first).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from claude_harness.config.paths import (
+    local_settings_path,
+    managed_settings_path,
+    project_settings_path,
+    user_settings_path,
+)
+from claude_harness.permissions.modes import parse_mode
+from claude_harness.permissions.rules import RuleSyntaxError, parse_rule
+from claude_harness.permissions.types import (
+    PermissionContext,
+    PermissionMode,
+    PermissionRule,
+    RuleSource,
+)
+
+RULE_KINDS = ("allow", "ask", "deny")
+
+
+class PermissionsSettings(BaseModel):
+    """`permissions` block; unknown keys are kept (newer Claude Code keys must not break us)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    allow: list[str] = []
+    ask: list[str] = []
+    deny: list[str] = []
+    defaultMode: str | None = None  # noqa: N815 - JSON key
+    additionalDirectories: list[str] = []  # noqa: N815 - JSON key
+    disableBypassPermissionsMode: str | None = None  # noqa: N815 - JSON key
+
+
+class Settings(BaseModel):
+    """One settings file. `hooks` stays raw: the hooks package parses it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    permissions: PermissionsSettings = PermissionsSettings()
+    hooks: dict[str, Any] | None = None
+    env: dict[str, str] = {}
+    model: str | None = None
+
+
+_FIELD_TYPES: dict[str, TypeAdapter[Any]] = {
+    "hooks": TypeAdapter(dict[str, Any]),
+    "env": TypeAdapter(dict[str, str | int | float | bool]),
+    "model": TypeAdapter(str),
+}
+_PERMISSION_TYPES: dict[str, TypeAdapter[Any]] = {
+    "allow": TypeAdapter(list[Any]),
+    "ask": TypeAdapter(list[Any]),
+    "deny": TypeAdapter(list[Any]),
+    "defaultMode": TypeAdapter(str),
+    "additionalDirectories": TypeAdapter(list[str]),
+    "disableBypassPermissionsMode": TypeAdapter(str),
+}
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return err.get("msg", "invalid value")
+
+
+def validate_settings(raw: Any, origin: str) -> tuple[Settings, list[str]]:
+    """Validate a parsed JSON value key by key; returns the usable part and warnings."""
+    warnings: list[str] = []
+    if not isinstance(raw, dict):
+        return Settings(), [f"{origin}: settings must be a JSON object; file ignored"]
+    clean: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "permissions":
+            clean[key] = _validate_permissions(value, origin, warnings)
+        elif key in _FIELD_TYPES:
+            try:
+                checked = _FIELD_TYPES[key].validate_python(value, strict=True)
+            except ValidationError as exc:
+                warnings.append(f"{origin}: key '{key}' ignored ({_first_error(exc)})")
+                continue
+            if key == "env":
+                checked = {str(k): _env_text(v) for k, v in checked.items()}
+            clean[key] = checked
+        else:
+            clean[key] = value  # unknown keys are tolerated and kept
+    return Settings.model_validate(clean), warnings
+
+
+def _env_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _validate_permissions(value: Any, origin: str, warnings: list[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        warnings.append(f"{origin}: key 'permissions' ignored (expected an object)")
+        return {}
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        adapter = _PERMISSION_TYPES.get(key)
+        if adapter is None:
+            out[key] = item
+            continue
+        try:
+            checked = adapter.validate_python(item, strict=True)
+        except ValidationError as exc:
+            warnings.append(f"{origin}: key 'permissions.{key}' ignored ({_first_error(exc)})")
+            continue
+        if key in RULE_KINDS:
+            good = []
+            for i, rule in enumerate(checked):
+                if not isinstance(rule, str):
+                    warnings.append(
+                        f"{origin}: permissions.{key}[{i}] ignored (a rule must be a string)"
+                    )
+                    continue
+                try:
+                    parse_rule(rule)
+                except RuleSyntaxError as exc:
+                    warnings.append(f"{origin}: permissions.{key}[{i}] ignored ({exc})")
+                    continue
+                good.append(rule)
+            checked = good
+        if key == "defaultMode":
+            try:
+                parse_mode(checked)
+            except ValueError as exc:
+                warnings.append(f"{origin}: key 'permissions.defaultMode' ignored ({exc})")
+                continue
+        out[key] = checked
+    return out
+
+
+def read_settings_file(path: Path) -> tuple[Settings | None, list[str]]:
+    """(settings, warnings); None when the file does not exist or cannot be used at all."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, []
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [f"{path}: cannot read settings ({exc}); file ignored"]
+    if not text.strip():
+        return Settings(), []
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, [f"{path}: invalid JSON at line {exc.lineno} column {exc.colno} "
+                      f"({exc.msg}); file ignored"]
+    settings, warnings = validate_settings(raw, str(path))
+    return settings, warnings
+
+
+@dataclass
+class CliSettings:
+    """Settings-relevant command-line flags, as the CLI parsed them."""
+
+    settings: str | None = None  # --settings FILE|JSON
+    allowed_tools: list[str] | None = None
+    disallowed_tools: list[str] | None = None
+    permission_mode: str | None = None
+    add_dirs: list[str] | None = None
+
+
+@dataclass
+class SettingsSource:
+    """One loaded source: where it came from and what it says."""
+
+    source: RuleSource
+    path: Path | None
+    settings: Settings
+    root: Path | None = None  # project root for `/path` rules
+
+
+@dataclass
+class LoadedSettings:
+    """Every source, highest precedence first, plus the CLI flags and the warnings."""
+
+    cwd: Path
+    sources: list[SettingsSource] = field(default_factory=list)
+    cli: CliSettings = field(default_factory=CliSettings)
+    cli_rules: list[PermissionRule] = field(default_factory=list)
+    session_rules: list[PermissionRule] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def value(self, key: str, default: Any = None) -> Any:
+        """A top-level scalar: the highest source that sets it wins (unknown keys included)."""
+        for src in self.sources:
+            data = src.settings.model_dump(exclude_unset=True)
+            if key in data and data[key] is not None:
+                return data[key]
+        return default
+
+    @property
+    def model(self) -> str | None:
+        return self.value("model")
+
+    @property
+    def env(self) -> dict[str, str]:
+        merged: dict[str, str] = {}
+        for src in reversed(self.sources):  # lowest first, so higher sources overwrite
+            merged.update(src.settings.env)
+        return merged
+
+    @property
+    def hooks_sources(self) -> list[tuple[str, Path | None, dict[str, Any]]]:
+        """(source, path, raw hooks) from the broadest (user) to the most specific."""
+        return [
+            (src.source, src.path, src.settings.hooks)
+            for src in reversed(self.sources)
+            if src.settings.hooks
+        ]
+
+    @property
+    def rules(self) -> tuple[PermissionRule, ...]:
+        out: list[PermissionRule] = []
+        for src in self.sources:
+            for kind in RULE_KINDS:
+                for text in getattr(src.settings.permissions, kind):
+                    out.append(PermissionRule(src.source, kind, parse_rule(text), src.root))
+        return tuple(self.cli_rules + out + self.session_rules)
+
+    @property
+    def mode(self) -> PermissionMode:
+        bypass_disabled = any(
+            src.settings.permissions.disableBypassPermissionsMode == "disable"
+            for src in self.sources
+        )
+        mode: PermissionMode = "default"
+        policy = [s.settings.permissions.defaultMode for s in self.sources
+                  if s.source == "policySettings"]
+        candidates = [*policy, self.cli.permission_mode] + [
+            s.settings.permissions.defaultMode for s in self.sources
+        ]
+        for cand in candidates:
+            if cand:
+                try:
+                    mode = parse_mode(cand)
+                except ValueError:
+                    continue
+                break
+        if mode == "bypassPermissions" and bypass_disabled:
+            return "default"
+        return mode
+
+    @property
+    def additional_dirs(self) -> tuple[Path, ...]:
+        dirs: list[Path] = []
+        for raw in self.cli.add_dirs or []:
+            dirs.append(_as_dir(raw, self.cwd))
+        for src in self.sources:
+            for raw in src.settings.permissions.additionalDirectories:
+                dirs.append(_as_dir(raw, src.root or self.cwd))
+        out: list[Path] = []
+        for d in dirs:
+            if d not in out and d != self.cwd:
+                out.append(d)
+        return tuple(out)
+
+    def permission_context(self, interactive: bool) -> PermissionContext:
+        mode = self.mode
+        return PermissionContext(
+            mode=mode,
+            rules=self.rules,
+            cwd=self.cwd,
+            additional_dirs=self.additional_dirs,
+            interactive=interactive,
+            bypass_available=mode == "bypassPermissions",
+        )
+
+
+def _as_dir(raw: str, base: Path) -> Path:
+    p = Path(raw).expanduser()
+    if not p.is_absolute():
+        p = base / p
+    return p.resolve()
+
+
+def _cli_rules(cli: CliSettings, warnings: list[str]) -> list[PermissionRule]:
+    out: list[PermissionRule] = []
+    for behavior, items, flag in (
+        ("deny", cli.disallowed_tools, "--disallowedTools"),
+        ("allow", cli.allowed_tools, "--allowedTools"),
+    ):
+        for text in items or []:
+            try:
+                out.append(PermissionRule("cliArg", behavior, parse_rule(text)))  # type: ignore[arg-type]
+            except RuleSyntaxError as exc:
+                warnings.append(f"{flag}: rule {text!r} ignored ({exc})")
+    return out
+
+
+def _flag_settings(value: str, cwd: Path, warnings: list[str]) -> SettingsSource | None:
+    text = value.strip()
+    if text.startswith("{"):
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            warnings.append(f"--settings: invalid JSON ({exc.msg}); ignored")
+            return None
+        settings, more = validate_settings(raw, "--settings")
+        warnings.extend(more)
+        return SettingsSource("flagSettings", None, settings, cwd)
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        path = cwd / path
+    if not path.exists():
+        warnings.append(f"--settings: file {path} does not exist; ignored")
+        return None
+    settings, more = read_settings_file(path)
+    warnings.extend(more)
+    return SettingsSource("flagSettings", path, settings, cwd) if settings else None
+
+
+def load_settings(
+    cwd: Path,
+    *,
+    cli: CliSettings | None = None,
+    session_rules: list[PermissionRule] | None = None,
+) -> LoadedSettings:
+    """Read every source; never raises on bad files (their problems become warnings)."""
+    cwd = Path(cwd).resolve()
+    cli = cli or CliSettings()
+    warnings: list[str] = []
+    sources: list[SettingsSource] = []
+    candidates: list[tuple[RuleSource, Path, Path | None]] = [
+        ("policySettings", managed_settings_path(), cwd),
+    ]
+    for source, path, root in candidates:
+        settings, more = read_settings_file(path)
+        warnings.extend(more)
+        if settings is not None:
+            sources.append(SettingsSource(source, path, settings, root))
+    if cli.settings:
+        flag = _flag_settings(cli.settings, cwd, warnings)
+        if flag is not None:
+            sources.append(flag)
+    for source, path, root in (
+        ("localSettings", local_settings_path(cwd), cwd),
+        ("projectSettings", project_settings_path(cwd), cwd),
+        ("userSettings", user_settings_path(), None),
+    ):
+        settings, more = read_settings_file(path)
+        warnings.extend(more)
+        if settings is not None:
+            sources.append(SettingsSource(source, path, settings, root))  # type: ignore[arg-type]
+    if cli.permission_mode:
+        try:
+            parse_mode(cli.permission_mode)
+        except ValueError as exc:
+            warnings.append(f"--permission-mode: {exc}")
+            cli = CliSettings(cli.settings, cli.allowed_tools, cli.disallowed_tools, None,
+                              cli.add_dirs)
+    loaded = LoadedSettings(
+        cwd=cwd,
+        sources=sources,
+        cli=cli,
+        cli_rules=_cli_rules(cli, warnings),
+        session_rules=list(session_rules or []),
+        warnings=warnings,
+    )
+    _warn_missing_dirs(loaded)
+    if loaded.mode == "default" and _bypass_requested(loaded):
+        warnings.append("bypassPermissions mode is disabled by managed settings; using default")
+    return loaded
+
+
+def _bypass_requested(loaded: LoadedSettings) -> bool:
+    wanted = loaded.cli.permission_mode == "bypassPermissions" or any(
+        s.settings.permissions.defaultMode == "bypassPermissions" for s in loaded.sources
+    )
+    return wanted and any(
+        s.settings.permissions.disableBypassPermissionsMode == "disable" for s in loaded.sources
+    )
+
+
+def _warn_missing_dirs(loaded: LoadedSettings) -> None:
+    for d in loaded.additional_dirs:
+        if not d.is_dir():
+            loaded.warnings.append(f"additional directory {d} does not exist")
