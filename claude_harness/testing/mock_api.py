@@ -156,7 +156,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_chunk(format_sse("error", {"type": "error", "error": fault.sse_error}),
                                  turn)
             self._write(b"0\r\n\r\n")
-        except (BrokenPipeError, ConnectionResetError):
+        except OSError:  # the client went away (aborted stream) or the server is closing
             self.close_connection = True
             self.server.state.record_response_end(index, 200, turn=turn.index,
                                                   client_disconnected=True)
@@ -171,12 +171,35 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
+    """Tracks open connections so closing the server also ends keep-alive sessions."""
+
     daemon_threads = True
     block_on_close = False
 
     def __init__(self, address: tuple[str, int], state: ServerState) -> None:
         self.state = state
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
         super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def drop_open_connections(self) -> None:
+        with self._open_lock:
+            sockets = list(self._open)
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 class MockApiServer:
@@ -225,6 +248,7 @@ class MockApiServer:
         self._closed = True
         self._httpd.shutdown()
         self._httpd.server_close()
+        self._httpd.drop_open_connections()
         self._thread.join(timeout=5)
 
     def __enter__(self) -> MockApiServer:

@@ -6,6 +6,7 @@ format itself is the point), never a mock of either side.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import subprocess
@@ -345,3 +346,27 @@ def test_cli_rejects_a_broken_script_with_exit_code_2(tmp_path):
     assert done.returncode == 2
     assert "unknown block type" in done.stderr
     assert done.stdout == ""
+
+
+async def test_concurrent_streams_each_get_their_own_turn(serve, connect):
+    server = serve([{"content": ["first answer"], "delay": 0.01},
+                    {"content": ["second answer"], "delay": 0.01}])
+    client = connect(server)
+
+    async def ask() -> str:
+        async with client.messages.stream(model="m", max_tokens=5, messages=USER_HI) as s:
+            return await s.get_final_text()
+
+    answers = await asyncio.gather(ask(), ask())
+    assert sorted(answers) == ["first answer", "second answer"]
+    assert server.remaining_turns == 0
+
+
+async def test_closed_server_refuses_further_requests_on_kept_alive_connections(serve, connect):
+    server = serve(["one", "two"])
+    client = connect(server)
+    await client.messages.create(model="m", max_tokens=5, messages=USER_HI)
+    server.close()
+    with pytest.raises(anthropic.APIConnectionError):
+        await client.messages.create(model="m", max_tokens=5, messages=USER_HI)
+    assert server.remaining_turns == 1
