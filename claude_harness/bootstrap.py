@@ -15,6 +15,7 @@ from typing import Any
 from claude_harness.agent.engine import DEFAULT_MODEL, Engine, EngineConfig
 from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings
+from claude_harness.config.paths import data_dir
 from claude_harness.options import RunOptions
 from claude_harness.session.transcript import find_session, latest_session, load_messages
 
@@ -27,15 +28,6 @@ MODEL_ALIASES = {
 
 class StartupError(Exception):
     """A configuration problem that stops the run with a clear message (exit code 1)."""
-
-
-def data_dir() -> Path:
-    override = os.environ.get("CLAUDE_HARNESS_DATA_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("claude-harness"))
 
 
 def resolve_model(opts: RunOptions, settings_model: str | None) -> str:

@@ -57,11 +57,12 @@ class Headless:
         last_text = ""
         async for event in self.engine.submit(prompt):
             if isinstance(event, AssistantMessage):
-                text = final_text(event.message)
-                last_text = text or last_text
+                if not event.message.get("isSidechain"):
+                    last_text = final_text(event.message) or last_text
                 self._emit_message("assistant", event.message)
             elif isinstance(event, UserMessage):
-                if any(b.get("type") == "tool_result" for b in event.message["content"]):
+                if event.message.get("isSidechain") or any(
+                        b.get("type") == "tool_result" for b in event.message["content"]):
                     self._emit_message("user", event.message)
             elif isinstance(event, ApiRetry):
                 self._retry(event)
@@ -72,9 +73,12 @@ class Headless:
         return self._finish(end, last_text, start)
 
     def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
-        if self.format == "stream-json":
-            self._line({"type": kind, "message": message, "parent_tool_use_id": None,
-                        "session_id": self.engine.session_id})
+        if self.format != "stream-json":
+            return
+        parent = message.get("parentToolUseId")  # a sub-agent's message, under its Agent call
+        body = {"role": message["role"], "content": message["content"]}
+        self._line({"type": kind, "message": body, "parent_tool_use_id": parent,
+                    "session_id": self.engine.session_id})
 
     def _retry(self, event: ApiRetry) -> None:
         if self.format == "stream-json":

@@ -121,6 +121,8 @@ class ToolUseOptions:
     verbose: bool = False
     mcp_clients: tuple[Any, ...] = ()
     session_dir: Path | None = None  # where tool-results/ and the transcript live
+    api: Any = None  # the session's ApiClient: sub-agents talk to the model through it
+    max_tokens: int = 16_384
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,7 @@ class Engine:
         self._abort: AbortSignal | None = None
         self.memory_files: list[Path] = []
         self.api_time = 0.0
+        self._session_started = False
 
     # ── state the front ends show ───────────────────────────────────────────────────────────
 
@@ -145,12 +146,14 @@ class Engine:
         return ToolUseContext(
             options=ToolUseOptions(tools=self.config.tools, model=self.model,
                                    debug=self.config.debug, verbose=self.config.verbose,
-                                   session_dir=session_dir),
+                                   session_dir=session_dir, api=self.api,
+                                   max_tokens=self.config.max_tokens),
             permission=self.permission,
             abort=abort,
             read_file_state=self.read_file_state,
             shell=self.shell,
             hooks=self.config.hooks,
+            rendered_system_prompt=self.config.system_prompt,
             session_id=self.session_id,
             transcript_path=self.transcript_path,
             denials=self.denials,
@@ -210,17 +213,29 @@ class Engine:
             self.api_time += event.api_seconds
 
     async def _user_prompt_hooks(self, prompt: Any) -> list[dict[str, Any]] | None:
-        """UserPromptSubmit hooks: extra context blocks, or None when a hook blocks the prompt."""
+        """SessionStart (once) and UserPromptSubmit hooks: extra context blocks, or None when a
+        hook blocks the prompt."""
         hooks = self.config.hooks
         if hooks is None:
             return []
+        context: list[str] = []
+        if not self._session_started:
+            self._session_started = True
+            source = "resume" if self.config.history else "startup"
+            started = await hooks.run("SessionStart", {"source": source,
+                                                       "cwd": str(self.shell.cwd)})
+            context += started.additional_context
         text = prompt if isinstance(prompt, str) else ""
-        outcome = await hooks.run("UserPromptSubmit", {"prompt": text})
+        outcome = await hooks.run("UserPromptSubmit", {"prompt": text, "cwd": str(self.shell.cwd)})
         if outcome.blocked or getattr(outcome, "stop", False):
             return None
-        return [{"type": "text", "text": c} for c in outcome.additional_context if c.strip()]
+        context += outcome.additional_context
+        return [{"type": "text", "text": c} for c in context if c.strip()]
 
-    async def close(self) -> None:
+    async def close(self, reason: str = "other") -> None:
+        if self.config.hooks is not None and self._session_started:
+            await self.config.hooks.run("SessionEnd", {"reason": reason,
+                                                       "cwd": str(self.shell.cwd)})
         if self.transcript is not None:
             self.transcript.close()
         await self.api.close()

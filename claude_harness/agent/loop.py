@@ -40,10 +40,9 @@ from claude_harness.agent.stream import StreamAccumulator
 from claude_harness.api.client import ApiClient
 from claude_harness.api.errors import ApiError
 from claude_harness.api.pricing import cost_usd
+from claude_harness.hooks.stop_guard import StopHookGuard
 from claude_harness.tools.executor import StreamingToolExecutor
 from claude_harness.tools.pipeline import ToolOutcome
-
-MAX_STOP_HOOK_BLOCKS = 8
 
 
 @dataclass
@@ -108,7 +107,7 @@ async def query(
     """Run the loop over `messages` (appended in place) until the turn ends."""
     turn = 0
     session_cost = 0.0
-    stop_hook_blocks = 0
+    guard = StopHookGuard()
     channel = _Channel(ctx)
     try:
         while True:
@@ -148,15 +147,16 @@ async def query(
                 yield AssistantMessage(assistant, acc.stop_reason)
             uses = tool_uses(assistant)
             if not uses:
-                blocked = await _stop_hooks(ctx, stop_hook_blocks > 0, assistant, channel)
-                if blocked is not None and stop_hook_blocks < MAX_STOP_HOOK_BLOCKS:
-                    stop_hook_blocks += 1
-                    messages.append(user_text(f"Stop hook feedback:\n{blocked}"))
-                    yield UserMessage(messages[-1])
-                    continue
+                blocked = await _stop_hooks(ctx, guard.stop_hook_active, assistant, channel)
+                if blocked is not None:
+                    if guard.register_block():
+                        messages.append(user_text(f"Stop hook feedback:\n{blocked}"))
+                        yield UserMessage(messages[-1])
+                        continue
+                    yield Notice(guard.cap_message(), "warning")
                 yield TurnEnd(acc.stop_reason or "end_turn", turn)
                 return
-            stop_hook_blocks = 0
+            guard.reset()
             assert executor is not None
             executor.finish_stream()
             try:
@@ -173,9 +173,13 @@ async def query(
             if on_context is not None:
                 on_context(ctx)
             yield _results_message(messages, outcomes)
-            for extra in (m for o in outcomes for m in o.new_messages):
-                messages.append(extra)
-                yield UserMessage(extra) if extra.get("role") == "user" else AssistantMessage(extra)
+            for outcome in outcomes:
+                for extra in outcome.new_messages:
+                    if extra.get("isSidechain"):
+                        extra = {**extra, "parentToolUseId": outcome.tool_use_id}
+                    messages.append(extra)
+                    yield (UserMessage(extra) if extra.get("role") == "user"
+                           else AssistantMessage(extra))
             stop = next((o.stop_reason for o in outcomes if o.stop_reason), None)
             if stop:
                 yield Notice(stop, "warning")
@@ -333,7 +337,7 @@ async def _stop_hooks(
     text = "".join(b.get("text", "") for b in assistant.get("content", []) if b.get("type") == "text")
     outcome = await ctx.hooks.run(
         "SubagentStop" if ctx.agent_id else "Stop",
-        {"stop_hook_active": active, "last_assistant_message": text},
+        {"stop_hook_active": active, "last_assistant_message": text, "cwd": str(ctx.cwd)},
     )
     for message in getattr(outcome, "system_messages", []):
         channel.emit(Notice(message))

@@ -55,6 +55,8 @@ def normalize_for_api(messages: list[Message]) -> list[Message]:
     """Return a copy of `messages` that satisfies the Messages API's structural rules."""
     merged: list[Message] = []
     for msg in messages:
+        if msg.get("isSidechain") or msg.get("role") not in ("user", "assistant"):
+            continue  # sub-agent transcripts and attachments live in the transcript only
         content = msg.get("content")
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claude_harness.config.paths import user_config_dir
+
 MAX_IMPORT_DEPTH = 4
 MAX_FILE_BYTES = 4 * 1024 * 1024
 _IMPORT = re.compile(r"(?:^|\s)@((?:~/|/|\./|\.\./)?[\w./~-]+)")
@@ -22,10 +24,6 @@ _IMPORT = re.compile(r"(?:^|\s)@((?:~/|/|\./|\.\./)?[\w./~-]+)")
 class Memory:
     text: str = ""
     files: list[Path] = field(default_factory=list)
-
-
-def user_config_dir() -> Path:
-    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
 
 
 def _repo_root(cwd: Path) -> Path:

@@ -190,7 +190,7 @@ async def input_backfill(call: ToolCall) -> ToolOutcome | None:
 
 def _hook_payload(call: ToolCall, **extra: Any) -> dict[str, Any]:
     return {"tool_name": call.name, "tool_input": call.hook_input,
-            "tool_use_id": call.tool_use_id, **extra}
+            "tool_use_id": call.tool_use_id, "cwd": str(call.ctx.cwd), **extra}
 
 
 def _report_hook_messages(call: ToolCall, outcome: Any) -> None:
@@ -335,7 +335,10 @@ async def execute(call: ToolCall) -> ToolOutcome | None:
     name, tool_use_id, emit = call.name, call.tool_use_id, call.emit
 
     def progress(data: Any) -> None:
-        emit(ToolProgress(tool_use_id, name, data))
+        if isinstance(data, PermissionRequest):  # a sub-agent's prompt bubbles up as is
+            emit(data)
+        else:
+            emit(ToolProgress(tool_use_id, name, data))
 
     try:
         call.result = await call.tool.call(call.parsed, call.ctx, progress)

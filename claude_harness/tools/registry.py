@@ -16,6 +16,7 @@ from claude_harness.tools.base import Tool
 # (module, attribute) of every built-in tool. Feature-gated tools are appended conditionally
 # in get_all_base_tools().
 _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
+    ("claude_harness.tools.agent", "TOOL"),
     ("claude_harness.tools.bash", "TOOL"),
     ("claude_harness.tools.bash_output", "TOOL"),
     ("claude_harness.tools.kill_shell", "TOOL"),
