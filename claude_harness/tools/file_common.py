@@ -381,10 +381,23 @@ def make_parent_dirs(path: str) -> None:
         raise ToolError(f"Permission denied creating folder {parent}.", code="permission") from exc
 
 
-def _default_mode() -> int:
-    umask = os.umask(0)
+def _current_umask() -> int:
+    """The umask, read without changing it where the OS allows: os.umask() sets it to learn it,
+    and a file another thread creates in that instant would get the wrong mode."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for row in status:
+                if row.startswith("Umask:"):
+                    return int(row.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)
     os.umask(umask)
-    return 0o666 & ~umask
+    return umask
+
+
+def _default_mode() -> int:
+    return 0o666 & ~_current_umask()
 
 
 def atomic_write(path: str, data: bytes) -> int:

@@ -177,6 +177,23 @@ async def test_read_only_file(ctx, tmp_path: Path) -> None:
         f.chmod(0o644)
 
 
+async def test_a_read_notebook_may_be_rewritten(ctx, tmp_path: Path) -> None:
+    nb = tmp_path / "n.ipynb"
+    nb.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    assert "not been read" in await write_error(ctx, nb, "{}")
+    await read(ctx, nb)
+    await write(ctx, nb, '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}')
+    assert '"nbformat_minor": 4' in nb.read_text()
+
+
+async def test_an_unreadable_binary_file_is_not_overwritten(ctx, tmp_path: Path) -> None:
+    blob = tmp_path / "data.bin"
+    blob.write_bytes(b"\x00\x01\x02")
+    message = await write_error(ctx, blob, "text\n")
+    assert "binary" in message and "Bash" in message
+    assert blob.read_bytes() == b"\x00\x01\x02"
+
+
 def test_tool_traits(ctx, tmp_path: Path) -> None:
     inp = WriteInput(file_path="/w/x.txt", content="c")
     assert TOOL.name == "Write"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field
@@ -86,7 +87,18 @@ def _locate(file_path: str) -> tuple[str, os.stat_result]:
     return path, st
 
 
-def _read_text_file(inp: ReadInput, ctx: ToolUseContext, path: str) -> str:
+@dataclass(frozen=True)
+class SeenFile:
+    """A read to record in read_file_state once the worker thread is done (the cache is only
+    touched on the event loop's thread, so parallel Reads never race on it)."""
+
+    key: str
+    content: str
+    mtime_ns: int
+    partial: bool
+
+
+def _read_text_file(inp: ReadInput, path: str, seen: list[SeenFile]) -> str:
     fd = open_regular(path)
     try:
         st = os.fstat(fd)
@@ -110,19 +122,20 @@ def _read_text_file(inp: ReadInput, ctx: ToolUseContext, path: str) -> str:
 
     if view.shown == 0:
         if offset == 1 or view.total_lines == 0:
-            record_state(ctx, state_key(path), "", st.st_mtime_ns, partial=False)
+            seen.append(SeenFile(state_key(path), "", st.st_mtime_ns, partial=False))
             return f"(The file {path} exists but is empty.)"
         return (
             f"(The file {path} has {view.total_lines} line(s), so offset {offset} is past its "
             f"end. Nothing to show; use an offset from 1 to {view.total_lines}.)"
         )
-    record_state(ctx, state_key(path), view.content, st.st_mtime_ns, partial=not view.complete)
+    seen.append(SeenFile(state_key(path), view.content, st.st_mtime_ns, not view.complete))
     note = continuation_note(view, path, st.st_size, explicit_limit=inp.limit is not None)
     return view.rendered + ("\n\n" + note if note else "")
 
 
-def read_sync(inp: ReadInput, ctx: ToolUseContext) -> str | ContentBlocks:
-    """The whole Read, synchronous (it runs in a worker thread)."""
+def read_sync(inp: ReadInput, seen: list[SeenFile]) -> str | ContentBlocks:
+    """The whole Read, synchronous (it runs in a worker thread); files whose text was shown are
+    appended to `seen`."""
     path, st = _locate(inp.file_path)
     if stat.S_ISDIR(st.st_mode):
         return list_directory(path)
@@ -139,20 +152,29 @@ def read_sync(inp: ReadInput, ctx: ToolUseContext) -> str | ContentBlocks:
         if st.st_size > MAX_NOTEBOOK_BYTES:
             raise ToolError(f"{path} is too large ({st.st_size >> 20} MB) to read as a notebook.")
         with os.fdopen(open_regular(path), "rb") as handle:
-            return read_notebook(path, handle.read(), MAX_OUTPUT_CHARS)
+            raw = handle.read()
+            mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
+        text = read_notebook(path, raw, MAX_OUTPUT_CHARS)
+        # recorded as seen so Write may replace the notebook after this read
+        seen.append(SeenFile(state_key(path), raw.decode("utf-8", "replace"), mtime_ns, False))
+        return text
     if has_binary_extension(path):
         raise ToolError(
             f"{path} is a binary file ({ext} files are not text), so Read will not show it. "
             "Use Bash with a suitable tool instead.",
             code="binary_file",
         )
-    return _read_text_file(inp, ctx, path)
+    return _read_text_file(inp, path, seen)
 
 
 async def call(inp: ReadInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     if ctx.abort.aborted:
         raise ToolError("Read was interrupted before it started.", code="aborted")
-    return ToolResult(data=await asyncio.to_thread(read_sync, inp, ctx))
+    seen: list[SeenFile] = []
+    data = await asyncio.to_thread(read_sync, inp, seen)
+    for item in seen:
+        record_state(ctx, item.key, item.content, item.mtime_ns, item.partial)
+    return ToolResult(data=data)
 
 
 async def validate_input(inp: ReadInput, ctx: ToolUseContext) -> ValidationResult:

@@ -53,11 +53,17 @@ class WriteInput(ToolInput):
     content: str = Field(description="The complete new content of the file.")
 
 
-def _existing_style(path: str, size: int) -> tuple[str, TextEncoding, str]:
+def _existing_style(path: str, size: int, known: bool) -> tuple[str, TextEncoding, str]:
     """The old file's text (for the staleness check), encoding and dominant line ending."""
     with os.fdopen(open_regular(path), "rb") as handle:
         data = handle.read(min(size, MAX_COMPARE_BYTES) + 1)
     if looks_binary(data[:8192]):
+        if not known:  # Read refuses binary files, so "read it first" would be a dead end
+            raise ToolError(
+                f"{path} is an existing binary file, which Read cannot show, so Write will not "
+                "overwrite it. If replacing it is really intended, remove it with Bash first.",
+                code="binary_file",
+            )
         return "", UTF8, "\n"  # replacing a binary file: write the content as plain UTF-8
     try:
         text, encoding = decode_file_bytes(data)
@@ -87,7 +93,8 @@ def write_sync(inp: WriteInput, ctx: ToolUseContext) -> str:
         if stat.S_ISDIR(st.st_mode):
             raise ToolError(f"{path} is a directory; Write needs a file path.", code="is_directory")
         refuse_special(path, st, "write")
-        old_text, encoding, eol = _existing_style(path, st.st_size)
+        known = ctx.read_file_state.get(key) is not None
+        old_text, encoding, eol = _existing_style(path, st.st_size, known)
         ensure_fresh(ctx, key, path, st.st_mtime_ns, lambda: old_text)
         ensure_writable(target)
         if eol == "\r\n" and "\r\n" not in content:
