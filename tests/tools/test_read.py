@@ -18,6 +18,7 @@ from PIL import Image
 
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import ToolError
+from claude_harness.tools.file_common import refuse_special
 from claude_harness.tools.read import TOOL, ReadInput
 
 Data = str | list
@@ -258,6 +259,30 @@ async def test_unix_socket_is_refused(ctx, tmp_path: Path) -> None:
         assert "socket" in await read_error(ctx, file_path=str(path))
     finally:
         server.close()
+
+
+def _block_device(tmp_path: Path) -> str | None:
+    node = tmp_path / "blk"
+    try:
+        os.mknod(node, stat.S_IFBLK | 0o600, os.makedev(7, 0))
+        return str(node)
+    except (PermissionError, OSError):
+        pass
+    with os.scandir("/dev") as entries:
+        for entry in entries:
+            if stat.S_ISBLK(entry.stat(follow_symlinks=False).st_mode):
+                return entry.path
+    return None
+
+
+async def test_block_device_is_refused(ctx, tmp_path: Path) -> None:
+    device = _block_device(tmp_path)
+    if device is not None:
+        assert "block device" in await read_error(ctx, file_path=device)
+    else:  # no device node anywhere we may see: the classification itself must still hold
+        blk = os.stat_result((stat.S_IFBLK | 0o600, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        with pytest.raises(ToolError, match="block device"):
+            refuse_special("/x/blk", blk)
 
 
 async def test_nul_bytes_mark_a_binary_file(ctx, tmp_path: Path) -> None:
