@@ -1,0 +1,270 @@
+"""Slash commands: built-ins that act on the app and engine, plus custom prompts from
+`.claude/commands/*.md` (project, then user), where `$ARGUMENTS` is replaced by what follows.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claude_harness.tui.app import HarnessApp
+
+Handler = Callable[["HarnessApp", str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    description: str
+    handler: Handler
+    needs_engine: bool = False
+
+
+KEYS_HELP = (
+    "Keys: Enter send · Shift+Enter or \\+Enter newline · Up/Down history · Tab completes "
+    "/commands and @paths · Shift+Tab mode · Esc interrupt · Ctrl+C interrupt (twice on an "
+    "empty prompt exits) · Ctrl+D exit · Ctrl+O tool details · Ctrl+T todos · !cmd runs a "
+    "shell command and gives its output to the model"
+)
+
+
+async def _help(app: HarnessApp, _args: str) -> None:
+    lines = [f"/{c.name} — {c.description}" for c in BUILTINS.values()]
+    custom = custom_commands(app.cwd)
+    lines += [f"/{name} — custom command ({path})" for name, path in sorted(custom.items())]
+    await app.post_notice("\n".join([*lines, "", KEYS_HELP]), boxed=True)
+
+
+async def _clear(app: HarnessApp, _args: str) -> None:
+    assert app.engine is not None
+    app.engine.messages.clear()
+    app.pending_context = []
+    await app.conversation.clear()
+    await app.post_notice("Conversation cleared: the model starts from a fresh context.")
+
+
+async def _compact(app: HarnessApp, args: str) -> None:
+    assert app.engine is not None
+    compact = getattr(app.engine, "compact", None)
+    if compact is None:
+        await app.post_notice("/compact is not available yet in this build.", "warning")
+        return
+    await app.post_notice("Compacting the conversation…")
+    await compact(args)
+    await app.post_notice("Conversation compacted.")
+    app.refresh_status()
+
+
+async def _model(app: HarnessApp, args: str) -> None:
+    assert app.engine is not None
+    name = args.strip()
+    if not name:
+        await app.post_notice(f"Current model: {app.engine.model}. Use /model <name> to switch.")
+        return
+    app.engine.model = name
+    app.refresh_status()
+    await app.post_notice(f"Model set to {name}.")
+
+
+async def _permissions(app: HarnessApp, args: str) -> None:
+    assert app.engine is not None
+    parts = args.split(None, 1)
+    if len(parts) == 2 and parts[0] in ("allow", "deny", "ask"):
+        await _add_rule(app, parts[0], parts[1].strip())
+        return
+    rules = [f"{r.behavior:5} {r.value}  [{r.source}]" for r in app.engine.permission.rules]
+    rules += [f"{r.behavior:5} {r.value}  [{r.source}, this session]"
+              for r in getattr(app.engine, "session_rules", [])]
+    text = "\n".join(rules) if rules else "No permission rules."
+    await app.post_notice(f"Mode: {app.engine.mode}\n{text}\n\nAdd one with "
+                          "/permissions allow|deny|ask <rule>, e.g. /permissions allow Bash(npm test:*)",
+                          boxed=True)
+
+
+async def _add_rule(app: HarnessApp, behavior: str, rule: str) -> None:
+    try:
+        from claude_harness.permissions import rules as rules_module
+    except ImportError:
+        await app.post_notice("Editing rules is not available yet in this build.", "warning")
+        return
+    saver = getattr(rules_module, "save_local_rule", None)
+    if saver is None:
+        await app.post_notice("Editing rules is not available yet in this build.", "warning")
+        return
+    try:
+        if behavior == "allow":
+            saver(app.cwd, rule)
+        else:
+            saver(app.cwd, rule, behavior=behavior)
+    except (OSError, TypeError, ValueError) as exc:
+        await app.post_notice(f"Could not save the rule: {exc}", "error")
+        return
+    from claude_harness.permissions.types import PermissionRule
+
+    value = rules_module.parse_rule(rule)
+    app.engine.session_rules.append(PermissionRule("localSettings", behavior, value))  # type: ignore[union-attr,arg-type]
+    await app.post_notice(f"Saved {behavior} rule {rule} to .claude/settings.local.json.")
+
+
+async def _resume(app: HarnessApp, args: str) -> None:
+    from claude_harness.session.transcript import list_sessions, load_messages
+    from claude_harness.tui.router import history_widgets
+
+    assert app.engine is not None
+    sessions = [p for p in list_sessions(app.engine.config.data_dir, app.cwd)
+                if p.stem != app.engine.session_id]
+    choice = args.strip()
+    if not choice:
+        if not sessions:
+            await app.post_notice("No earlier sessions in this project.")
+            return
+        lines = []
+        for i, path in enumerate(sessions[:20], 1):
+            when = _dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            lines.append(f"{i:2}. {when}  {path.stem}  {_first_prompt(path)}")
+        await app.post_notice("\n".join(lines) + "\n\nResume one with /resume <number or id>.",
+                              boxed=True)
+        return
+    path = None
+    if choice.isdigit() and 1 <= int(choice) <= len(sessions):
+        path = sessions[int(choice) - 1]
+    else:
+        path = next((p for p in sessions if p.stem.startswith(choice)), None)
+    if path is None:
+        await app.post_notice(f"No session {choice!r}.", "error")
+        return
+    messages = load_messages(path)
+    app.engine.messages[:] = messages
+    await app.conversation.clear()
+    await app.conversation.add_many(history_widgets(messages[-60:]))
+    await app.post_notice(f"Resumed {path.stem} ({len(messages)} messages).")
+
+
+def _first_prompt(path: Path) -> str:
+    from claude_harness.session.transcript import read_entries
+
+    for entry in read_entries(path):
+        message = entry.get("message")
+        if entry.get("type") == "user" and isinstance(message, dict):
+            content = message.get("content")
+            if isinstance(content, list):
+                content = next((b.get("text") for b in content if b.get("type") == "text"), "")
+            if isinstance(content, str) and content.strip():
+                return " ".join(content.split())[:60]
+    return ""
+
+
+async def _cost(app: HarnessApp, _args: str) -> None:
+    assert app.engine is not None
+    t = app.engine.totals
+    await app.post_notice(
+        f"Session cost: ${t.cost_usd:.4f} · {t.api_turns} API calls · input {t.input_tokens:,} "
+        f"· output {t.output_tokens:,} · cache read {t.cache_read_tokens:,} · cache write "
+        f"{t.cache_write_tokens:,} tokens")
+
+
+async def _status(app: HarnessApp, _args: str) -> None:
+    engine = app.engine
+    if engine is None:
+        await app.post_notice(f"Starting… cwd {app.cwd} · theme {app.theme}")
+        return
+    settings = engine.api.settings
+    lines = [
+        f"Model: {engine.model}", f"Mode: {engine.mode}", f"cwd: {engine.shell.cwd}",
+        f"Session: {engine.session_id}", f"Transcript: {engine.transcript_path or '(none)'}",
+        f"API: {settings.base_url or 'https://api.anthropic.com'} · credentials "
+        f"{'set' if settings.has_credentials else 'MISSING'}",
+        f"Tools: {', '.join(engine.tool_names())}",
+        f"Context: {engine.context_percent:.1f}% · theme {app.theme}",
+    ]
+    await app.post_notice("\n".join(lines), boxed=True)
+
+
+async def _theme(app: HarnessApp, args: str) -> None:
+    name = args.strip()
+    if not name:
+        names = ", ".join(sorted(app.available_themes))
+        await app.post_notice(f"Theme: {app.theme}. Available: {names}. Use /theme <name>.")
+        return
+    if app.apply_theme(name):
+        await app.post_notice(f"Theme set to {name}.")
+
+
+async def _exit(app: HarnessApp, _args: str) -> None:
+    app.exit()
+
+
+async def _export(app: HarnessApp, args: str) -> None:
+    from claude_harness.tui.export import conversation_markdown
+
+    assert app.engine is not None
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = Path(args.strip() or f"conversation-{stamp}.md").expanduser()
+    if not target.is_absolute():
+        target = app.cwd / target
+    try:
+        target.write_text(conversation_markdown(app.engine.messages), encoding="utf-8")
+    except OSError as exc:
+        await app.post_notice(f"Could not export: {exc}", "error")
+        return
+    await app.post_notice(f"Conversation exported to {target}.")
+
+
+BUILTINS: dict[str, Command] = {c.name: c for c in (
+    Command("help", "commands and keys", _help),
+    Command("clear", "start a fresh conversation", _clear, True),
+    Command("compact", "summarise the conversation to free context", _compact, True),
+    Command("model", "show or switch the model", _model, True),
+    Command("permissions", "view rules; /permissions allow|deny|ask <rule> adds one", _permissions, True),
+    Command("resume", "list earlier sessions; /resume <n> continues one", _resume, True),
+    Command("cost", "tokens and cost of this session", _cost, True),
+    Command("status", "model, mode, session, API endpoint, tools", _status),
+    Command("theme", "show or switch the theme", _theme),
+    Command("export", "write the conversation as Markdown", _export, True),
+    Command("exit", "quit", _exit),
+)}
+
+_FRONTMATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def custom_commands(cwd: Path) -> dict[str, Path]:
+    """name -> file, project commands overriding user ones of the same name."""
+    found: dict[str, Path] = {}
+    for folder in (Path.home() / ".claude" / "commands", cwd / ".claude" / "commands"):
+        if folder.is_dir():
+            for path in sorted(folder.rglob("*.md")):
+                name = ":".join(path.relative_to(folder).with_suffix("").parts)
+                found[name] = path
+    return found
+
+
+def command_names(cwd: Path) -> list[str]:
+    return sorted({*BUILTINS, *custom_commands(cwd)})
+
+
+async def run_command(app: HarnessApp, text: str) -> None:
+    name, _, args = text[1:].partition(" ")
+    command = BUILTINS.get(name)
+    if command is not None:
+        if command.needs_engine and app.engine is None:
+            await app.post_notice(f"/{name} needs the agent, which is still starting.", "warning")
+            return
+        await command.handler(app, args)
+        return
+    path = custom_commands(app.cwd).get(name)
+    if path is None:
+        await app.post_notice(f"Unknown command /{name}. Type /help for the list.", "error")
+        return
+    try:
+        body = _FRONTMATTER.sub("", path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        await app.post_notice(f"Could not read {path}: {exc}", "error")
+        return
+    prompt = body.replace("$ARGUMENTS", args) if "$ARGUMENTS" in body else (
+        body.rstrip() + (f"\n\n{args}" if args else ""))
+    await app.send_prompt(prompt.strip())

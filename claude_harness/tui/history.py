@@ -1,0 +1,89 @@
+"""Prompt history for Up/Down, persisted per project as JSON lines.
+
+One file per project so that Up in one repository never offers prompts typed in another.
+Appends are one short write each; the file is trimmed when it grows far past the limit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claude_harness.tui.paths import data_dir, project_key
+
+MAX_ENTRIES = 500
+
+
+class PromptHistory:
+    """Entries oldest first, and a browsing cursor that Up/Down move."""
+
+    def __init__(self, path: Path | None, entries: list[str] | None = None) -> None:
+        self.path = path
+        self.entries: list[str] = entries or []
+        self._cursor: int | None = None
+        self._draft = ""
+
+    @classmethod
+    def for_project(cls, cwd: Path) -> PromptHistory:
+        path = data_dir() / "history" / f"{project_key(cwd)}.jsonl"
+        return cls(path, _read(path))
+
+    def add(self, text: str) -> None:
+        self._cursor = None
+        if not text.strip() or (self.entries and self.entries[-1] == text):
+            return
+        self.entries.append(text)
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"prompt": text}) + "\n")
+            if len(self.entries) > 2 * MAX_ENTRIES:
+                self.entries = self.entries[-MAX_ENTRIES:]
+                self.path.write_text(
+                    "".join(json.dumps({"prompt": e}) + "\n" for e in self.entries),
+                    encoding="utf-8")
+        except OSError:
+            pass  # history is a convenience; never fail a prompt over it
+
+    def older(self, current: str) -> str | None:
+        """The previous entry (Up), remembering the unsent draft; None at the oldest."""
+        if not self.entries:
+            return None
+        if self._cursor is None:
+            self._draft = current
+            self._cursor = len(self.entries)
+        if self._cursor == 0:
+            return None
+        self._cursor -= 1
+        return self.entries[self._cursor]
+
+    def newer(self) -> str | None:
+        """The next entry (Down), the draft after the newest; None when not browsing."""
+        if self._cursor is None:
+            return None
+        self._cursor += 1
+        if self._cursor >= len(self.entries):
+            self._cursor = None
+            return self._draft
+        return self.entries[self._cursor]
+
+    def reset(self) -> None:
+        self._cursor = None
+
+
+def _read(path: Path) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    entries: list[str] = []
+    for line in lines[-MAX_ENTRIES:]:
+        try:
+            value = json.loads(line).get("prompt")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(value, str):
+            entries.append(value)
+    return entries

@@ -1,0 +1,96 @@
+"""Pure functions that turn tool inputs, progress and results into short text for the UI.
+
+Kept apart from the widgets so they are cheap to test and reuse (transcript export, `-p`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+PREVIEW_LINES = 5
+EXPANDED_LINES = 400
+
+
+def content_text(content: str | list[dict[str, Any]]) -> str:
+    """The text of a tool_result content (image blocks become a placeholder)."""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+        elif block.get("type") == "image":
+            parts.append("[image]")
+    return "\n".join(parts)
+
+
+def strip_error_wrapper(text: str) -> str:
+    return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "").strip()
+
+
+def header_argument(name: str, inp: dict[str, Any], key_argument: str = "") -> str:
+    """The one argument that identifies a call in its header line."""
+    value = key_argument
+    if not value:
+        for key in ("command", "file_path", "path", "pattern", "notebook_path", "url",
+                    "description", "bash_id", "shell_id"):
+            if isinstance(inp.get(key), str) and inp[key]:
+                value = inp[key]
+                break
+    value = " ".join(str(value).split())
+    return value if len(value) <= 120 else value[:117] + "…"
+
+
+def edit_diff(inp: dict[str, Any]) -> list[str]:
+    """A unified diff of an Edit's old_string → new_string (what the change does)."""
+    old = str(inp.get("old_string", "")).splitlines()
+    new = str(inp.get("new_string", "")).splitlines()
+    lines = list(difflib.unified_diff(old, new, lineterm="", n=1))
+    return [ln for ln in lines[2:]] if lines else []
+
+
+def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, Any]],
+                 is_error: bool) -> list[str]:
+    """All lines worth showing for a finished call; the widget cuts them to a preview."""
+    text = content_text(content)
+    if is_error:
+        return strip_error_wrapper(text).splitlines() or ["(error)"]
+    if name == "Edit" and "old_string" in inp:
+        return edit_diff(inp) or text.splitlines()
+    if name == "Write" and isinstance(inp.get("content"), str):
+        body = inp["content"].splitlines()
+        return [f"+ {ln}" for ln in body] or ["(empty file)"]
+    if name == "Read":
+        count = len(text.splitlines())
+        return [f"Read {count} lines"] + text.splitlines()
+    return text.splitlines() or ["(no output)"]
+
+
+def progress_text(data: Any) -> list[str]:
+    """Live progress lines: Bash output tails, match counts, sub-agent steps."""
+    if isinstance(data, dict):
+        if "stdout" in data or "stderr" in data:
+            text = f"{data.get('stdout') or ''}{data.get('stderr') or ''}"
+            return text.splitlines()
+        if "matches" in data:
+            return [f"{data['matches']} matches so far"]
+        if "message" in data:
+            return [str(data["message"])]
+        return [json.dumps(data, default=str)[:200]]
+    if isinstance(data, str):
+        return data.splitlines()
+    return [str(data)]
+
+
+def format_input(inp: dict[str, Any]) -> str:
+    """The full input, for the expanded (Ctrl+O) view."""
+    return json.dumps(inp, indent=2, ensure_ascii=False, default=str)
+
+
+def format_elapsed(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s"

@@ -1,0 +1,156 @@
+"""Maps the engine's AgentEvents to widgets in the conversation (one `match`, no UI logic in
+the engine), and rebuilds widgets from stored history for /resume and benchmarks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.widget import Widget
+
+from claude_harness.agent.events import (
+    AgentEvent,
+    ApiRetry,
+    AssistantMessage,
+    Notice,
+    PermissionRequest,
+    TextDelta,
+    ThinkingDelta,
+    ToolProgress,
+    ToolResultEvent,
+    ToolStart,
+    TurnEnd,
+    Usage,
+)
+from claude_harness.tui.widgets.assistant_text import AssistantTextView
+from claude_harness.tui.widgets.conversation import Conversation
+from claude_harness.tui.widgets.notice import NoticeView
+from claude_harness.tui.widgets.thinking import ThinkingView
+from claude_harness.tui.widgets.tool_call import ToolCallView
+from claude_harness.tui.widgets.user_prompt import UserPromptView
+
+
+class TurnRenderer:
+    """Renders one conversation's events; keeps the open text/thinking block and the tool views."""
+
+    def __init__(self, conversation: Conversation, *,
+                 on_permission: Callable[[PermissionRequest], None],
+                 on_usage: Callable[[], None],
+                 on_todos: Callable[[list[dict[str, Any]]], None]) -> None:
+        self.conversation = conversation
+        self.on_permission = on_permission
+        self.on_usage = on_usage
+        self.on_todos = on_todos
+        self.tools: dict[str, ToolCallView] = {}
+        self._text: AssistantTextView | None = None
+        self._thinking: ThinkingView | None = None
+        self.expanded = False
+
+    async def handle(self, event: AgentEvent) -> None:
+        match event:
+            case TextDelta(text=text):
+                if self._text is None:
+                    await self._close_thinking()
+                    self._text = AssistantTextView()
+                    await self.conversation.add(self._text)
+                await self._text.append_delta(text)
+            case ThinkingDelta(text=text):
+                if self._thinking is None:
+                    self._thinking = ThinkingView()
+                    await self.conversation.add(self._thinking)
+                self._thinking.append_delta(text)
+            case AssistantMessage():
+                await self.close_blocks()
+            case ToolStart(tool_use_id=tid, name=name, input=inp, key_argument=key):
+                await self.close_blocks()
+                await self._tool_view(tid, name, inp, key)
+            case ToolProgress(tool_use_id=tid, name=name, data=data):
+                (await self._tool_view(tid, name, {})).add_progress(data)
+            case ToolResultEvent(tool_use_id=tid, name=name, content=content, is_error=err):
+                view = await self._tool_view(tid, name, event.input)
+                view.finish(content, err)
+                if name == "TodoWrite" and isinstance(event.data, dict):
+                    self.on_todos(list(event.data.get("todos") or []))
+            case PermissionRequest():
+                self.on_permission(event)
+            case Usage():
+                self.on_usage()
+            case ApiRetry(attempt=attempt, max_retries=most, delay=delay, error=error):
+                await self.notice(f"{error} · retrying in {delay:.0f}s (attempt {attempt}/{most})",
+                                  "warning")
+            case Notice(text=text, level=level):
+                await self.notice(text, level)
+            case TurnEnd():
+                await self.end_turn(event)
+
+    async def _tool_view(self, tid: str, name: str, inp: dict[str, Any],
+                         key: str = "") -> ToolCallView:
+        view = self.tools.get(tid)
+        if view is None:
+            view = ToolCallView(tid, name, inp, key)
+            view.set_class(self.expanded, "-expanded")
+            self.tools[tid] = view
+            await self.conversation.add(view)
+        elif inp and not view.tool_input:
+            view.tool_input = inp
+        return view
+
+    async def _close_thinking(self) -> None:
+        if self._thinking is not None:
+            self._thinking.finish()
+            self._thinking = None
+
+    async def close_blocks(self) -> None:
+        await self._close_thinking()
+        if self._text is not None:
+            text, self._text = self._text, None
+            await text.finish()
+
+    async def notice(self, text: str, level: str = "info") -> None:
+        await self.conversation.add(NoticeView(text, level))
+
+    async def end_turn(self, event: TurnEnd) -> None:
+        await self.close_blocks()
+        for view in self.tools.values():
+            if view.running:
+                view.finish("Interrupted", True)
+        self.tools = {tid: v for tid, v in self.tools.items() if v.is_mounted}
+        if event.reason == "aborted":
+            await self.notice("Interrupted · tell the model what to do instead", "warning")
+        elif event.reason == "error":
+            await self.notice(f"Error: {event.error or 'the turn failed'}", "error")
+        elif event.reason == "max_turns":
+            await self.notice(f"Stopped after the maximum of {event.num_turns} turns.", "warning")
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.expanded = expanded
+        for view in self.conversation.query(ToolCallView):
+            view.set_expanded(expanded)
+
+
+def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
+    """Widgets for stored messages (resume, benchmarks): prompts, answers, finished tool calls."""
+    widgets: list[Widget] = []
+    pending: dict[str, ToolCallView] = {}
+    for message in messages:
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        for block in blocks:
+            kind = block.get("type")
+            if kind == "text" and str(block.get("text", "")).strip():
+                if message.get("role") == "user":
+                    widgets.append(UserPromptView(block["text"]))
+                else:
+                    widgets.append(AssistantTextView(block["text"]))
+            elif kind == "tool_use":
+                view = ToolCallView(block.get("id", ""), block.get("name", "?"),
+                                    block.get("input") or {})
+                view.finished = view.started
+                pending[view.tool_use_id] = view
+                widgets.append(view)
+            elif kind == "tool_result" and (view := pending.pop(block.get("tool_use_id"), None)):
+                view.finish(block.get("content") or "", bool(block.get("is_error")))
+    for view in pending.values():
+        view.finish("(no result)", True)
+    return widgets

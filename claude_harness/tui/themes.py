@@ -1,0 +1,63 @@
+"""Theme files (TOML) registered as Textual `Theme` objects.
+
+Built-in themes live in the top-level `themes/` folder; users may drop more into
+`<data dir>/themes/`. Widgets use only `$variables`, so a theme file is all a new look needs.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from textual.theme import Theme
+
+from claude_harness.tui.paths import data_dir
+
+BUILTIN_DIR = Path(__file__).resolve().parents[2] / "themes"
+DEFAULT_THEME = "dark"
+_THEME_KEYS = {
+    "name", "primary", "secondary", "warning", "error", "success", "accent", "foreground",
+    "background", "surface", "panel", "boost", "dark", "luminosity_spread", "text_alpha",
+    "variables",
+}
+
+
+class ThemeFileError(ValueError):
+    """A theme file is not valid TOML or has unknown keys."""
+
+
+def theme_from_file(path: Path) -> Theme:
+    """Parse one theme file; unknown keys are an error so typos do not pass silently."""
+    try:
+        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ThemeFileError(f"{path}: {exc}") from exc
+    unknown = set(raw) - _THEME_KEYS
+    if unknown:
+        raise ThemeFileError(f"{path}: unknown keys {sorted(unknown)}")
+    if "primary" not in raw:
+        raise ThemeFileError(f"{path}: 'primary' is required")
+    raw.setdefault("name", path.stem)
+    return Theme(**raw)
+
+
+def theme_dirs() -> list[Path]:
+    return [BUILTIN_DIR, data_dir() / "themes"]
+
+
+def load_themes() -> tuple[list[Theme], list[str]]:
+    """Every theme found, and one error line per file that could not be loaded."""
+    themes: dict[str, Theme] = {}
+    errors: list[str] = []
+    for directory in theme_dirs():
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.glob("*.toml")):
+            try:
+                theme = theme_from_file(path)
+            except ThemeFileError as exc:
+                errors.append(str(exc))
+                continue
+            themes[theme.name] = theme
+    return list(themes.values()), errors

@@ -1,0 +1,63 @@
+"""The line above the input while a turn runs: spinner, elapsed time, queued prompts, hints.
+
+Its timer runs only while the model works; it is hidden and stopped when idle.
+"""
+
+from __future__ import annotations
+
+import time
+
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import Static
+
+SPINNER = "✻✳✢·✢✳"
+
+
+class ActivityLine(Static):
+    DEFAULT_CSS = """
+    ActivityLine { height: 1; padding: 0 1; color: $primary; display: none; }
+    ActivityLine.-active { display: block; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="activity")
+        self.label = "Working"
+        self.queued = 0
+        self._started = 0.0
+        self._frame = 0
+        self._timer: Timer | None = None
+
+    def start(self, label: str = "Working") -> None:
+        self.label = label
+        self._started = time.monotonic()
+        self.add_class("-active")
+        if self._timer is None:
+            self._timer = self.set_interval(0.2, self._tick)
+        self._render_line()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.remove_class("-active")
+
+    @property
+    def active(self) -> bool:
+        return self._timer is not None
+
+    def set_queued(self, count: int) -> None:
+        self.queued = count
+        if self.active:
+            self._render_line()
+
+    def _tick(self) -> None:
+        self._frame += 1
+        self._render_line()
+
+    def _render_line(self) -> None:
+        elapsed = int(time.monotonic() - self._started)
+        queued = f" · {self.queued} queued" if self.queued else ""
+        glyph = SPINNER[self._frame % len(SPINNER)]
+        self.update(Content.from_markup(
+            f"{glyph} {self.label}… [dim]({elapsed}s · esc to interrupt{queued})[/]"))

@@ -1,0 +1,160 @@
+"""The in-place permission prompt that replaces the input while the loop waits for an answer.
+
+Shows exactly what would run (the command, the diff, the file) and why the checker asks, then
+offers Yes / Yes and don't ask again for <rule> / No and tell the model what to do instead.
+Keys: 1/2/3, Up/Down + Enter, Esc = No; typing any other text goes to the feedback field.
+The widget only posts `Answered`; the app resolves the loop's future and shows the next one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.markup import escape
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+from claude_harness.tui import previews
+
+TITLES = {"Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",
+          "MultiEdit": "Edit file", "NotebookEdit": "Edit notebook", "WebFetch": "Fetch URL"}
+MAX_PREVIEW_LINES = 14
+
+
+def describe(request: PermissionRequest) -> list[str]:
+    """The exact thing the user approves: the command, the diff, or the input."""
+    inp = request.input
+    if request.preview:
+        lines = request.preview.splitlines()
+    elif request.tool_name == "Bash" and "command" in inp:
+        lines = str(inp["command"]).splitlines()
+        if inp.get("description"):
+            lines.append(f"({inp['description']})")
+    elif request.tool_name in ("Edit", "MultiEdit") and "old_string" in inp:
+        lines = [str(inp.get("file_path", ""))] + previews.edit_diff(inp)
+    elif request.tool_name == "Write" and "content" in inp:
+        body = str(inp["content"]).splitlines()
+        lines = [str(inp.get("file_path", ""))] + [f"+ {ln}" for ln in body]
+    else:
+        lines = previews.format_input(inp).splitlines()
+    if len(lines) > MAX_PREVIEW_LINES:
+        extra = len(lines) - MAX_PREVIEW_LINES
+        lines = lines[:MAX_PREVIEW_LINES] + [f"… +{extra} more lines"]
+    return lines
+
+
+class PermissionPrompt(Vertical, can_focus=True):
+    DEFAULT_CSS = """
+    PermissionPrompt {
+        height: auto;
+        max-height: 70%;
+        border: round $warning;
+        padding: 0 1;
+        background: $surface;
+    }
+    PermissionPrompt:focus-within { border: round $warning; }
+    PermissionPrompt .perm-title { text-style: bold; color: $warning; }
+    PermissionPrompt .perm-body { padding: 0 0 0 2; color: $text; }
+    PermissionPrompt .perm-reason { color: $text-muted; padding: 0 0 0 2; }
+    PermissionPrompt .perm-option { padding: 0 1; }
+    PermissionPrompt .perm-option.-selected { background: $primary 30%; text-style: bold; }
+    PermissionPrompt Input { border: none; height: 1; padding: 0 2; background: $surface; }
+    PermissionPrompt Input:focus { border: none; background: $boost; }
+    PermissionPrompt .perm-queue { color: $text-muted; text-style: italic; }
+    """
+
+    BINDINGS = [
+        Binding("1", "choose(0)", "Yes", show=False),
+        Binding("2", "choose(1)", "Always", show=False),
+        Binding("3", "choose(2)", "No", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("enter", "confirm", show=False),
+        Binding("escape", "choose(2)", "No", show=False),
+    ]
+
+    class Answered(Message):
+        def __init__(self, request: PermissionRequest, answer: PermissionAnswer) -> None:
+            super().__init__()
+            self.request = request
+            self.answer = answer
+
+    def __init__(self, request: PermissionRequest, queued: int = 0) -> None:
+        super().__init__(id="permission-prompt")
+        self.request = request
+        self.queued = queued
+        self.selected = 0
+        self._answered = False
+        self._options: list[tuple[str, str]] = [("yes", "Yes")]
+        if request.suggestion:
+            self._options.append(("always", f"Yes, and don't ask again for {request.suggestion}"))
+        self._options.append(("no", "No, and tell the model what to do instead (esc)"))
+
+    def compose(self) -> ComposeResult:
+        title = TITLES.get(self.request.tool_name, f"Use {self.request.tool_name}")
+        yield Static(title, classes="perm-title", markup=False)
+        yield Static("\n".join(describe(self.request)), classes="perm-body", markup=False)
+        if self.request.reason:
+            yield Static(self.request.reason, classes="perm-reason", markup=False)
+        yield Static("Do you want to proceed?")
+        for index, (choice, label) in enumerate(self._options):
+            number = {"yes": 1, "always": 2, "no": 3}[choice]
+            yield Static(Content.from_markup(f"{number}. {escape(label)}"),
+                         classes="perm-option" + (" -selected" if index == 0 else ""))
+        yield Input(placeholder="…or type what the model should do instead, then Enter",
+                    id="perm-feedback")
+        if self.queued:
+            yield Static(f"{self.queued} more request(s) waiting", classes="perm-queue")
+
+    def on_mount(self) -> None:
+        self.focus()
+
+    # ── actions ─────────────────────────────────────────────────────────────────────────────
+
+    def _choice_index(self, number: int) -> int | None:
+        wanted = ("yes", "always", "no")[number]
+        for index, (choice, _label) in enumerate(self._options):
+            if choice == wanted:
+                return index
+        return None
+
+    def action_choose(self, number: int) -> None:
+        index = self._choice_index(number)
+        if index is not None:
+            self._answer(self._options[index][0])
+
+    def action_move(self, delta: int) -> None:
+        self.selected = (self.selected + delta) % len(self._options)
+        for index, option in enumerate(self.query(".perm-option")):
+            option.set_class(index == self.selected, "-selected")
+
+    def action_confirm(self) -> None:
+        self._answer(self._options[self.selected][0])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._answer("no", event.value.strip())
+
+    def on_key(self, event: events.Key) -> None:
+        """Text typed at the prompt (other than the choice keys) goes to the feedback field."""
+        feedback = self.query_one("#perm-feedback", Input)
+        if feedback.has_focus or not event.is_printable or event.character in (None, "1", "2", "3"):
+            return
+        event.stop()
+        event.prevent_default()
+        feedback.focus()
+        feedback.insert_text_at_cursor(event.character)
+
+    def _answer(self, choice: Any, feedback: str = "") -> None:
+        if self._answered:
+            return
+        self._answered = True
+        if choice == "no" and not feedback:
+            feedback = self.query_one("#perm-feedback", Input).value.strip()
+        self.post_message(self.Answered(self.request, PermissionAnswer(choice, feedback)))

@@ -1,0 +1,102 @@
+"""The multi-line prompt: Enter sends, Shift+Enter / Ctrl+J / `\\`+Enter insert a newline,
+Up/Down browse the per-project history when the cursor is on the first/last line.
+
+It accepts typing from the first frame; what happens to a sent prompt (run now, queue, slash
+command, shell escape) is the app's business, so this widget only posts `Submitted`.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.message import Message
+from textual.widgets import TextArea
+
+from claude_harness.tui.history import PromptHistory
+
+
+class PromptInput(TextArea):
+    DEFAULT_CSS = """
+    PromptInput {
+        height: auto;
+        min-height: 3;
+        max-height: 12;
+        border: round $primary 60%;
+        padding: 0 1;
+        background: $background;
+    }
+    PromptInput:focus { border: round $primary; }
+    PromptInput.-busy { border: round $secondary; }
+    PromptInput .text-area--cursor-line { background: transparent; }
+    """
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Completion(Message):
+        """Tab: the app completes the word at the cursor (`@path`, `/command`)."""
+
+        def __init__(self, text: str, column: int) -> None:
+            super().__init__()
+            self.text = text
+            self.column = column
+
+    def __init__(self, history: PromptHistory | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
+                         compact=True, highlight_cursor_line=False,
+                         placeholder="Type a message · / for commands · ! for shell · @ for files")
+        self.prompt_history = history or PromptHistory(None)
+        self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none
+
+    def set_text(self, text: str) -> None:
+        self.text = text
+        last = self.document.line_count - 1
+        self.move_cursor((last, len(self.document.get_line(last))))
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key == "enter":
+            event.stop()
+            event.prevent_default()
+            row, col = self.cursor_location
+            line = self.document.get_line(row)
+            if col > 0 and line[col - 1] == "\\":
+                self.replace("\n", (row, col - 1), (row, col))
+                return
+            self._submit()
+            return
+        if key in ("shift+enter", "ctrl+j", "alt+enter"):
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        if key == "tab" and self.text:
+            event.stop()
+            event.prevent_default()
+            row, col = self.cursor_location
+            self.post_message(self.Completion(self.document.get_line(row), col))
+            return
+        if key == "up" and self.cursor_location[0] == 0:
+            older = self.prompt_history.older(self.text)
+            if older is not None:
+                event.stop()
+                event.prevent_default()
+                self.set_text(older)
+            return
+        if key == "down" and self.cursor_location[0] == self.document.line_count - 1:
+            newer = self.prompt_history.newer()
+            if newer is not None:
+                event.stop()
+                event.prevent_default()
+                self.set_text(newer)
+            return
+        await super()._on_key(event)
+
+    def _submit(self) -> None:
+        text = self.text
+        if not text.strip():
+            return
+        self.prompt_history.add(text)
+        self.clear()
+        self.post_message(self.Submitted(text))

@@ -1,0 +1,102 @@
+"""Fixtures for the Textual app tests: an isolated home and project, the scripted API server,
+and the real app wired to a real Engine pointed at that server."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claude_harness.testing.mock_api import MockApiServer
+
+# Built-in tools the app tests rely on; imported one by one so a tool that has not landed yet
+# does not take the others down with it.
+TOOL_MODULES = ("bash", "read", "write", "edit", "grep", "glob", "todo_write")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(home / "no-managed.json"))
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
+                "ANTHROPIC_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    proj = tmp_path / "proj"
+    (proj / "src").mkdir(parents=True)
+    (proj / "src" / "app.py").write_text("def greet(name):\n    return 'hello ' + name\n")
+    (proj / "README.md").write_text("# demo project\n")
+    monkeypatch.chdir(proj)
+    return proj
+
+
+def available_tools() -> tuple[Any, ...]:
+    tools = []
+    for name in TOOL_MODULES:
+        try:
+            module = importlib.import_module(f"claude_harness.tools.{name}")
+        except ImportError:
+            continue
+        tools.append(module.TOOL)
+    return tuple(sorted(tools, key=lambda t: t.name))
+
+
+def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "default",
+                bypass: bool = False, key: str | None = "test") -> Any:
+    """An Engine wired as bootstrap does, pointed at `server`, without reading settings files."""
+    from claude_harness.agent.engine import Engine, EngineConfig
+    from claude_harness.api.client import ApiSettings
+    from claude_harness.permissions.types import PermissionContext
+
+    perm = PermissionContext(mode=mode, cwd=proj, interactive=True,  # type: ignore[arg-type]
+                             bypass_available=bypass)
+    config = EngineConfig(
+        cwd=proj, model="claude-sonnet-4-5", permission=perm, tools=available_tools(),
+        system_prompt="You are a test assistant.",
+        api=ApiSettings(api_key=key, auth_token=None,
+                        base_url=server.url if server else "http://127.0.0.1:9",
+                        retry_base_delay=0.05, max_retries=1),
+        data_dir=proj.parent / "home" / "data",
+    )
+    return Engine(config)
+
+
+@pytest.fixture
+def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """`server = api(turns)`: a scripted server; env points the SDK at it too."""
+    servers: list[MockApiServer] = []
+
+    def start(turns: list[Any], **kw: Any) -> MockApiServer:
+        server = MockApiServer({"turns": turns}, **kw)
+        servers.append(server)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test")
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+@pytest.fixture
+def make_app(project: Path) -> Any:
+    """`app = make_app(server, mode=...)`: the real HarnessApp with an engine on `server`."""
+    from claude_harness.tui.app import HarnessApp
+
+    def build(server: MockApiServer | None, **kw: Any) -> HarnessApp:
+        theme = kw.pop("theme", None)
+        return HarnessApp(cwd=project, engine_factory=lambda: make_engine(server, project, **kw),
+                          theme=theme, preload_sdk=False)
+
+    return build

@@ -1,0 +1,45 @@
+"""Small helpers for driving the app with a Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+async def wait_for(pilot: Any, condition: Callable[[], Any], timeout: float = 10.0,
+                   what: str = "condition") -> Any:
+    """Let the app run until `condition()` is truthy; fail with `what` after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.02)
+        await asyncio.sleep(0)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    """Type into the focused widget character by character, like a user."""
+    keys = ["space" if c == " " else c for c in text]
+    await pilot.press(*keys)
+
+
+async def send(pilot: Any, text: str) -> None:
+    await type_text(pilot, text)
+    await pilot.press("enter")
+
+
+def screen_text(app: Any) -> str:
+    """Everything the conversation shows, as plain text (across all widgets)."""
+    from textual.widgets import Markdown, Static
+
+    parts: list[str] = []
+    for widget in app.query("*"):
+        if isinstance(widget, Markdown) and hasattr(widget, "text"):
+            parts.append(widget.text)
+        elif isinstance(widget, Static):
+            parts.append(str(widget.render()))
+    return "\n".join(parts)
