@@ -83,6 +83,8 @@ def apply_mode_to_bash(verdict: BashVerdict, perm: PermissionContext) -> Permiss
     mode = perm.mode
     if verdict.deny:
         return verdict.deny
+    if mode == "plan" and not verdict.allowed:
+        return undecided(verdict.undecided, mode, suggestion=None, is_write=True)
     if verdict.ask:
         return prompt_or_deny(verdict.ask, mode)
     if verdict.safety:

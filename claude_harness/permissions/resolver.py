@@ -134,6 +134,8 @@ async def _resolve_bash(
     verdict = bash_verdict(command, perm)
     if verdict.deny:
         return verdict.deny
+    if perm.mode == "plan" and not verdict.allowed:
+        return undecided(verdict.undecided, "plan", suggestion=None, is_write=True)
     if verdict.ask:
         return prompt_or_deny(verdict.ask, perm.mode)
     if verdict.safety:

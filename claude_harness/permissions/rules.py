@@ -178,7 +178,11 @@ def _match_form(path: Path, base: Path, pattern: str) -> bool:
     if rel == "":
         return pattern in {"/**", "**", "/"}
     try:
-        return bool(_Pattern(pattern).match_file(rel))
+        compiled = _Pattern(pattern)
+        if compiled.match_file(rel):
+            return True
+        # a directory (the subject of Grep/Glob) is covered when everything inside it is
+        return path.is_dir() and bool(compiled.match_file(f"{rel}/__any_child__"))
     except Exception:  # a malformed pattern matches nothing rather than crashing a check
         return False
 

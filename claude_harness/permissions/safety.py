@@ -73,7 +73,7 @@ def protected_reason(path: str | Path, cwd: Path, working_dirs: tuple[Path, ...]
     for form in (expand(path, cwd), real(path, cwd)):
         hit = _protected_parts(_parts_under_root(form, roots))
         if hit:
-            return f"writes to {_show(form, cwd)} (protected: {hit})"
+            return f"writes to {_show(form, Path(roots[0]))} (protected: {hit})"
     return None
 
 
