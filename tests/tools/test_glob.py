@@ -121,3 +121,13 @@ async def test_metadata(ctx, tmp_path):
     assert TOOL.is_read_only(inp) and TOOL.is_concurrency_safe(inp)
     assert TOOL.backfill_input(inp, ctx) == {"path": str(tmp_path)}
     assert "**/*.py" in TOOL.description
+
+
+async def test_backfilled_path_is_where_the_search_really_starts(ctx, tmp_path):
+    """Permission rules see the backfilled path: an absolute or `..` pattern must show up there."""
+    inp = TOOL.input_model.model_validate({"pattern": "/etc/*.conf"})
+    assert TOOL.backfill_input(inp, ctx) == {"path": "/etc"}
+    inp = TOOL.input_model.model_validate({"pattern": "../other/**/*.py", "path": "sub"})
+    assert TOOL.backfill_input(inp, ctx) == {"path": str(tmp_path / "other")}
+    inp = TOOL.input_model.model_validate({"pattern": "src/**/*.py"})
+    assert TOOL.backfill_input(inp, ctx) == {"path": str(tmp_path / "src")}

@@ -42,6 +42,7 @@ class GlobInput(ToolInput):
 
 
 def _search_root(inp: GlobInput, cwd: Path) -> Path:
+    """The `path` directory, checked: a missing or non-directory path is the model's mistake."""
     if "\0" in inp.pattern or (inp.path and "\0" in inp.path):
         raise ToolError("Pattern and path may not contain NUL bytes", code="invalid_input")
     root = absolute(inp.path, cwd)
@@ -50,6 +51,17 @@ def _search_root(inp: GlobInput, cwd: Path) -> Path:
     if not root.is_dir():
         raise ToolError(f"Path is not a directory: {root}", code="not_a_directory")
     return root
+
+
+def effective_base(inp: GlobInput, cwd: Path) -> Path:
+    """Where the search really starts: `path` joined with the pattern's literal directory part.
+
+    This, not `path` alone, is what permission rules must see: `/etc/*.conf` or `../x/*` reach
+    outside the working directory without any `path`.
+    """
+    base = split_literal_prefix(inp.pattern).base
+    root = absolute(inp.path, cwd)
+    return Path(os.path.normpath(root / base)) if base else root
 
 
 def _rg_args(rest: str, path_arg: str | None) -> list[str]:
@@ -64,9 +76,9 @@ def _rg_args(rest: str, path_arg: str | None) -> list[str]:
 
 async def _call(inp: GlobInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     cwd = ctx.cwd
-    root = _search_root(inp, cwd)
+    _search_root(inp, cwd)  # the given path must exist; the pattern's own part need not
     split = split_literal_prefix(inp.pattern)
-    base = Path(os.path.normpath(root / split.base)) if split.base else root
+    base = effective_base(inp, cwd)
     if not base.is_dir():
         return ToolResult(data="No files found")
     path_arg = rg_path_arg(base, cwd)
@@ -102,7 +114,7 @@ def _format(paths: list[str]) -> str:
 
 
 def _backfill(inp: GlobInput, ctx: ToolUseContext) -> dict[str, Any]:
-    return {"path": str(absolute(inp.path, ctx.cwd))}
+    return {"path": str(effective_base(inp, ctx.cwd))}
 
 
 TOOL = build_tool(
