@@ -16,7 +16,7 @@ from pathlib import Path
 from claude_harness.permissions.bash_parse import resolve_path
 from claude_harness.permissions.bash_programs import sed_in_place
 from claude_harness.permissions.bash_security import BashAnalysis, CommandView, analyse
-from claude_harness.permissions.paths import inside_any
+from claude_harness.permissions.paths import expand, inside_any
 from claude_harness.permissions.rules import (
     describe_rule,
     match_bash_pattern,
@@ -103,11 +103,13 @@ def _rule_stage(
                 cwd = view.cmd.cwd
                 if tool_matches(name, "Read"):
                     for word in _read_paths(view):
-                        if rule_matches(rule, "Read", word, cwd):
+                        target = str(expand(word, cwd))
+                        if rule_matches(rule, "Read", target, perm.cwd):
                             return _rule_decision(rule, f"reading {word}", perm)
                 if tool_matches(name, "Edit"):
                     for word, _path in _write_paths(view):
-                        if rule_matches(rule, "Edit", word, cwd):
+                        target = str(expand(word, cwd))
+                        if rule_matches(rule, "Edit", target, perm.cwd):
                             return _rule_decision(rule, f"writing {word}", perm)
     return None
 
@@ -156,7 +158,7 @@ def _outside_allowed(view: CommandView, perm: PermissionContext) -> str:
     """Paths outside the working dirs need a Read allow rule, whatever Bash rule matched."""
     for word in view.outside:
         if not any(
-            rule_matches(r, "Read", word, view.cmd.cwd)
+            rule_matches(r, "Read", str(expand(word, view.cmd.cwd)), perm.cwd)
             for r in perm.rules_for("allow")
             if tool_matches(r.value.tool_name, "Read") and r.value.rule_content is not None
         ):
@@ -200,7 +202,7 @@ def _writes_allowed(view: CommandView, perm: PermissionContext) -> str:
     for target in targets:
         path = resolve_path(target, view.cmd.cwd)
         edit_ok = any(
-            rule_matches(r, "Edit", target, view.cmd.cwd)
+            rule_matches(r, "Edit", str(expand(target, view.cmd.cwd)), perm.cwd)
             for r in perm.rules_for("allow")
             if tool_matches(r.value.tool_name, "Edit")
         )

@@ -299,12 +299,15 @@ def parse_command(command: str, cwd: Path) -> ParsedCommand:
     screened = _screen_raw(command)
     if screened is not None and len(command) > MAX_COMMAND_CHARS:
         return _fallback(command, cwd, screened)
+    # bashlex does not implement the `time` keyword; as a leading word it only times the rest
+    timed = re.match(r"^\s*time(\s+-p)?\s+(?=\S)", command)
+    source = command[timed.end():] if timed else command
     try:
-        trees = bashlex.parse(command)
+        trees = bashlex.parse(source)
     except Exception as exc:  # bashlex raises several unrelated types; all mean "cannot read"
         reason = f"the command could not be parsed ({type(exc).__name__}: {exc})"
         return _fallback(command, cwd, screened or reason)
-    walker = _Walker(command, cwd)
+    walker = _Walker(source, cwd)
     for tree in trees:
         walker.walk(tree)
     result = walker.result
