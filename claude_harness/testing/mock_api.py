@@ -88,8 +88,10 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in (extra_headers or {}).items():
             self.send_header(key, value)
         self.end_headers()
-        self._write(data)
+        # Logged before the body goes out so a client that has its answer always finds the
+        # record (the gap is microseconds, far below the overhead a benchmark measures).
         self.server.state.record_response_end(index, status, **log_extra)
+        self._write(data)
 
     def _send_error(self, index: int, err: ErrorReply, **log_extra: Any) -> None:
         headers = {}
@@ -120,8 +122,8 @@ class _Handler(BaseHTTPRequestHandler):
         if turn.delay:
             time.sleep(turn.delay)
         if fault is not None and fault.drop_after_events is not None:
-            self._drop_connection()
             self.server.state.record_response_end(index, 0, turn=turn.index, dropped=True)
+            self._drop_connection()
             return
         if fault is not None and fault.sse_error is not None:
             err_type = fault.sse_error["type"]
@@ -145,24 +147,29 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("transfer-encoding", "chunked")
         self.send_header("request-id", self._request_id(index))
         self.end_headers()
+        end = self.server.state.record_response_end
         try:
             for name, data in events[:cut]:
                 self._send_chunk(format_sse(name, data), turn)
+            # Each outcome is logged before the bytes that end it, so a client that has seen
+            # the end always finds the record; for a normal stream `t` is just after
+            # message_stop was flushed.
             if fault is not None and fault.drop_after_events is not None:
+                end(index, 200, turn=turn.index, dropped=True)
                 self._drop_connection()
-                self.server.state.record_response_end(index, 200, turn=turn.index, dropped=True)
                 return
             if fault is not None and fault.sse_error is not None:
+                end(index, 200, turn=turn.index, sse_error=fault.sse_error["type"])
                 self._send_chunk(format_sse("error", {"type": "error", "error": fault.sse_error}),
                                  turn)
+            else:
+                end(index, 200, turn=turn.index)
             self._write(b"0\r\n\r\n")
         except OSError:  # the client went away (aborted stream) or the server is closing
             self.close_connection = True
-            self.server.state.record_response_end(index, 200, turn=turn.index,
-                                                  client_disconnected=True)
-            return
-        extra = {"sse_error": fault.sse_error["type"]} if fault and fault.sse_error else {}
-        self.server.state.record_response_end(index, 200, turn=turn.index, **extra)
+            if not any(e["event"] == "response_end" and e["index"] == index
+                       for e in self.server.state.log):
+                end(index, 200, turn=turn.index, client_disconnected=True)
 
     def _send_chunk(self, payload: bytes, turn: Turn) -> None:
         if turn.delay:
