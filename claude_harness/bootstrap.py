@@ -12,18 +12,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.engine import DEFAULT_MODEL, Engine, EngineConfig
+from claude_harness.agent.engine import Engine, EngineConfig
 from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings
+from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
 from claude_harness.config.paths import data_dir
 from claude_harness.options import RunOptions
 from claude_harness.session.transcript import find_session, latest_session, load_messages
-
-MODEL_ALIASES = {
-    "sonnet": "claude-sonnet-4-5",
-    "opus": "claude-opus-4-5",
-    "haiku": "claude-haiku-4-5",
-}
 
 
 class StartupError(Exception):
@@ -32,7 +27,7 @@ class StartupError(Exception):
 
 def resolve_model(opts: RunOptions, settings_model: str | None) -> str:
     model = opts.model or os.environ.get("ANTHROPIC_MODEL") or settings_model or DEFAULT_MODEL
-    return MODEL_ALIASES.get(model, model)
+    return resolve_alias(model)
 
 
 def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, Any]], str | None]:

@@ -37,7 +37,6 @@ from claude_harness.permissions.types import PermissionContext, PermissionMode
 from claude_harness.session.transcript import Transcript
 from claude_harness.tools.base import Tool
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
 MODE_CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
 
 

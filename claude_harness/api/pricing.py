@@ -21,12 +21,12 @@ class Price:
 
 # Matched by substring of the model id, most specific first.
 PRICES: tuple[tuple[str, Price], ...] = (
-    ("opus-4-5", Price(5.0, 25.0)),
-    ("opus-4-6", Price(5.0, 25.0)),
-    ("opus", Price(15.0, 75.0)),
+    ("opus-4-0", Price(15.0, 75.0)),
+    ("opus-4-1", Price(15.0, 75.0)),
+    ("opus", Price(5.0, 25.0)),
     ("sonnet", Price(3.0, 15.0)),
-    ("haiku-4", Price(1.0, 5.0)),
-    ("haiku", Price(0.8, 4.0)),
+    ("haiku-3", Price(0.8, 4.0)),
+    ("haiku", Price(1.0, 5.0)),
 )
 DEFAULT_PRICE = Price(3.0, 15.0)
 

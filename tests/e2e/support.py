@@ -39,7 +39,7 @@ def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[
     perm = PermissionContext(mode=mode, rules=rules, cwd=proj, interactive=interactive)  # type: ignore[arg-type]
     pool = assemble_tool_pool(perm, only=tools)
     config = EngineConfig(
-        cwd=proj, model="claude-sonnet-4-5", permission=perm, tools=pool,
+        cwd=proj, model="claude-sonnet-5-5", permission=perm, tools=pool,
         system_prompt="You are a test assistant.",
         api=ApiSettings(api_key="test-key", auth_token=None, base_url=server.url,
                         retry_base_delay=0.05, max_retries=3),
