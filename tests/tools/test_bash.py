@@ -327,3 +327,41 @@ async def test_simulated_sed_edit_writes_the_approved_content(tmp_path: Path) ->
     assert target.stat().st_mode & 0o777 == 0o640
     assert not (tmp_path / "ran-the-shell").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    ("command", "read_only"),
+    [
+        ("ls -la", True),
+        ("git status", True),
+        ("rm -rf build", False),
+        ("echo hi > out.txt", False),
+        ("ls && rm -rf build", False),
+    ],
+)
+def test_read_only_and_concurrency_follow_the_security_module(
+    command: str, read_only: bool
+) -> None:
+    inp = TOOL.input_model.model_validate({"command": command})
+    assert TOOL.is_read_only(inp) is read_only
+    assert TOOL.is_concurrency_safe(inp) is read_only
+
+
+async def test_cancelled_call_leaves_no_process_behind(ctx: ToolUseContext) -> None:
+    task = asyncio.create_task(run(ctx, "sleep 100.567 & sleep 100.568"))
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if len(procs_matching("sleep 100.56")) == 2:
+            break
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await wait_gone("sleep 100.56") == []
+
+
+async def test_already_aborted_call_runs_nothing(tmp_path: Path) -> None:
+    ctx = make_ctx(tmp_path)
+    ctx.abort.abort()
+    result, text = await run(ctx, "touch should-not-exist")
+    assert result.is_error and text.startswith("Command was interrupted")
+    assert not (tmp_path / "should-not-exist").exists()

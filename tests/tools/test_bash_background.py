@@ -63,6 +63,10 @@ async def test_start_returns_at_once_and_says_how_to_follow_up(ctx: ToolUseConte
     )
     assert loop.time() - started < 1
     assert "BashOutput" in text and "KillShell" in text
+    for _ in range(100):  # the exec of sleep may lag the return by a moment
+        if procs_matching("sleep 100.601"):
+            break
+        await asyncio.sleep(0.02)
     assert len(procs_matching("sleep 100.601")) == 1
     await call(KILL_SHELL, ctx, bash_id=result.data.background_id)
 

@@ -73,6 +73,8 @@ async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> Tool
     if inp.simulated_sed_edit is not None:
         apply_sed_edit(inp.simulated_sed_edit)
         return ToolResult(data=BashRun())
+    if ctx.abort.aborted:  # interrupted before we started: run nothing
+        return ToolResult(data=BashRun(interrupted=True), is_error=True)
     try:
         if inp.run_in_background:
             return _start_background(inp, ctx)
