@@ -79,6 +79,7 @@ class HarnessApp(App[None]):
         self.details = False
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
+        self._prompt = PromptInput(self.history, id="prompt")
 
     # ── layout ──────────────────────────────────────────────────────────────────────────────
 
@@ -88,7 +89,7 @@ class HarnessApp(App[None]):
             yield TodoPanel()
             yield ActivityLine()
             yield Static(id="completion-hint", markup=False)
-            yield PromptInput(self.history, id="prompt")
+            yield self._prompt
             yield StatusBar()
 
     @property
@@ -97,7 +98,7 @@ class HarnessApp(App[None]):
 
     @property
     def prompt(self) -> PromptInput:
-        return self.query_one(PromptInput)
+        return self._prompt
 
     @property
     def status(self) -> StatusBar:
@@ -268,6 +269,8 @@ class HarnessApp(App[None]):
         request.future.add_done_callback(lambda _f: self._on_request_settled(request))
         if self.prompt_widget is None:
             self._show_next_permission()
+        else:
+            self.prompt_widget.set_queued(len(self.permission_queue))
 
     def _show_next_permission(self) -> None:
         from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
@@ -291,7 +294,8 @@ class HarnessApp(App[None]):
 
     def _on_request_settled(self, request: PermissionRequest) -> None:
         """Answered elsewhere (an interrupt answers "no"): drop its prompt if it is showing."""
-        if self.prompt_widget is not None and self.prompt_widget.request is request:
+        if (self.prompt_widget is not None and self.prompt_widget.request is request
+                and self.prompt_widget.is_attached):
             self._close_prompt_widget()
 
     def _close_prompt_widget(self) -> None:

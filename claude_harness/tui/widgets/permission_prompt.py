@@ -86,7 +86,7 @@ class PermissionPrompt(Vertical, can_focus=True):
             self.answer = answer
 
     def __init__(self, request: PermissionRequest, queued: int = 0) -> None:
-        super().__init__(id="permission-prompt")
+        super().__init__(classes="permission-prompt")
         self.request = request
         self.queued = queued
         self.selected = 0
@@ -108,12 +108,20 @@ class PermissionPrompt(Vertical, can_focus=True):
             yield Static(Content.from_markup(f"{number}. {escape(label)}"),
                          classes="perm-option" + (" -selected" if index == 0 else ""))
         yield Input(placeholder="…or type what the model should do instead, then Enter",
-                    id="perm-feedback")
-        if self.queued:
-            yield Static(f"{self.queued} more request(s) waiting", classes="perm-queue")
+                    id="perm-feedback", select_on_focus=False)
+        yield Static(self._queue_text(), classes="perm-queue")
 
     def on_mount(self) -> None:
         self.focus()
+
+    def _queue_text(self) -> str:
+        return f"{self.queued} more request(s) waiting" if self.queued else ""
+
+    def set_queued(self, count: int) -> None:
+        """Parallel requests arrive while this one shows: say how many wait behind it."""
+        self.queued = count
+        if self.is_mounted:
+            self.query_one(".perm-queue", Static).update(self._queue_text())
 
     # ── actions ─────────────────────────────────────────────────────────────────────────────
 
