@@ -1,0 +1,216 @@
+"""McpManager: every configured MCP server, started in the background, offered as tools.
+
+    manager = McpManager.from_options(cwd, opts.mcp_config)   # reads configs; starts nothing
+    manager.start()                 # inside the running loop; returns at once
+    tools = manager.tools()         # the tools of servers connected *so far*
+    await manager.wait_ready()      # headless: wait until every server connected or failed
+    manager.status()                # for /mcp and stream-json init
+    await manager.close()
+
+Servers connect concurrently in their own tasks, so the first paint and the first prompt never
+wait for them. A server that cannot start, hangs past MCP_TIMEOUT (default 30 s) or dies later is
+reported as failed in `status()`; the others and the session go on. Listeners added with
+`add_listener` hear about every state change, so a front end can refresh its tool pool and its
+/mcp view (`assemble_tool_pool(permission, mcp_tools=manager.tools())`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from claude_harness.mcp.approvals import approval_state
+from claude_harness.mcp.config import McpServerConfig, load_mcp_configs
+from claude_harness.mcp.connection import McpConnection, State
+from claude_harness.mcp.resources import build_list_tool, build_read_tool
+from claude_harness.mcp.tools import build_server_tools
+from claude_harness.tools.base import Tool
+
+DEFAULT_STARTUP_TIMEOUT = 30.0
+
+Listener = Callable[["McpManager"], None]
+
+
+def _seconds_from_env(name: str, default: float | None) -> float | None:
+    """MCP_TIMEOUT / MCP_TOOL_TIMEOUT are milliseconds, as in Claude Code."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw) / 1000.0
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """One line of /mcp."""
+
+    name: str
+    state: State
+    scope: str
+    transport: str
+    source: str
+    error: str | None
+    tool_count: int
+    has_resources: bool
+
+    def describe(self) -> str:
+        label = {"connected": "✔ connected", "pending": "… connecting", "failed": "✘ failed",
+                 "needs-approval": "? needs approval", "disabled": "○ disabled",
+                 "closed": "○ closed"}[self.state]
+        line = f"{self.name} · {label} · {self.transport} · {self.scope}"
+        if self.state == "connected":
+            line += f" · {self.tool_count} tool{'s' if self.tool_count != 1 else ''}"
+            if self.has_resources:
+                line += " · resources"
+        if self.error:
+            line += f"\n    {self.error}".replace("\n", "\n    ") if "\n" in self.error \
+                else f"\n    {self.error}"
+        return line
+
+
+class McpManager:
+    """Owns the connections; hands out Tool objects for the connected ones."""
+
+    def __init__(
+        self,
+        servers: Sequence[McpServerConfig],
+        *,
+        cwd: Path,
+        startup_timeout: float | None = None,
+        tool_timeout: float | None = None,
+        approve_project: bool = False,
+        warnings: Iterable[str] = (),
+    ) -> None:
+        """`approve_project=True` starts project servers never asked about (e.g. `-p` in a
+        trusted folder); an explicit "no" recorded earlier is still honoured."""
+        self.cwd = Path(cwd)
+        self.warnings: list[str] = list(warnings)
+        self.startup_timeout = startup_timeout or _seconds_from_env(
+            "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT) or DEFAULT_STARTUP_TIMEOUT
+        self.tool_timeout = tool_timeout or _seconds_from_env("MCP_TOOL_TIMEOUT", None)
+        self._listeners: list[Listener] = []
+        self._tools: tuple[Tool, ...] | None = None
+        self.connections: list[McpConnection] = [
+            McpConnection(
+                cfg, cwd=self.cwd, startup_timeout=self.startup_timeout,
+                tool_timeout=self.tool_timeout, on_change=self._changed,
+                initial_state=self._initial_state(cfg, approve_project),
+            )
+            for cfg in servers
+        ]
+
+    @classmethod
+    def from_options(
+        cls, cwd: Path, mcp_config: Iterable[str] = (), *, approve_project: bool = False,
+        startup_timeout: float | None = None,
+    ) -> McpManager:
+        """Servers from the user config, `.mcp.json` and `--mcp-config` values."""
+        loaded = load_mcp_configs(Path(cwd), cli_values=mcp_config)
+        return cls(loaded.servers, cwd=cwd, approve_project=approve_project,
+                   startup_timeout=startup_timeout, warnings=loaded.warnings)
+
+    def _initial_state(self, cfg: McpServerConfig, approve_project: bool) -> State:
+        approved = approval_state(cfg, self.cwd)
+        if approved is False:
+            return "disabled"
+        if approved is None and not approve_project:
+            return "needs-approval"
+        return "pending"
+
+    # ── lifecycle ──────────────────────────────────────────────────────────────────────────
+
+    def start(self) -> None:
+        """Start every startable server in the background. Must be called from the event loop
+        that will run the tool calls. Never blocks, never raises for a bad server."""
+        for conn in self.connections:
+            conn.start()
+
+    def approve(self, name: str) -> None:
+        """Start a server that was waiting for approval (call after record_approval)."""
+        conn = self.get(name)
+        if conn is not None and conn.state in ("needs-approval", "disabled"):
+            conn.allow_start()
+            conn.start()
+            self._changed(conn)
+
+    async def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait until no server is still connecting; False when `timeout` ran out first."""
+        waits = [c.wait_settled() for c in self.connections if c.state == "pending"]
+        if not waits:
+            return True
+        try:
+            await asyncio.wait_for(asyncio.gather(*waits), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Stop every server (each stdio process is closed, then killed if it lingers)."""
+        await asyncio.gather(*(c.close() for c in self.connections), return_exceptions=True)
+
+    # ── what front ends read ─────────────────────────────────────────────────────────────
+
+    def get(self, name: str) -> McpConnection | None:
+        return next((c for c in self.connections if c.name == name), None)
+
+    def tools(self) -> tuple[Tool, ...]:
+        """Tools of the servers connected right now, plus the two resource tools when any of
+        them offers resources. Rebuilt only after a state change, so the objects (and their
+        serialized schemas) stay identical between turns."""
+        if self._tools is None:
+            self._tools = self._build_tools()
+        return self._tools
+
+    def _build_tools(self) -> tuple[Tool, ...]:
+        taken: set[str] = set()
+        tools: list[Tool] = []
+        connected = [c for c in self.connections if c.state == "connected"]
+        for conn in connected:
+            built, skipped = build_server_tools(conn, taken)
+            tools.extend(built)
+            self.warnings.extend(w for w in skipped if w not in self.warnings)
+        if any(c.has_resources for c in connected):
+            live = lambda: list(self.connections)  # noqa: E731
+            tools.extend([build_list_tool(live), build_read_tool(live)])
+        return tuple(sorted(tools, key=lambda t: t.name))
+
+    def status(self) -> list[ServerStatus]:
+        return [
+            ServerStatus(
+                name=c.name, state=c.state, scope=c.config.scope, transport=c.config.transport,
+                source=c.config.source, error=c.error, tool_count=len(c.tools),
+                has_resources=c.has_resources,
+            )
+            for c in self.connections
+        ]
+
+    def init_info(self) -> list[dict[str, str]]:
+        """`mcp_servers` of stream-json's init line: [{name, status}]."""
+        return [{"name": c.name, "status": c.state} for c in self.connections]
+
+    def format_status(self) -> str:
+        """The text of /mcp."""
+        if not self.connections:
+            return "No MCP servers configured. Add them to .mcp.json or pass --mcp-config."
+        lines = [s.describe() for s in self.status()]
+        lines.extend(f"warning: {w}" for w in self.warnings)
+        return "\n".join(lines)
+
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener(manager)` after every server state change; returns a remover."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _changed(self, conn: McpConnection) -> None:
+        self._tools = None
+        for listener in list(self._listeners):
+            try:
+                listener(self)
+            except Exception:  # noqa: BLE001 - a front end's bug must not break a server task
+                pass

@@ -1,0 +1,141 @@
+"""Tool objects for a server's MCP tools, named `mcp__<server>__<tool>`.
+
+They are ordinary `Tool`s built with `build_tool`, so every call takes the same pipeline as a
+built-in: schema validation (against the server's schema), PreToolUse hooks, permission rules
+(`mcp__server`, `mcp__server__tool`), result budgeting, PostToolUse hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from claude_harness.mcp.connection import McpConnection, ServerGone
+from claude_harness.mcp.content import convert_result, output_limit_chars
+from claude_harness.mcp.schema import McpToolInput, make_input_model, normalised_schema
+from claude_harness.tools.base import Tool, ToolError, ToolResult, build_tool
+
+if TYPE_CHECKING:
+    from claude_harness.agent.context import ToolUseContext
+
+MAX_NAME = 128
+MAX_DESCRIPTION = 2048
+_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def sanitize(name: str) -> str:
+    """Make a server or tool name fit the API's `^[a-zA-Z0-9_-]{1,128}$`."""
+    return _UNSAFE.sub("_", name) or "_"
+
+
+def mcp_tool_name(server: str, tool: str) -> str:
+    return f"mcp__{sanitize(server)}__{sanitize(tool)}"[:MAX_NAME]
+
+
+def _description(server: str, tool: Any) -> str:
+    text = (getattr(tool, "description", None) or "").strip()
+    if not text:
+        title = getattr(tool, "title", None) or tool.name
+        text = f"{title} (a tool provided by the MCP server '{server}')."
+    if len(text) > MAX_DESCRIPTION:
+        text = text[: MAX_DESCRIPTION - 1] + "…"
+    return text
+
+
+def _hint(tool: Any, name: str) -> bool | None:
+    annotations = getattr(tool, "annotations", None)
+    return getattr(annotations, name, None) if annotations is not None else None
+
+
+async def race_abort(coro: Any, ctx: ToolUseContext) -> Any:
+    """Await `coro` unless the user interrupts first; an interrupt cancels the request."""
+    from claude_harness.agent.messages import INTERRUPTED_MESSAGE
+
+    if ctx.abort.aborted:
+        coro.close()
+        raise ToolError(INTERRUPTED_MESSAGE, code="interrupted")
+    work = asyncio.ensure_future(coro)
+    stop = asyncio.ensure_future(ctx.abort.wait())
+    try:
+        await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+    if not work.done():
+        work.cancel()
+        raise ToolError(INTERRUPTED_MESSAGE, code="interrupted")
+    return work.result()
+
+
+def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
+    """One MCP tool as a Tool. `tool` is the server's listing entry (mcp_types.Tool)."""
+    server = conn.name
+    name = mcp_tool_name(server, tool.name)
+    schema = normalised_schema(getattr(tool, "input_schema", None))
+    read_only = _hint(tool, "read_only_hint") is True
+    destructive = not read_only and _hint(tool, "destructive_hint") is not False
+    title = getattr(tool, "title", None) or tool.name
+    remote_name = tool.name
+
+    async def call(inp: McpToolInput, ctx: ToolUseContext, progress: Any) -> ToolResult:
+        from mcp.shared.exceptions import MCPError
+
+        args = inp.arguments()
+        try:
+            result = await race_abort(
+                conn.request(f"tool {remote_name}", lambda c: c.call_tool(
+                    remote_name, args, read_timeout_seconds=conn.tool_timeout)),
+                ctx,
+            )
+        except ServerGone as exc:
+            raise ToolError(f"{exc}. The other tools keep working; this server's tools are "
+                            "unavailable until it is restarted.", code="mcp_server_gone") from exc
+        except MCPError as exc:
+            raise ToolError(f"MCP server '{server}' refused {remote_name}: {exc.message}",
+                            code="mcp_error") from exc
+        except TimeoutError as exc:
+            raise ToolError(f"MCP tool {remote_name} on '{server}' timed out after "
+                            f"{conn.tool_timeout:g} s (MCP_TOOL_TIMEOUT)",
+                            code="mcp_timeout") from exc
+        content = convert_result(list(result.content or []), result.structured_content)
+        return ToolResult(content, is_error=bool(result.is_error))
+
+    return build_tool(
+        name=name,
+        description=_description(server, tool),
+        input_model=make_input_model(name, schema),
+        json_schema=schema,
+        call=call,
+        is_read_only=lambda inp: read_only,
+        is_concurrency_safe=lambda inp: read_only,
+        is_destructive=lambda inp: destructive,
+        user_facing_name=f"{server} - {title} (MCP)",
+        key_argument=lambda inp: _key_argument(inp),
+        to_classifier_input=lambda inp: f"{name} {json.dumps(inp.arguments(), default=str)}",
+        max_result_size_chars=output_limit_chars(),
+        search_hint=f"mcp {server} {tool.name}",
+    )
+
+
+def _key_argument(inp: McpToolInput) -> str:
+    args = inp.arguments()
+    for value in args.values():
+        if isinstance(value, str) and value:
+            return value[:80]
+    return ""
+
+
+def build_server_tools(conn: McpConnection, taken: set[str]) -> tuple[list[Tool], list[str]]:
+    """Tools for one connected server; a name that collides after sanitising is skipped and
+    reported (the first tool keeps it)."""
+    tools: list[Tool] = []
+    skipped: list[str] = []
+    for listed in conn.tools:
+        name = mcp_tool_name(conn.name, listed.name)
+        if name in taken:
+            skipped.append(f"{conn.name}: tool {listed.name!r} skipped, its name {name} is taken")
+            continue
+        taken.add(name)
+        tools.append(build_mcp_tool(conn, listed))
+    return tools, skipped

@@ -1,0 +1,71 @@
+"""Helpers for the MCP tests: configs for the demo server, a real ToolUseContext over a tool
+pool, one call through the real pipeline, and a free port."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.context import (
+    AbortSignal,
+    FileStateCache,
+    ShellState,
+    ToolUseContext,
+    ToolUseOptions,
+)
+from claude_harness.mcp.config import McpServerConfig
+from claude_harness.permissions.rules import parse_rule
+from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.tools.base import Tool
+from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
+
+SERVER = str(Path(__file__).parent / "servers" / "demo_server.py")
+
+
+def demo(name: str, **kw: Any) -> McpServerConfig:
+    """The demo server over stdio, named `name`."""
+    return McpServerConfig(name=name, command=sys.executable, args=(SERVER, name),
+                           scope=kw.pop("scope", "cli"), **kw)
+
+
+def permission(cwd: Path, *, allow: tuple[str, ...] = (), deny: tuple[str, ...] = (),
+               interactive: bool = False) -> PermissionContext:
+    rules = tuple(
+        PermissionRule("cliArg", behavior, parse_rule(text))  # type: ignore[arg-type]
+        for behavior, texts in (("allow", allow), ("deny", deny)) for text in texts
+    )
+    return PermissionContext(cwd=cwd, rules=rules, interactive=interactive)
+
+
+def make_ctx(perm: PermissionContext, tools: tuple[Tool, ...], session_dir: Path | None = None
+             ) -> ToolUseContext:
+    return ToolUseContext(
+        options=ToolUseOptions(tools=tools, session_dir=session_dir),
+        permission=perm,
+        abort=AbortSignal(),
+        read_file_state=FileStateCache(),
+        shell=ShellState(perm.cwd),
+    )
+
+
+async def call(ctx: ToolUseContext, name: str, args: dict[str, Any],
+               events: list[Any] | None = None) -> ToolOutcome:
+    """One tool_use block through check_permissions_and_call_tool."""
+    sink = events if events is not None else []
+    return await check_permissions_and_call_tool(
+        {"id": f"toolu_{name[-20:]}", "name": name, "input": args}, ctx, sink.append)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def text_of(outcome: ToolOutcome) -> str:
+    content = outcome.content
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content if b.get("type") == "text")
