@@ -18,8 +18,8 @@ from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.bash.background import REGISTRY
 from claude_harness.tools.bash_output import TOOL as BASH_OUTPUT
 from claude_harness.tools.kill_shell import TOOL as KILL_SHELL
+from tests.tools.bash_helpers import procs_matching, wait_gone
 from tests.tools.conftest import make_ctx
-from tests.tools.test_bash import procs_matching, wait_gone
 
 
 @pytest.fixture(autouse=True)
