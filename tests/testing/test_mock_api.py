@@ -325,16 +325,16 @@ def test_cli_prints_listening_line_and_serves_a_request(tmp_path):
         assert line.startswith("listening on http://127.0.0.1:")
         port = int(line.rsplit(":", 1)[1])
         assert port > 0
-        client = anthropic.Anthropic(base_url=f"http://127.0.0.1:{port}", api_key="k",
-                                     max_retries=0)
-        with client.messages.stream(model="m", max_tokens=5, messages=USER_HI) as stream:
-            text = stream.get_final_text()
+        with anthropic.Anthropic(base_url=f"http://127.0.0.1:{port}", api_key="k",
+                                 max_retries=0) as client:
+            with client.messages.stream(model="m", max_tokens=5, messages=USER_HI) as stream:
+                text = stream.get_final_text()
         assert text == "from cli"
         events = [json.loads(x)["event"] for x in log_path.read_text().splitlines()]
         assert events == ["request", "response_end"]
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.communicate(timeout=10)
 
 
 def test_cli_rejects_a_broken_script_with_exit_code_2(tmp_path):
