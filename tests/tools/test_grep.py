@@ -284,3 +284,48 @@ async def test_schema_metadata_and_backfill(ctx, tmp_path):
     backfilled = rel.model_copy(update=TOOL.backfill_input(rel, ctx))
     assert TOOL.permission_subject(backfilled) == str(tmp_path / "lib")
     assert "Glob" in TOOL.description  # prompt.md loaded: it points name searches to Glob
+
+
+# --- big outputs: the path-ordered early-stop pass ---------------------------------------------------
+
+
+def _ordering_tree(root: Path) -> None:
+    # names whose byte order and path-component order differ ("a.txt" vs "a/..."), plus depth
+    for rel in ("a.txt", "a/b.txt", "a/c/d.txt", "a-b.txt", "B.txt", "z/y.txt", "a0.txt"):
+        write(root, rel, "".join(f"hit {i}\nmiss\n" for i in range(7)))
+
+
+async def test_early_stop_pass_pages_match_the_full_read(ctx, tmp_path, monkeypatch):
+    from claude_harness.tools.grep import tool as grep_tool
+
+    _ordering_tree(tmp_path)
+    pages = {}
+    for threshold in (1 << 30, 64):  # everything read and sorted / early-stop rerun in path order
+        monkeypatch.setattr(grep_tool, "FULL_READ_MAX_BYTES", threshold)
+        got = []
+        for offset in range(0, 120, 8):
+            out = await grep(
+                ctx, pattern="hit", output_mode="content", head_limit=8, offset=offset, **{"-A": 1}
+            )
+            got.append([ln for ln in out.splitlines() if not ln.startswith("[")])
+        pages[threshold] = got
+    full, early = pages[1 << 30], pages[64]
+    assert early == full
+    flat = [ln for page in full for ln in page if ln]
+    assert flat[0] == "B.txt:1:hit 0"  # rg --sort path order: B < a-b < a.txt... and a/ dirs
+    files = list(dict.fromkeys(ln.split(":")[0] for ln in flat if ":hit" in ln))
+    assert files == ["B.txt", "a/b.txt", "a/c/d.txt", "a-b.txt", "a.txt", "a0.txt", "z/y.txt"]
+
+
+async def test_early_stop_pass_says_there_is_more(ctx, tmp_path, monkeypatch):
+    from claude_harness.tools.grep import tool as grep_tool
+
+    monkeypatch.setattr(grep_tool, "FULL_READ_MAX_BYTES", 64)
+    write(tmp_path, "big.txt", "hit\n" * 5000)
+    out = await grep(ctx, pattern="hit", output_mode="content", head_limit=3, offset=3)
+    assert out.splitlines()[:3] == ["big.txt:4:hit", "big.txt:5:hit", "big.txt:6:hit"]
+    assert "there are more" in out and "Use offset=6" in out
+    beyond = await grep(ctx, pattern="hit", output_mode="content", offset=4990, head_limit=50)
+    lines = beyond.splitlines()
+    assert lines[:10] == [f"big.txt:{n}:hit" for n in range(4991, 5001)]
+    assert lines[-1] == "[Showing lines 4991-5000 of 5000 (offset=4990).]"  # exact again

@@ -93,9 +93,16 @@ def mode_args(opts: GrepOptions) -> list[str]:
     return args
 
 
-def build_rg_args(opts: GrepOptions, search_path: str | None) -> list[str]:
-    """Every argument after `rg`; `search_path` None means the cwd rg runs in."""
+def build_rg_args(
+    opts: GrepOptions, search_path: str | None, *, sort_by_path: bool = False
+) -> list[str]:
+    """Every argument after `rg`; `search_path` None means the cwd rg runs in.
+
+    `sort_by_path` makes rg emit files in path order (single-threaded, so slower for a full
+    scan, but a caller may stop reading as soon as it has the page it needs)."""
     args = ["--no-config", "--color", "never", "--hidden", *VCS_EXCLUDES]
+    if sort_by_path:
+        args += ["--sort", "path"]
     if opts.i:
         args.append("--ignore-case")
     if opts.multiline:

@@ -21,25 +21,36 @@ class Page:
     stop: int
     total: int
     limit: int | None  # None: no limit applied (head_limit=0)
+    more: bool = False  # the search stopped early: entries exist beyond `total`
 
     @property
     def past_end(self) -> bool:
-        return self.total > 0 and self.start >= self.total
+        return self.total > 0 and self.start >= self.total and not self.more
 
     @property
     def cut(self) -> bool:
-        return self.stop < self.total
+        return self.stop < self.total or self.more
 
 
-def paginate(total: int, head_limit: int | None, offset: int) -> Page:
+def applied_limit(head_limit: int | None) -> int | None:
+    """head_limit as applied: the default when absent, None (no limit) for 0."""
     limit = DEFAULT_HEAD_LIMIT if head_limit is None else head_limit
-    applied = None if limit == 0 else limit
+    return None if limit == 0 else limit
+
+
+def paginate(total: int, head_limit: int | None, offset: int, *, more: bool = False) -> Page:
+    applied = applied_limit(head_limit)
     stop = total if applied is None else min(total, offset + applied)
-    return Page(start=offset, stop=max(stop, offset), total=total, limit=applied)
+    return Page(start=offset, stop=max(stop, offset), total=total, limit=applied, more=more)
 
 
 def page_note(page: Page, unit: str) -> str:
     """Tell the model what it is looking at when the window is not simply "everything"."""
+    if page.more:
+        return (
+            f"[Showing {unit} {page.start + 1}-{page.stop} (head_limit={page.limit}, "
+            f"offset={page.start}); there are more. Use offset={page.stop} to see more.]"
+        )
     if page.cut:
         return (
             f"[Showing {unit} {page.start + 1}-{page.stop} of {page.total} "
@@ -111,31 +122,34 @@ def format_counts(counts: list[tuple[bytes, int]], page: Page) -> str:
 
 
 # --- content --------------------------------------------------------------------------------
+#
+# A block is one file's output under `rg --heading --null -n`: `path\0` then its numbered lines
+# (`12:match`, `11-context`, `--`), blocks separated by one blank line. Line numbers are always
+# requested, so no content line is empty and a blank line can only be a separator.
 
 _NUMBERED = re.compile(rb"(\d+)([:-])")
 
 
-@dataclass(frozen=True)
-class Block:
-    """One file's output under `rg --heading --null -n`: `path\\0` then numbered lines."""
-
-    path: bytes
-    body: bytes
-
-    @property
-    def line_count(self) -> int:
-        return self.body.count(b"\n") + 1
+def _rg_path_order(block: bytes) -> bytes:
+    """The order of `rg --sort path` (component-wise): the separator sorts before any byte."""
+    return block[: block.find(b"\0")].replace(b"/", b"\x01")
 
 
-def split_blocks(stdout: bytes) -> list[Block]:
-    """Per-file blocks sorted by path, so pages stay stable across calls (rg's order is not)."""
-    blocks: list[Block] = []
-    for chunk in stdout.rstrip(b"\n").split(b"\n\n"):
-        path, sep, body = chunk.partition(b"\0")
-        if sep:
-            blocks.append(Block(path, body))
-    blocks.sort(key=lambda b: b.path)
+def split_blocks(stdout: bytes, *, presorted: bool = False) -> list[bytes]:
+    """Per-file blocks in path order, so pages stay stable across calls (rg's parallel order
+    is not). A partial last line (rg was stopped early) is dropped."""
+    if not stdout.endswith(b"\n"):
+        stdout = stdout[: stdout.rfind(b"\n") + 1]
+    blocks = [b for b in stdout.split(b"\n\n") if b]
+    if blocks:
+        blocks[-1] = blocks[-1].removesuffix(b"\n")
+    if not presorted:
+        blocks.sort(key=_rg_path_order)
     return blocks
+
+
+def _line_count(block: bytes) -> int:
+    return block.count(b"\n") + 1
 
 
 def _render_line(path: str, raw: bytes, numbers: bool) -> str:
@@ -152,35 +166,35 @@ def _render_line(path: str, raw: bytes, numbers: bool) -> str:
 
 
 def content_lines(
-    blocks: list[Block], start: int, stop: int, *, numbers: bool, separate_files: bool
+    blocks: list[bytes], start: int, stop: int, *, numbers: bool, separate_files: bool
 ) -> list[str]:
-    """The output lines in [start, stop), counting a `--` between files when context is on."""
+    """The output lines in [start, stop), counting a `--` between files when context is on.
+    Only blocks inside the window are split into lines."""
     out: list[str] = []
     pos = 0
     for index, block in enumerate(blocks):
-        lines = block.line_count + (1 if separate_files and index > 0 else 0)
+        if pos >= stop:
+            break
+        lead = 1 if separate_files and index > 0 else 0
+        lines = _line_count(block) + lead
         if pos + lines <= start:
             pos += lines
             continue
-        if pos >= stop:
-            break
-        raw_lines = block.body.split(b"\n")
-        if separate_files and index > 0:
-            raw_lines.insert(0, b"--")
-        path = _display(block.path)
-        lo = max(0, start - pos)
-        hi = min(len(raw_lines), stop - pos)
+        raw_path, _, body = block.partition(b"\0")
+        raw_lines = ([b"--"] if lead else []) + body.split(b"\n")
+        path = _display(raw_path)
+        lo, hi = max(0, start - pos), min(len(raw_lines), stop - pos)
         out.extend(_render_line(path, raw, numbers) for raw in raw_lines[lo:hi])
         pos += lines
     return out
 
 
-def total_content_lines(blocks: list[Block], separate_files: bool) -> int:
+def total_content_lines(blocks: list[bytes], separate_files: bool) -> int:
     separators = max(0, len(blocks) - 1) if separate_files else 0
-    return sum(b.line_count for b in blocks) + separators
+    return sum(map(_line_count, blocks)) + separators
 
 
-def format_content(blocks: list[Block], page: Page, *, numbers: bool, separate_files: bool) -> str:
+def format_content(blocks: list[bytes], page: Page, *, numbers: bool, separate_files: bool) -> str:
     if not blocks:
         return "No matches found"
     if page.past_end:

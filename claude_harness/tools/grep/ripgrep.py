@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -50,10 +51,15 @@ class RgOutput:
     stdout: bytes
     stderr: str
     returncode: int
+    complete: bool = True  # False: we stopped reading early (a StopAt limit) and killed rg
 
-    @property
-    def matched(self) -> bool:
-        return self.returncode == 0 or bool(self.stdout)
+
+@dataclass(frozen=True)
+class StopAt:
+    """Stop reading and kill rg once its output passes either size: we already have enough."""
+
+    max_bytes: int | None = None
+    max_newlines: int | None = None
 
 
 LineProgress = Callable[[int], None]
@@ -66,6 +72,7 @@ async def run_rg(
     abort: AbortSignal,
     on_lines: LineProgress | None = None,
     count_byte: bytes = b"\n",
+    stop: StopAt | None = None,
 ) -> RgOutput:
     """Run `rg args...` in cwd and collect its output; kill rg if `abort` fires.
 
@@ -83,7 +90,7 @@ async def run_rg(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    reader = asyncio.ensure_future(_collect(proc, on_lines, count_byte))
+    reader = asyncio.ensure_future(_collect(proc, on_lines, count_byte, stop or StopAt()))
     aborted = asyncio.ensure_future(abort.wait())
     try:
         done, _ = await asyncio.wait({reader, aborted}, return_when=asyncio.FIRST_COMPLETED)
@@ -107,29 +114,50 @@ async def run_rg(
 
 
 async def _collect(
-    proc: asyncio.subprocess.Process, on_lines: LineProgress | None, count_byte: bytes
+    proc: asyncio.subprocess.Process,
+    on_lines: LineProgress | None,
+    count_byte: bytes,
+    stop: StopAt,
 ) -> RgOutput:
     assert proc.stdout is not None and proc.stderr is not None
     stderr_task = asyncio.ensure_future(proc.stderr.read())
     chunks: list[bytes] = []
-    lines = 0
+    size = entries = newlines = 0
     last_report = time.monotonic()
     while chunk := await proc.stdout.read(_CHUNK):
         chunks.append(chunk)
+        size += len(chunk)
+        if stop.max_newlines is not None:
+            newlines += chunk.count(b"\n")
         if on_lines is not None:
-            lines += chunk.count(count_byte)
+            entries += chunk.count(count_byte)
             now = time.monotonic()
             if now - last_report >= _PROGRESS_INTERVAL_S:
                 last_report = now
-                on_lines(lines)
+                on_lines(entries)
+        if _reached(stop, size, newlines):
+            _kill(proc)
+            await proc.wait()
+            stderr_task.cancel()
+            return RgOutput(b"".join(chunks), "", 0, complete=False)
     stderr = (await stderr_task).decode("utf-8", "replace")
     returncode = await proc.wait()
     return RgOutput(b"".join(chunks), stderr, returncode)
 
 
+def _reached(stop: StopAt, size: int, newlines: int) -> bool:
+    if stop.max_bytes is not None and size > stop.max_bytes:
+        return True
+    return stop.max_newlines is not None and newlines >= stop.max_newlines
+
+
 def _kill(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
+    """SIGKILL rg by pid. Not proc.kill(): Popen.send_signal() first polls (waitpid) the child,
+    and when rg has just exited on its own that reaps it behind asyncio's child watcher, which
+    then logs "Unknown child process" and loses the exit code."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
 
 
 def raise_for_failure(out: RgOutput) -> None:

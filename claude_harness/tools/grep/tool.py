@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -17,7 +16,7 @@ from claude_harness.tools.grep.paths import (
     newest_first,
     rg_path_arg,
 )
-from claude_harness.tools.grep.ripgrep import raise_for_failure, run_rg
+from claude_harness.tools.grep.ripgrep import StopAt, raise_for_failure, run_rg
 
 
 class GrepInput(ToolInput):
@@ -59,32 +58,76 @@ class GrepInput(ToolInput):
     )
 
 
+# Content output beyond this many bytes is far more than anyone pages through: instead of
+# collecting (and sorting) all of it, search again in path order and stop at the page.
+FULL_READ_MAX_BYTES = 4 << 20
+
+
 async def _call(inp: GrepInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     cwd = ctx.cwd
-    root = existing_search_root(inp.path, cwd)
-    args = build_rg_args(inp, rg_path_arg(root, cwd))
+    path_arg = rg_path_arg(existing_search_root(inp.path, cwd), cwd)
+    if inp.output_mode == "content":
+        return ToolResult(data=await _content(inp, ctx, path_arg, progress))
     out = await run_rg(
-        args,
+        build_rg_args(inp, path_arg),
         cwd=cwd,
         abort=ctx.abort,
         on_lines=lambda n: progress({"matches": n}),
         count_byte=b"\0" if inp.output_mode == "files_with_matches" else b"\n",
     )
     raise_for_failure(out)
-    return ToolResult(data=_render(inp, out.stdout, cwd))
-
-
-def _render(inp: GrepInput, stdout: bytes, cwd: Path) -> str:
     if inp.output_mode == "files_with_matches":
-        paths = newest_first(fmt.split_null(stdout), cwd)
-        return fmt.format_files(paths, fmt.paginate(len(paths), inp.head_limit, inp.offset))
-    if inp.output_mode == "count":
-        counts = fmt.parse_counts(stdout)
-        return fmt.format_counts(counts, fmt.paginate(len(counts), inp.head_limit, inp.offset))
-    blocks = fmt.split_blocks(stdout)
+        paths = newest_first(fmt.split_null(out.stdout), cwd)
+        return ToolResult(
+            data=fmt.format_files(paths, fmt.paginate(len(paths), inp.head_limit, inp.offset))
+        )
+    counts = fmt.parse_counts(out.stdout)
+    return ToolResult(
+        data=fmt.format_counts(counts, fmt.paginate(len(counts), inp.head_limit, inp.offset))
+    )
+
+
+async def _content(
+    inp: GrepInput, ctx: ToolUseContext, path_arg: str | None, progress: Progress
+) -> str:
+    """Content mode in up to two passes.
+
+    Pass 1 runs rg at full (parallel) speed and sorts the per-file blocks by path. If the output
+    grows past FULL_READ_MAX_BYTES, pass 2 reruns rg in path order and stops as soon as the
+    requested page is covered: a broad pattern on a big tree then costs milliseconds, not the
+    seconds (and memory) of collecting everything. Which pass serves a query does not depend on
+    offset or head_limit, so the pages of one query always come from the same ordering.
+    """
+    limit = fmt.applied_limit(inp.head_limit)
+    first = await run_rg(
+        build_rg_args(inp, path_arg),
+        cwd=ctx.cwd,
+        abort=ctx.abort,
+        on_lines=lambda n: progress({"matches": n}),
+        stop=None if limit is None else StopAt(max_bytes=FULL_READ_MAX_BYTES),
+    )
+    if first.complete:
+        raise_for_failure(first)
+        return _format_content(inp, fmt.split_blocks(first.stdout), complete=True)
+    # Every output line costs at least one newline, every block at most one more: twice the
+    # lines needed (one past the page, to know whether more exist) always covers the page.
+    assert limit is not None
+    needed = inp.offset + limit + 1
+    second = await run_rg(
+        build_rg_args(inp, path_arg, sort_by_path=True),
+        cwd=ctx.cwd,
+        abort=ctx.abort,
+        stop=StopAt(max_newlines=2 * needed),
+    )
+    raise_for_failure(second)
+    blocks = fmt.split_blocks(second.stdout, presorted=True)
+    return _format_content(inp, blocks, complete=second.complete)
+
+
+def _format_content(inp: GrepInput, blocks: list[bytes], *, complete: bool) -> str:
     separate = uses_context(inp)
     total = fmt.total_content_lines(blocks, separate)
-    page = fmt.paginate(total, inp.head_limit, inp.offset)
+    page = fmt.paginate(total, inp.head_limit, inp.offset, more=not complete)
     return fmt.format_content(blocks, page, numbers=inp.n, separate_files=separate)
 
 
