@@ -1,0 +1,217 @@
+"""The input side of the REPL: a prompt-toolkit session on a real terminal, or plain line reads
+when the terminal is dumb or stdout is not a terminal (so no control sequence is ever written).
+
+Both give the REPL the same three calls: read a prompt, pick a permission choice, read a line
+of feedback. Exit (Ctrl+D, Ctrl+C twice on an empty line) is `read()` returning None.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import termios
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Protocol
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.styles import Style
+
+from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
+from claude_harness.plain.completion import PlainCompleter
+from claude_harness.plain.keys import enable_shift_enter, prompt_bindings
+
+EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
+EXIT_HINT = "Press Ctrl+C again to exit."
+
+
+class InputSide(Protocol):
+    async def read(self) -> str | None: ...
+    async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult: ...
+    async def feedback(self) -> str: ...
+    def wake(self) -> None: ...
+
+
+class PromptInput:
+    """prompt-toolkit: multi-line editing, history file, completion, mode toolbar."""
+
+    def __init__(self, cwd: Path, history_file: Path | None, style: dict[str, str],
+                 toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
+                 notify: Callable[[str], None]) -> None:
+        enable_shift_enter()
+        self.style = Style.from_dict(style)
+        self.notify = notify
+        self._last_interrupt = 0.0
+        self.session: PromptSession[str] = PromptSession(
+            message=FormattedText([("class:prompt", "> ")]),
+            multiline=True,
+            prompt_continuation="  ",
+            history=_history(history_file),
+            completer=PlainCompleter(cwd),
+            complete_while_typing=True,
+            key_bindings=prompt_bindings(on_cycle_mode),
+            bottom_toolbar=toolbar,
+            style=self.style,
+            enable_history_search=False,
+            reserve_space_for_menu=4,
+        )
+
+    async def read(self) -> str | None:
+        while True:
+            try:
+                text = await self.session.prompt_async(handle_sigint=False)
+            except EOFError:
+                return None
+            except KeyboardInterrupt:
+                now = time.monotonic()
+                if now - self._last_interrupt < EXIT_WINDOW:
+                    return None
+                self._last_interrupt = now
+                self.notify(EXIT_HINT)
+                continue
+            self._last_interrupt = 0.0
+            return text
+
+    async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult:
+        return await ChoiceMenu(options, self.style).run()
+
+    async def feedback(self) -> str:
+        session: PromptSession[str] = PromptSession(style=self.style)
+        try:
+            text = await session.prompt_async(
+                FormattedText([("class:prompt", "  What should the model do instead? "
+                                                "(Enter to skip) ")]), handle_sigint=False)
+        except (EOFError, KeyboardInterrupt):
+            return ""
+        return text.strip()
+
+    def wake(self) -> None:
+        """Ctrl+C arrives as a key while prompt-toolkit reads; nothing to do here."""
+
+
+def _history(path: Path | None) -> FileHistory | InMemoryHistory:
+    if path is None:
+        return InMemoryHistory()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return FileHistory(str(path))
+    except OSError:
+        return InMemoryHistory()  # history is a convenience; never fail the REPL over it
+
+
+class LineInput:
+    """Plain reads from stdin: for TERM=dumb, a pipe on stdout, or a non-terminal stdin.
+
+    A daemon thread reads lines so a blocked read never keeps the process alive at exit;
+    Ctrl+C (SIGINT, forwarded by the REPL as `wake()`) counts like on the prompt.
+    """
+
+    _EOF = object()
+    _WAKE = object()
+
+    def __init__(self, out: IO[str] | None = None, stream: IO[str] | None = None) -> None:
+        self.out = out or sys.stdout
+        self.stream = stream or sys.stdin
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        self._last_interrupt = 0.0
+        threading.Thread(target=self._pump, name="plain-stdin", daemon=True).start()
+
+    def _pump(self) -> None:
+        while True:
+            try:
+                line = self.stream.readline()
+            except (OSError, ValueError):
+                line = ""
+            if not line:
+                self._loop.call_soon_threadsafe(self._queue.put_nowait, self._EOF)
+                return
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, line.rstrip("\r\n"))
+
+    def wake(self) -> None:
+        self._queue.put_nowait(self._WAKE)
+
+    def _write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    async def _line(self) -> object:
+        return await self._queue.get()
+
+    async def read(self) -> str | None:
+        self._write("> ")
+        parts: list[str] = []
+        while True:
+            item = await self._line()
+            if item is self._EOF:
+                return "\n".join(parts) if parts else None
+            if item is self._WAKE:
+                now = time.monotonic()
+                if not parts and now - self._last_interrupt < EXIT_WINDOW:
+                    return None
+                self._last_interrupt = now
+                parts = []
+                self._write(f"\n{EXIT_HINT}\n> ")
+                continue
+            line = str(item)
+            if line.endswith("\\"):
+                parts.append(line[:-1])
+                continue
+            parts.append(line)
+            self._last_interrupt = 0.0
+            return "\n".join(parts)
+
+    async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult:
+        self._write("Do you want to proceed?\n")
+        for choice, label in options:
+            number = {"yes": 1, "always": 2, "no": 3}[choice]
+            self._write(f"  {number}. {label}\n")
+        while True:
+            self._write("Choose 1-3: ")
+            item = await self._line()
+            if item is self._EOF:
+                return ChoiceResult("no", via_escape=True)
+            if item is self._WAKE:
+                return ChoiceResult("no", interrupted=True)
+            picked = parse_typed_choice(str(item), options)
+            if picked is not None:
+                return ChoiceResult(picked)
+
+    async def feedback(self) -> str:
+        self._write("  What should the model do instead? (Enter to skip) ")
+        item = await self._line()
+        return "" if item is self._EOF or item is self._WAKE else str(item).strip()
+
+
+@contextlib.contextmanager
+def quiet_typing(enabled: bool) -> Iterator[None]:
+    """While a turn runs, keys typed are not echoed into the answer (Ctrl+C still works)."""
+    fd = sys.stdin.fileno() if enabled and sys.stdin.isatty() else -1
+    if fd < 0:
+        yield
+        return
+    try:
+        saved = termios.tcgetattr(fd)
+    except termios.error:
+        yield
+        return
+    quiet = list(saved)
+    quiet[3] &= ~termios.ECHO
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        yield
+    finally:
+        with contextlib.suppress(termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+def terminal_capable() -> bool:
+    """prompt-toolkit only on a real, non-dumb terminal on both ends."""
+    return (sys.stdin.isatty() and sys.stdout.isatty()
+            and os.environ.get("TERM", "") not in ("dumb", "unknown"))

@@ -1,0 +1,155 @@
+"""What a tool call looks like in the scrollback: one header line, then a short preview.
+
+Pure functions from event data to Rich Text, so the renderer stays a dispatcher and the
+formatting is unit-testable. Tool output is never parsed as Rich markup (it may contain
+`[brackets]`): everything goes through Text objects.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from rich.text import Text
+
+PREVIEW_LINES = 4
+DIFF_LINES = 40
+ARG_WIDTH = 100
+
+
+def header_argument(name: str, inp: dict[str, Any], key_argument: str = "") -> str:
+    """The one argument that identifies the call: command, path, pattern..."""
+    value = key_argument
+    if not value:
+        for key in ("command", "file_path", "path", "pattern", "url", "query", "description"):
+            if isinstance(inp.get(key), str) and inp[key]:
+                value = inp[key]
+                break
+    if not value and inp:
+        value = json.dumps(inp, ensure_ascii=False)
+    value = " ".join(value.split()) if "\n" in value else value
+    return value if len(value) <= ARG_WIDTH else value[: ARG_WIDTH - 1] + "…"
+
+
+def tool_header(name: str, inp: dict[str, Any], key_argument: str = "", bullet: str = "●") -> Text:
+    text = Text()
+    text.append(f"{bullet} ", style="ch.accent")
+    text.append(name, style="ch.tool")
+    argument = header_argument(name, inp, key_argument)
+    if argument:
+        text.append(f"({argument})")
+    return text
+
+
+def content_text(content: str | list[dict[str, Any]]) -> str:
+    """A tool_result's content as text; images and documents become a short marker."""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        kind = block.get("type")
+        if kind == "text":
+            parts.append(str(block.get("text", "")))
+        else:
+            parts.append(f"[{kind}]")
+    return "\n".join(parts)
+
+
+def unified_diff(path: str, old: str, new: str, limit: int = DIFF_LINES) -> list[str]:
+    """old → new as unified diff lines (no ---/+++ header), cut to `limit` lines."""
+    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2))
+    body = [line for line in lines[2:]] if len(lines) >= 2 else lines
+    if len(body) > limit:
+        body = [*body[:limit], f"… +{len(body) - limit} more diff lines"]
+    return body
+
+
+def diff_text(lines: list[str], indent: str = "    ") -> Text:
+    text = Text()
+    for line in lines:
+        style = ""
+        if line.startswith("+"):
+            style = "ch.diff.add"
+        elif line.startswith("-"):
+            style = "ch.diff.del"
+        elif line.startswith("@@"):
+            style = "ch.diff.hunk"
+        text.append(indent + line + "\n", style=style)
+    return text
+
+
+def edit_diff_lines(inp: dict[str, Any]) -> list[str] | None:
+    """The diff an Edit (or each MultiEdit step) makes, from the call's input alone."""
+    path = str(inp.get("file_path", ""))
+    if isinstance(inp.get("old_string"), str) and isinstance(inp.get("new_string"), str):
+        return unified_diff(path, inp["old_string"], inp["new_string"])
+    edits = inp.get("edits")
+    if isinstance(edits, list):
+        lines: list[str] = []
+        for edit in edits:
+            if isinstance(edit, dict):
+                lines += unified_diff(path, str(edit.get("old_string", "")),
+                                      str(edit.get("new_string", "")))
+        return lines[:DIFF_LINES]
+    return None
+
+
+def short_preview(body: str, limit: int = PREVIEW_LINES) -> list[str]:
+    lines = body.rstrip("\n").splitlines() or ["(no output)"]
+    if len(lines) > limit:
+        return [*lines[:limit], f"… +{len(lines) - limit} lines"]
+    return lines
+
+
+def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str, Any]],
+                   is_error: bool, branch: str = "⎿") -> Text:
+    """The lines under a tool header: an error, an edit's diff, or the start of the output."""
+    body = content_text(content)
+    text = Text()
+    if is_error:
+        body = body.replace("<tool_use_error>", "").replace("</tool_use_error>", "").strip()
+        for i, line in enumerate(short_preview(body, 6)):
+            lead = f"  {branch} " if i == 0 else "    "
+            text.append(lead + ("Error: " if i == 0 else "") + line + "\n", style="ch.error")
+        return text
+    diff = edit_diff_lines(inp) if name in ("Edit", "MultiEdit") else None
+    if diff is not None:
+        added = sum(1 for line in diff if line.startswith("+"))
+        removed = sum(1 for line in diff if line.startswith("-"))
+        text.append(f"  {branch} Updated {inp.get('file_path', '')}: "
+                    f"{added} line(s) added, {removed} removed\n", style="ch.dim")
+        text.append_text(diff_text(diff))
+        return text
+    if name == "Write" and isinstance(inp.get("content"), str):
+        count = len(inp["content"].splitlines())
+        text.append(f"  {branch} Wrote {count} line(s) to {inp.get('file_path', '')}\n",
+                    style="ch.dim")
+        for line in short_preview(inp["content"]):
+            text.append(f"    {line}\n", style="ch.diff.add")
+        return text
+    if name == "Read":
+        count = len(body.splitlines())
+        text.append(f"  {branch} Read {count} line(s)\n", style="ch.dim")
+        return text
+    for i, line in enumerate(short_preview(body)):
+        lead = f"  {branch} " if i == 0 else "    "
+        text.append(lead + line + "\n", style="ch.dim")
+    return text
+
+
+def permission_body(tool_name: str, inp: dict[str, Any], preview: str | None) -> list[str]:
+    """The exact thing being approved: the full command, the diff, or the file being written."""
+    if preview:
+        return preview.rstrip("\n").splitlines()
+    if isinstance(inp.get("command"), str):
+        lines = inp["command"].splitlines() or [""]
+        if isinstance(inp.get("description"), str) and inp["description"]:
+            lines.append(f"({inp['description']})")
+        return lines
+    diff = edit_diff_lines(inp) if tool_name in ("Edit", "MultiEdit") else None
+    if diff is not None:
+        return [str(inp.get("file_path", "")), *diff]
+    if tool_name == "Write" and isinstance(inp.get("content"), str):
+        return [str(inp.get("file_path", "")), *short_preview(inp["content"], 12)]
+    return [header_argument(tool_name, inp)]

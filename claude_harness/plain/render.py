@@ -1,0 +1,133 @@
+"""Turn agent events into lines in the scrollback.
+
+The renderer only prints; it never answers permission requests (the REPL does, through the
+input side) and never touches the engine. One method per event kind keeps each small.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+from rich.theme import Theme
+
+from claude_harness.agent.events import (
+    AgentEvent,
+    ApiRetry,
+    Notice,
+    TextDelta,
+    ThinkingDelta,
+    ToolProgress,
+    ToolResultEvent,
+    ToolStart,
+    TurnEnd,
+)
+from claude_harness.plain import previews
+from claude_harness.plain.stream import MarkdownStream
+from claude_harness.plain.theme import load_theme
+
+LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
+
+
+def make_console(theme: Theme | None = None, file: Any = None) -> Console:
+    """A Console for the REPL: colours only on a real terminal, none with NO_COLOR.
+
+    Rich already drops styles when the file is not a terminal and honours NO_COLOR; TERM=dumb
+    also means no colour and no cursor movement.
+    """
+    file = file or sys.stdout
+    dumb = os.environ.get("TERM") == "dumb"
+    return Console(file=file, theme=theme or load_theme(None)[0].rich_theme(), highlight=False,
+                   no_color=True if os.environ.get("NO_COLOR") or dumb else None,
+                   emoji=False)
+
+
+class Glyphs:
+    """Bullets that degrade to ASCII when the output encoding cannot show them."""
+
+    def __init__(self, console: Console) -> None:
+        fancy = (console.encoding or "").lower().replace("-", "").startswith("utf")
+        self.bullet = "●" if fancy else "*"
+        self.branch = "⎿" if fancy else "|"
+        self.cross = "✗" if fancy else "x"
+
+
+class EventRenderer:
+    """Prints every event except PermissionRequest (the REPL answers those)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.glyphs = Glyphs(console)
+        self.stream = MarkdownStream(console)
+        self._thinking_shown = False
+        self._inputs: dict[str, dict[str, Any]] = {}
+
+    def pause(self) -> None:
+        """Before a prompt takes the terminal: stop any live area."""
+        self.stream.pause()
+
+    def settle(self) -> None:
+        """End any streaming text so what follows starts on its own line."""
+        self.stream.finish()
+
+    def render(self, event: AgentEvent) -> None:
+        if isinstance(event, TextDelta):
+            self._thinking_shown = False
+            self.stream.feed(event.text)
+            return
+        self.settle()
+        match event:
+            case ThinkingDelta():
+                self._thinking(event)
+            case ToolStart():
+                self._tool_start(event)
+            case ToolResultEvent():
+                self._tool_result(event)
+            case ToolProgress():
+                pass  # line mode keeps the scrollback clean; the result preview follows
+            case ApiRetry():
+                self.line(f"API error ({event.error}); retrying in {event.delay:.1f}s "
+                          f"(attempt {event.attempt}/{event.max_retries})", "ch.warning")
+            case Notice():
+                self.line(event.text, LEVEL_STYLES.get(event.level, ""))
+            case TurnEnd():
+                self._turn_end(event)
+            case _:
+                pass  # messages and usage are state, not output
+
+    # ── per event ───────────────────────────────────────────────────────────────────────────
+
+    def line(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+    def _thinking(self, event: ThinkingDelta) -> None:
+        if not self._thinking_shown:
+            self._thinking_shown = True
+            self.line("✻ Thinking…" if self.glyphs.bullet == "●" else "* Thinking...", "ch.dim")
+
+    def _tool_start(self, event: ToolStart) -> None:
+        self._inputs[event.tool_use_id] = event.input
+        self.console.print(previews.tool_header(event.name, event.input, event.key_argument,
+                                                self.glyphs.bullet))
+
+    def _tool_result(self, event: ToolResultEvent) -> None:
+        started = self._inputs.pop(event.tool_use_id, {})
+        inp = event.input or started
+        text = previews.result_preview(event.name, inp, event.content, event.is_error,
+                                       self.glyphs.branch)
+        text.rstrip()
+        self.console.print(text)
+
+    def _turn_end(self, event: TurnEnd) -> None:
+        if event.reason == "aborted":
+            self.line(f"{self.glyphs.branch} Interrupted · What should the model do instead?",
+                      "ch.warning")
+        elif event.reason == "error":
+            self.line(f"{self.glyphs.cross} Error: {event.error or 'the turn failed'}", "ch.error")
+        elif event.reason == "max_turns":
+            self.line(f"Stopped after {event.num_turns} turns (--max-turns).", "ch.warning")
+        elif event.error:
+            self.line(event.error, "ch.warning")

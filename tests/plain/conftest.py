@@ -1,0 +1,66 @@
+"""Fixtures for the plain REPL tests: isolated home/data dirs, a project folder, the scripted
+Messages API server, and a tmux-driven `claude-harness --plain` pointed at it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claude_harness.testing.mock_api import MockApiServer
+from tests.plain.tmux_helpers import TmuxSession
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "README.md").write_text("# demo\n")
+    return proj
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    return home
+
+
+def child_env(home: Path, server: MockApiServer) -> dict[str, str]:
+    """The environment the program runs with: nothing inherited that points elsewhere."""
+    return {
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "CLAUDE_HARNESS_DATA_DIR": str(home / "data"),
+        "CLAUDE_HARNESS_MANAGED_SETTINGS": str(home / "no-managed.json"),
+        "CLAUDE_HARNESS_RETRY_BASE_DELAY": "0.05",
+        "ANTHROPIC_BASE_URL": server.url,
+        "ANTHROPIC_API_KEY": "test",
+        "TERM": "xterm-256color",
+    }
+
+
+@pytest.fixture
+def plain_tmux(project: Path, home: Path) -> Iterator[Any]:
+    """`start(turns, *args)` -> (TmuxSession, MockApiServer); both stopped in teardown."""
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is required for the plain REPL terminal tests")
+    started: list[tuple[TmuxSession, MockApiServer]] = []
+
+    def start(turns: list[Any], *args: str) -> tuple[TmuxSession, MockApiServer]:
+        server = MockApiServer({"turns": turns})
+        try:
+            session = TmuxSession(project, child_env(home, server), list(args))
+        except Exception:
+            server.close()
+            raise
+        started.append((session, server))
+        return session, server
+
+    yield start
+    for session, server in started:
+        session.kill()
+        server.close()

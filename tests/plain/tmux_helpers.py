@@ -1,0 +1,67 @@
+"""Drive the real `claude-harness --plain` inside a detached tmux session.
+
+Each session gets its own tmux server (-L <unique socket>) so parallel or leftover sessions
+never interfere; `kill()` stops that server. Waits poll capture-pane until a deadline instead
+of sleeping fixed amounts.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+
+class TmuxSession:
+    def __init__(self, cwd: Path, env: dict[str, str], args: list[str],
+                 width: int = 120, height: int = 40) -> None:
+        self.socket = f"ch-plain-{uuid.uuid4().hex[:10]}"
+        self.name = "plain"
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        command = (f"env {exports} {shlex.quote(sys.executable)} -m claude_harness --plain "
+                   + " ".join(shlex.quote(a) for a in args))
+        # A shell stays behind the program so the pane (and its scrollback) outlives an exit.
+        wrapper = cwd.parent / f"run-{self.socket}.sh"
+        wrapper.write_text(f"#!/bin/sh\ncd {shlex.quote(str(cwd))}\n{command}\n"
+                           f"echo \"[exited $?]\"\nexec sleep 600\n")
+        wrapper.chmod(0o755)
+        self._tmux("new-session", "-d", "-x", str(width), "-y", str(height), "-s", self.name,
+                   str(wrapper))
+        self._tmux("set-option", "-t", self.name, "history-limit", "5000")
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
+                              timeout=10, env={**os.environ, "TMUX": ""})
+        if done.returncode != 0:
+            raise RuntimeError(f"tmux {args[0]} failed: {done.stderr.strip()}")
+        return done.stdout
+
+    def send(self, *keys: str) -> None:
+        self._tmux("send-keys", "-t", self.name, *keys)
+
+    def type(self, text: str) -> None:
+        self._tmux("send-keys", "-t", self.name, "-l", text)
+
+    def screen(self) -> str:
+        """The visible pane plus its scrollback, as plain text (no escapes)."""
+        return self._tmux("capture-pane", "-p", "-t", self.name, "-S", "-2000")
+
+    def wait_for(self, check: str | Callable[[str], bool], timeout: float = 20.0) -> str:
+        predicate = (lambda s: check in s) if isinstance(check, str) else check
+        deadline = time.monotonic() + timeout
+        text = ""
+        while time.monotonic() < deadline:
+            text = self.screen()
+            if predicate(text):
+                return text
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {check!r}; screen was:\n{text}")
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=10)
