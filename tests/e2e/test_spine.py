@@ -136,3 +136,68 @@ def test_version_and_help() -> None:
     for flag in ("--output-format", "--permission-mode", "--allowedTools", "--max-turns",
                  "--resume", "--continue", "--session-id"):
         assert flag in out
+
+
+def test_continue_and_resume_carry_the_conversation(project: Path, api: Any) -> None:
+    server = api([{"content": [{"type": "text", "text": "first answer"}]},
+                  {"content": [{"type": "text", "text": "second answer"}]},
+                  {"content": [{"type": "text", "text": "third answer"}]}])
+    first = run_cli(["-p", "remember 42", "--output-format", "json"], project)
+    assert first.returncode == 0, first.stderr
+    session_id = ndjson(first.stdout)[0]["session_id"]
+
+    second = run_cli(["-p", "what number?", "-c", "--output-format", "json"], project)
+    assert second.returncode == 0, second.stderr
+    assert ndjson(second.stdout)[0]["session_id"] == session_id
+    sent = server.requests[1]["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert sent[0]["content"][0]["text"] == "remember 42"
+
+    third = run_cli(["-p", "and now?", "--resume", session_id], project)
+    assert third.returncode == 0, third.stderr
+    assert len(server.requests[2]["messages"]) == 5
+
+    missing = run_cli(["-p", "x", "--resume", "00000000-0000-0000-0000-000000000000"], project)
+    assert missing.returncode == 1 and "No conversation found" in missing.stderr
+
+
+def test_tools_flag_restricts_and_disallowed_tools_removes(project: Path, api: Any) -> None:
+    api([{"content": [{"type": "text", "text": "ok"}]}])
+    proc = run_cli(["-p", "hi", "--output-format", "stream-json", "--tools", "Read,Grep",
+                    "--disallowedTools", "Grep"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert ndjson(proc.stdout)[0]["tools"] == ["Read"]
+
+
+def test_max_turns_gives_error_max_turns(project: Path, api: Any) -> None:
+    app = str(project / "src" / "app.py")
+    read = {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": app}}]}
+    api([read, read, read])
+    proc = run_cli(["-p", "loop", "--max-turns", "1", "--output-format", "json"], project)
+    (result,) = ndjson(proc.stdout)
+    assert result["subtype"] == "error_max_turns" and result["is_error"] is True
+    assert result["num_turns"] == 1 and proc.returncode == 1
+
+
+def test_allow_rule_cannot_be_talked_past_with_a_compound_command(project: Path, api: Any) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    api([
+        {"content": [{"type": "tool_use", "name": "Bash",
+                      "input": {"command": "git status && touch pwned"}}]},
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "git status"}}]},
+        {"content": [{"type": "text", "text": "done"}]},
+    ])
+    proc = run_cli(["-p", "go", "--output-format", "stream-json", "--permission-mode", "default",
+                    "--allowedTools", "Bash(git *)"], project)
+    assert proc.returncode == 0, proc.stderr
+    lines = ndjson(proc.stdout)
+    result = lines[-1]
+    assert not (project / "pwned").exists()
+    assert [d["tool_input"]["command"] for d in result["permission_denials"]] == [
+        "git status && touch pwned"]
+    users = [line["message"] for line in lines if line["type"] == "user"]
+    denied, allowed = users[0]["content"][0], users[1]["content"][0]
+    assert denied["is_error"] is True
+    assert not allowed.get("is_error") and "branch" in allowed["content"].lower()
