@@ -218,7 +218,7 @@ class McpConnection:
         if self.state == "connected":
             self._fail(f"connection lost during {during}: {describe_error(exc)}")
         self._stop.set()
-        return self.error or f"connection lost during {during}"
+        return f"MCP server '{self.name}' failed: {self.error or f'connection lost during {during}'}"
 
     def stderr_tail(self) -> str:
         stream = self._stderr

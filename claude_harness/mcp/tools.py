@@ -89,7 +89,7 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
                 ctx,
             )
         except ServerGone as exc:
-            raise ToolError(f"{exc}. The other tools keep working; this server's tools are "
+            raise ToolError(f"{exc}\nThe other tools keep working; this server's tools are "
                             "unavailable until it is restarted.", code="mcp_server_gone") from exc
         except MCPError as exc:
             raise ToolError(f"MCP server '{server}' refused {remote_name}: {exc.message}",

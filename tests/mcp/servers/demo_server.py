@@ -6,7 +6,7 @@
 Tools: echo (read-only), danger (destructive, writes a marker file), crash (the process exits in
 the middle of the call), fail (returns isError), image (one PNG block), big (long text), whoami
 (the Authorization header it received over HTTP), env (an environment variable's value),
-pid (the process id).
+pid (the process id), sleep (waits).
 Resource: memo://notes (text).
 """
 
@@ -91,6 +91,15 @@ def env(var: str) -> str:
 def pid() -> str:
     """The server's process id."""
     return str(os.getpid())
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+async def sleep(seconds: float) -> str:
+    """Wait, then answer (for interrupt tests)."""
+    import anyio
+
+    await anyio.sleep(seconds)
+    return "slept"
 
 
 @server.resource("memo://notes", description="Team notes", mime_type="text/plain")
