@@ -1,0 +1,70 @@
+"""The Agent tool end to end: a scripted parent delegates, the sub-agent works, reports back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.events import ToolProgress, ToolResultEvent, TurnEnd
+from tests.e2e.support import make_engine, ndjson, run_cli, run_prompt
+
+
+def delegation(project: Path, child_turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"content": [{"type": "tool_use", "name": "Agent",
+                      "input": {"description": "Find greet", "prompt": "Where is greet defined?"}}]},
+        *child_turns,
+        {"content": [{"type": "text", "text": "The sub-agent says greet is in src/app.py."}]},
+    ]
+
+
+def researching_child(project: Path) -> list[dict[str, Any]]:
+    app = str(project / "src" / "app.py")
+    return [
+        {"content": [{"type": "tool_use", "name": "Grep", "input": {"pattern": "def greet"}},
+                     {"type": "tool_use", "name": "Read", "input": {"file_path": app}}]},
+        {"content": [{"type": "text", "text": "REPORT: greet is defined at src/app.py:1."}]},
+    ]
+
+
+async def test_parent_receives_the_sub_agents_report(project: Path, api: Any) -> None:
+    server = api(delegation(project, researching_child(project)))
+    engine = make_engine(server, project)
+    events = await run_prompt(engine, "where is greet?")
+    assert [e for e in events if isinstance(e, TurnEnd)][0].reason == "end_turn"
+    agent_result = next(e for e in events if isinstance(e, ToolResultEvent) and e.name == "Agent")
+    assert not agent_result.is_error
+    assert agent_result.content == "REPORT: greet is defined at src/app.py:1."
+    steps = [e.data for e in events if isinstance(e, ToolProgress) and e.name == "Agent"]
+    assert {"agent_step": "tool", "name": "Grep", "key": "def greet"} in steps or any(
+        s.get("name") == "Grep" for s in steps)
+    # The child's own request: its own system prompt, no Agent tool, its prompt as first message.
+    child_request = server.requests[1]
+    assert child_request["messages"][0]["content"][0]["text"] == "Where is greet defined?"
+    assert "Agent" not in [t["name"] for t in child_request["tools"]]
+    # The parent's next request carries only the report, not the child's transcript.
+    parent_next = server.requests[3]["messages"]
+    assert len(parent_next) == 3
+    assert parent_next[-1]["content"][0]["content"] == "REPORT: greet is defined at src/app.py:1."
+    # The transcript keeps the child's messages as a sidechain.
+    sidechain = [m for m in engine.messages if m.get("isSidechain")]
+    assert len(sidechain) == 4 and all(m["parentToolUseId"] == agent_result.tool_use_id
+                                       for m in sidechain)
+
+
+def test_sub_agent_write_is_denied_in_print_mode(project: Path, api: Any) -> None:
+    child = [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "touch pwned"}}]},
+        {"content": [{"type": "text", "text": "REPORT: I was not allowed to create the file."}]},
+    ]
+    api(delegation(project, child))
+    proc = run_cli(["-p", "make a file via a helper", "--output-format", "stream-json"], project)
+    assert proc.returncode == 0, proc.stderr
+    lines = ndjson(proc.stdout)
+    assert not (project / "pwned").exists()
+    child_lines = [x for x in lines if x.get("parent_tool_use_id")]
+    assert child_lines, "sub-agent messages are streamed with their parent_tool_use_id"
+    denied = [b for x in child_lines if x["type"] == "user" for b in x["message"]["content"]
+              if b.get("type") == "tool_result"]
+    assert denied and denied[0]["is_error"] is True
+    assert lines[-1]["subtype"] == "success"
