@@ -121,6 +121,7 @@ class LineInput:
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
         self._last_interrupt = 0.0
+        self._tty_in = self.stream.isatty()
         threading.Thread(target=self._pump, name="plain-stdin", daemon=True).start()
 
     def _pump(self) -> None:
@@ -141,6 +142,11 @@ class LineInput:
         self.out.write(text)
         self.out.flush()
 
+    def _echo(self, line: str) -> None:
+        """A terminal echoes what is typed; a pipe does not, so the transcript shows it."""
+        if not self._tty_in:
+            self._write(line + "\n")
+
     async def _line(self) -> object:
         return await self._queue.get()
 
@@ -150,6 +156,7 @@ class LineInput:
         while True:
             item = await self._line()
             if item is self._EOF:
+                self._echo("")
                 return "\n".join(parts) if parts else None
             if item is self._WAKE:
                 now = time.monotonic()
@@ -160,6 +167,7 @@ class LineInput:
                 self._write(f"\n{EXIT_HINT}\n> ")
                 continue
             line = str(item)
+            self._echo(line)
             if line.endswith("\\"):
                 parts.append(line[:-1])
                 continue
@@ -179,6 +187,7 @@ class LineInput:
                 return ChoiceResult("no", via_escape=True)
             if item is self._WAKE:
                 return ChoiceResult("no", interrupted=True)
+            self._echo(str(item))
             picked = parse_typed_choice(str(item), options)
             if picked is not None:
                 return ChoiceResult(picked)
@@ -186,7 +195,11 @@ class LineInput:
     async def feedback(self) -> str:
         self._write("  What should the model do instead? (Enter to skip) ")
         item = await self._line()
-        return "" if item is self._EOF or item is self._WAKE else str(item).strip()
+        if item is self._EOF or item is self._WAKE:
+            self._echo("")
+            return ""
+        self._echo(str(item))
+        return str(item).strip()
 
 
 @contextlib.contextmanager

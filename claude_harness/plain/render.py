@@ -32,7 +32,8 @@ from claude_harness.plain.theme import load_theme
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 
-def make_console(theme: Theme | None = None, file: Any = None) -> Console:
+def make_console(theme: Theme | None = None, file: Any = None, *,
+                 force_terminal: bool | None = None, width: int | None = None) -> Console:
     """A Console for the REPL: colours only on a real terminal, none with NO_COLOR.
 
     Rich already drops styles when the file is not a terminal and honours NO_COLOR; TERM=dumb
@@ -42,7 +43,7 @@ def make_console(theme: Theme | None = None, file: Any = None) -> Console:
     dumb = os.environ.get("TERM") == "dumb"
     return Console(file=file, theme=theme or load_theme(None)[0].rich_theme(), highlight=False,
                    no_color=True if os.environ.get("NO_COLOR") or dumb else None,
-                   emoji=False)
+                   emoji=False, force_terminal=force_terminal, width=width)
 
 
 class Glyphs:
@@ -101,7 +102,8 @@ class EventRenderer:
     # ── per event ───────────────────────────────────────────────────────────────────────────
 
     def line(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style))
+        """One line of our own; long ones are left to the terminal to wrap (clean copy)."""
+        self.console.print(Text(text, style=style), soft_wrap=True)
 
     def _thinking(self, event: ThinkingDelta) -> None:
         if not self._thinking_shown:

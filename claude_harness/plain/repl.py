@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+import threading
 from typing import Any
 
 from prompt_toolkit.formatted_text import FormattedText
@@ -17,6 +18,7 @@ from rich.text import Text
 
 from claude_harness.agent.engine import Engine
 from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+from claude_harness.api.client import preload_sdk
 from claude_harness.options import RunOptions
 from claude_harness.plain import previews
 from claude_harness.plain.choice import ChoiceResult, options_for
@@ -94,6 +96,8 @@ class PlainRepl:
     # ── main loop ───────────────────────────────────────────────────────────────────────────
 
     async def run(self, first_prompt: str | None = None) -> int:
+        # The SDK takes seconds to import: load it while the user types the first prompt.
+        threading.Thread(target=preload_sdk, name="sdk-preload", daemon=True).start()
         self.input = self._make_input()
         loop = asyncio.get_running_loop()
         if not self.terminal:
@@ -202,7 +206,7 @@ class PlainRepl:
         labels = dict(options_for(request.suggestion))
         label = "Interrupted" if result.interrupted else labels.get(result.choice, result.choice)
         suffix = f": {feedback}" if feedback else ""
-        self.out.line(f"  {self.out.glyphs.branch} {label}{suffix}", "ch.dim")
+        self.out.line(f"  › {label}{suffix}", "ch.dim")
 
     # ── !cmd ────────────────────────────────────────────────────────────────────────────────
 

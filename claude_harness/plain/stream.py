@@ -9,12 +9,24 @@ they complete and the rest when the stream ends, with no control sequences.
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
 from rich.live import Live
-from rich.markdown import Markdown
+from rich.markdown import Heading, Markdown
+from rich.segment import Segment, Segments
 from rich.text import Text
 
 TAIL_LINES = 8
+
+
+class LeftHeading(Heading):
+    """Headings start at the left margin, like every other line in the scrollback."""
+
+    LEVEL_ALIGN = {f"h{level}": "left" for level in range(1, 7)}  # type: ignore[assignment]
+
+
+class PlainMarkdown(Markdown):
+    elements = {**Markdown.elements, "heading_open": LeftHeading}
 
 
 def split_settled(text: str) -> int:
@@ -43,6 +55,27 @@ def split_settled(text: str) -> int:
             settled = end
         pos = end
     return settled
+
+
+def emit(console: Console, renderable: RenderableType) -> None:
+    """Print for good, without the blank lines Rich puts around some blocks (lists, code).
+
+    Off a terminal, also drop the padding Rich adds up to the console width, so piped output
+    is clean lines; on a terminal the padding may carry a background colour and stays.
+    """
+    lines = console.render_lines(renderable, console.options, pad=False, new_lines=False)
+    texts = ["".join(seg.text for seg in line).strip() for line in lines]
+    filled = [i for i, text in enumerate(texts) if text]
+    if not filled:
+        return
+    out: list[Segment] = []
+    for line in lines[filled[0]: filled[-1] + 1]:
+        if not console.is_terminal:
+            width = cell_len("".join(seg.text for seg in line).rstrip())
+            line = Segment.adjust_line_length(line, width)
+        out.extend(line)
+        out.append(Segment.line())
+    console.print(Segments(out), end="", soft_wrap=True)
 
 
 class MarkdownStream:
@@ -74,6 +107,7 @@ class MarkdownStream:
         if self.pending.strip():
             self._print_block(self.pending)
         self.pending = ""
+        self.printed_any = False
 
     def pause(self) -> None:
         """Hide the live tail (before a prompt takes the terminal); text is kept."""
@@ -84,10 +118,9 @@ class MarkdownStream:
     def _print_block(self, text: str) -> None:
         if not text.strip():
             return
-        if self._live is not None:
-            self._live.console.print(Markdown(text.strip("\n")))
-        else:
-            self.console.print(Markdown(text.strip("\n")))
+        if self.printed_any:
+            self.console.print()  # the blank line between blocks that the split consumed
+        emit(self.console, PlainMarkdown(text.strip("\n")))
         self.printed_any = True
 
     def _tail_renderable(self) -> Text:

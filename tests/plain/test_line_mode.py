@@ -1,0 +1,106 @@
+"""`claude-harness` with pipes instead of a terminal: the line-mode fallback of the plain REPL.
+
+Same engine, same permission answers, but plain reads and writes: the output must carry no
+control sequences at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claude_harness.testing.mock_api import MockApiServer
+from tests.plain.conftest import child_env
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def run_piped(project: Path, home: Path, server: MockApiServer, stdin: str,
+              *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **child_env(home, server)}
+    env.pop("NO_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "claude_harness", *args], cwd=project,
+                          input=stdin, capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_piped_session_prints_plain_text_without_escape_sequences(project: Path,
+                                                                  home: Path) -> None:
+    answer = "# Title\n\nSome **bold** text.\n\n```python\nprint('hi')\n```\n\nDone."
+    with MockApiServer({"turns": [{"content": [answer], "chunk_size": 7}]}) as server:
+        done = run_piped(project, home, server, "explain\n")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    assert "Title" in lines
+    assert "Some bold text." in lines
+    assert "print('hi')" in lines
+    assert "Done." in lines
+
+
+def test_permission_always_saves_the_rule_and_runs(project: Path, home: Path) -> None:
+    turns: list[Any] = [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "touch made"}}]},
+        "Made it.",
+    ]
+    with MockApiServer({"turns": turns}) as server:
+        done = run_piped(project, home, server, "make a file\n2\n")
+    assert done.returncode == 0, done.stderr
+    assert "touch made" in done.stdout
+    assert "Do you want to proceed?" in done.stdout
+    assert "Made it." in done.stdout
+    assert (project / "made").exists()
+    saved = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert any("touch" in rule for rule in saved["permissions"]["allow"])
+
+
+def test_permission_no_with_feedback_reaches_the_model(project: Path, home: Path) -> None:
+    turns: list[Any] = [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "rm -rf build"}}]},
+        "Understood.",
+    ]
+    with MockApiServer({"turns": turns}) as server:
+        done = run_piped(project, home, server, "clean up\n3\nkeep the build folder\n")
+        last = server.requests[-1]["messages"][-1]["content"]
+    assert done.returncode == 0, done.stderr
+    result = next(b for b in last if b.get("type") == "tool_result")
+    assert result["is_error"] is True
+    assert "keep the build folder" in json.dumps(result)
+    assert "Understood." in done.stdout
+
+
+def test_bang_command_output_goes_to_the_next_prompt(project: Path, home: Path) -> None:
+    with MockApiServer({"turns": ["Seen."]}) as server:
+        done = run_piped(project, home, server, "!echo from-the-shell\nwhat did it print?\n")
+        sent = server.requests[-1]["messages"][-1]["content"]
+    assert done.returncode == 0, done.stderr
+    assert "from-the-shell" in done.stdout
+    texts = [b["text"] for b in sent if b.get("type") == "text"]
+    assert any("<bash-input>echo from-the-shell</bash-input>" in t for t in texts)
+    assert any("<bash-stdout>from-the-shell\n</bash-stdout>" in t for t in texts)
+    assert texts[-1] == "what did it print?"
+
+
+def test_backslash_enter_continues_the_prompt(project: Path, home: Path) -> None:
+    with MockApiServer({"turns": ["Two lines."]}) as server:
+        done = run_piped(project, home, server, "first line\\\nsecond line\n")
+        sent = server.requests[-1]["messages"][-1]["content"]
+    assert done.returncode == 0, done.stderr
+    assert sent[-1]["text"] == "first line\nsecond line"
+
+
+def test_slash_commands_run_locally(project: Path, home: Path) -> None:
+    with MockApiServer({"turns": []}) as server:
+        done = run_piped(project, home, server,
+                         "/model opus\n/status\n/nosuch\n/exit\nnever sent\n")
+        requests = list(server.requests)
+    assert done.returncode == 0, done.stderr
+    assert "Model set to" in done.stdout
+    assert "Mode:         default" in done.stdout
+    assert "Unknown command /nosuch" in done.stdout
+    assert requests == []  # nothing reached the model, and /exit left before the last line
