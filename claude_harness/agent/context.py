@@ -122,6 +122,7 @@ class ToolUseOptions:
     mcp_clients: tuple[Any, ...] = ()
     session_dir: Path | None = None  # where tool-results/ and the transcript live
     api: Any = None  # the session's ApiClient: sub-agents talk to the model through it
+    loaded_deferred: frozenset[str] = frozenset()  # deferred tools loaded by ToolSearch
     max_tokens: int = 16_384
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from claude_harness.agent.context import (
     AbortSignal,
+    ContentReplacementState,
     FileStateCache,
     ShellState,
     ToolUseContext,
@@ -38,6 +39,14 @@ from claude_harness.session.transcript import Transcript
 from claude_harness.tools.base import Tool
 
 MODE_CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
+MODE_NOTES = {
+    "plan": "Plan mode is active: research and plan only. Do not edit files or run commands "
+            "that change anything; when the plan is ready, present it with ExitPlanMode.",
+    "default": "The permission mode is now default: changes need the user's approval.",
+    "acceptEdits": "The permission mode is now acceptEdits: file edits in the working "
+                   "directories are allowed without asking.",
+    "bypassPermissions": "The permission mode is now bypassPermissions.",
+}
 
 
 @dataclass
@@ -79,6 +88,7 @@ class Engine:
         self.totals = Totals()
         self.api = ApiClient(config.api)
         self.read_file_state = FileStateCache()
+        self.content_replacement = ContentReplacementState()
         self.shell = ShellState(config.cwd)
         self.session_rules: list[Any] = []
         self.denials: list[dict[str, Any]] = []
@@ -98,6 +108,11 @@ class Engine:
         self.memory_files: list[Path] = []
         self.api_time = 0.0
         self._session_started = False
+        from claude_harness.tools.tool_search import loaded_from_history
+
+        self.loaded_deferred = loaded_from_history(self.messages)
+        self._announced_mode: str | None = "default" if not self.messages else self.mode
+        self._announced_deferred = bool(self.messages)
 
     # ── state the front ends show ───────────────────────────────────────────────────────────
 
@@ -146,10 +161,12 @@ class Engine:
             options=ToolUseOptions(tools=self.config.tools, model=self.model,
                                    debug=self.config.debug, verbose=self.config.verbose,
                                    session_dir=session_dir, api=self.api,
-                                   max_tokens=self.config.max_tokens),
+                                   max_tokens=self.config.max_tokens,
+                                   loaded_deferred=self.loaded_deferred),
             permission=self.permission,
             abort=abort,
             read_file_state=self.read_file_state,
+            content_replacement=self.content_replacement,
             shell=self.shell,
             hooks=self.config.hooks,
             rendered_system_prompt=self.config.system_prompt,
@@ -175,7 +192,7 @@ class Engine:
                 yield Notice("The prompt was blocked by a UserPromptSubmit hook.", "warning")
                 yield TurnEnd("hook_stopped", 0)
                 return
-            message = {"role": "user", "content": [*content, *extra]}
+            message = {"role": "user", "content": [*content, *extra, *self._reminders()]}
             self.messages.append(message)
             self._append(message)
             yield UserMessage(message)
@@ -192,9 +209,28 @@ class Engine:
                 self.transcript.sync()
 
     def _adopt_context(self, ctx: ToolUseContext) -> None:
-        """A tool's context modifier changed the mode (EnterPlanMode...): keep it for next turns."""
+        """Context modifiers changed the mode (EnterPlanMode) or loaded deferred tools
+        (ToolSearch): keep that for the next turns."""
         if ctx.permission.mode != self.permission.mode:
             self.set_mode(ctx.permission.mode)
+            self._announced_mode = ctx.permission.mode  # the tool result told the model
+        self.loaded_deferred = ctx.options.loaded_deferred
+
+    def _reminders(self) -> list[dict[str, Any]]:
+        """State the model must know, sent as messages so the cached prefix never changes: the
+        deferred tools (once), and the permission mode whenever it changed."""
+        notes = []
+        if not self._announced_deferred:
+            self._announced_deferred = True
+            deferred = [t.name for t in self.config.tools if t.should_defer]
+            if deferred:
+                notes.append("These deferred tools are available; load one with ToolSearch "
+                             "before calling it: " + ", ".join(deferred))
+        if self.mode != self._announced_mode:
+            self._announced_mode = self.mode
+            notes.append(MODE_NOTES.get(self.mode, f"The permission mode is now {self.mode}."))
+        return [{"type": "text", "text": f"<system-reminder>\n{n}\n</system-reminder>"}
+                for n in notes]
 
     def _observe(self, event: AgentEvent) -> None:
         if isinstance(event, (AssistantMessage, UserMessage)):

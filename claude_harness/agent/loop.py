@@ -41,6 +41,7 @@ from claude_harness.api.client import ApiClient
 from claude_harness.api.errors import ApiError
 from claude_harness.api.pricing import cost_usd
 from claude_harness.hooks.stop_guard import StopHookGuard
+from claude_harness.tools.budget import enforce_aggregate_budget
 from claude_harness.tools.executor import StreamingToolExecutor
 from claude_harness.tools.pipeline import ToolOutcome
 
@@ -173,6 +174,7 @@ async def query(
             if on_context is not None:
                 on_context(ctx)
             yield _results_message(messages, outcomes)
+            enforce_aggregate_budget(messages, ctx.content_replacement, ctx.options.session_dir)
             for outcome in outcomes:
                 for extra in outcome.new_messages:
                     if extra.get("isSidechain"):

@@ -132,22 +132,19 @@ async def schema_validation(call: ToolCall) -> ToolOutcome | None:
     if call.invalid_json is not None:
         raw = call.invalid_json[:300]
         return fail(call, f"The tool input was not valid JSON ({raw!r}). Send a JSON object.")
+    if call.tool.should_defer and call.tool.name not in call.ctx.options.loaded_deferred:
+        return fail(call, f"{call.tool.name} is a deferred tool whose definition is not loaded "
+                    f'yet. Call ToolSearch with query "select:{call.tool.name}" first, then '
+                    "call it again.")
+    private = sorted(k for k in call.raw_input if k.startswith("_"))
+    if private:  # internal fields (e.g. an approved sed edit) are only ever set by the harness
+        return fail(call, f"{call.tool.name} failed: unexpected parameter(s) "
+                    + ", ".join(f"`{k}`" for k in private))
     try:
         call.parsed = call.tool.input_model.model_validate(call.raw_input)
     except ValidationError as exc:
-        message = format_validation_error(call.tool, exc)
-        if call.tool.should_defer and not _is_loaded(call):
-            message += (
-                f"\nThis tool's schema was not loaded. Call ToolSearch with "
-                f'query "select:{call.tool.name}" first, then call it again.'
-            )
-        return fail(call, message)
+        return fail(call, format_validation_error(call.tool, exc))
     return None
-
-
-def _is_loaded(call: ToolCall) -> bool:
-    loaded = getattr(call.ctx.options, "loaded_deferred", ())
-    return call.name in loaded
 
 
 async def semantic_validation(call: ToolCall) -> ToolOutcome | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import cache
 
 from claude_harness.permissions.types import PermissionContext
@@ -29,7 +30,14 @@ _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
     ("claude_harness.tools.notebook_edit", "TOOL"),
     ("claude_harness.tools.plan_mode", "ENTER_TOOL"),
     ("claude_harness.tools.plan_mode", "EXIT_TOOL"),
+    ("claude_harness.tools.tool_search", "TOOL"),
 )
+
+# Rarely used built-ins are announced by name only and loaded through ToolSearch; MCP tools are
+# deferred too when a session has more than MCP_DEFER_THRESHOLD of them.
+DEFERRED_BUILTINS = frozenset({"NotebookEdit"})
+MCP_DEFER_THRESHOLD = 10
+TOOL_SEARCH = "ToolSearch"
 
 
 @cache
@@ -69,11 +77,18 @@ def assemble_tool_pool(
     """
     wanted = set(only) if only is not None else None
     builtins = [
-        t
+        replace(t, should_defer=True) if t.name in DEFERRED_BUILTINS else t
         for t in get_all_base_tools()
         if t.is_enabled()
+        and t.name != TOOL_SEARCH
         and not _denied(t, permission)
         and (wanted is None or t.name in wanted or wanted & set(t.aliases))
     ]
     mcp = [t for t in mcp_tools if not _denied(t, permission)]
+    if len(mcp) > MCP_DEFER_THRESHOLD:
+        mcp = [replace(t, should_defer=True) for t in mcp]
+    if any(t.should_defer for t in (*builtins, *mcp)):
+        search = find_base_tool(TOOL_SEARCH)
+        if search is not None and not _denied(search, permission):
+            builtins.append(search)
     return (*sorted(builtins, key=lambda t: t.name), *sorted(mcp, key=lambda t: t.name))
