@@ -45,17 +45,24 @@ def rg_path_arg(root: Path, cwd: Path) -> str | None:
 
 def newest_first(paths: list[AnyStr], cwd: Path) -> list[AnyStr]:
     """Sort paths (relative to cwd, or absolute) by modification time, newest first, ties by
-    path: one stat per file, which is the whole cost of the ordering."""
+    path. One stat per file is the whole cost of the ordering, so each is made relative to an
+    open descriptor of cwd (the kernel then walks only the relative part; absolute paths ignore
+    the descriptor)."""
     if not paths:
         return paths
-    base: str | bytes = os.fsencode(cwd) if isinstance(paths[0], bytes) else str(cwd)
     stat = os.stat
-    join = os.path.join
+    try:
+        dir_fd = os.open(cwd, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return sorted(paths)
 
     def key(p: AnyStr) -> tuple[int, AnyStr]:
         try:
-            return (-stat(join(base, p)).st_mtime_ns, p)
+            return (-stat(p, dir_fd=dir_fd).st_mtime_ns, p)
         except OSError:
             return (0, p)
 
-    return sorted(paths, key=key)
+    try:
+        return sorted(paths, key=key)
+    finally:
+        os.close(dir_fd)
