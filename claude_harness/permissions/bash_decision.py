@@ -74,9 +74,11 @@ def _write_paths(view: CommandView) -> list[tuple[str, Path]]:
 
 
 def _read_paths(view: CommandView) -> list[str]:
+    """Files this simple command reads: reader arguments and input redirections."""
+    inputs = [r.target for r in view.cmd.redirects if r.op in {"<", "<>"} and r.target]
     if view.argv and view.argv[0] in READERS:
-        return _positional(view.argv)
-    return []
+        return _positional(view.argv) + inputs
+    return inputs
 
 
 def _rule_stage(
@@ -223,7 +225,8 @@ def bash_verdict(command: str, perm: PermissionContext) -> BashVerdict:
     verdict.safety = _safety_stage(analysis, perm)
     from claude_harness.permissions.rules import rule_suggestion
 
-    verdict.suggestion = rule_suggestion("Bash", command, cwd=perm.cwd)
+    verdict.suggestion = rule_suggestion("Bash", command, cwd=perm.cwd,
+                                         working_dirs=perm.working_dirs)
     if analysis.fatal:
         verdict.undecided = analysis.fatal
         return verdict

@@ -46,7 +46,7 @@ class Redirect:
     def is_write(self) -> bool:
         if self.target is None:
             return False
-        if self.op in {">", ">>", ">|", "&>", "&>>", ">&"}:
+        if self.op in {">", ">>", ">|", "&>", "&>>", ">&", "<>"}:
             return self.target not in {"/dev/null", "/dev/stdout", "/dev/stderr"}
         return False
 

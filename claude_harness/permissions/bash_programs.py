@@ -363,6 +363,8 @@ def hazards_of(argv: list[str], cmd: SimpleCommand) -> list[str]:
                and a[1:2] in "ceErp") for a in args) or not args or "-" in args:
             return [f"{name} runs inline code"]
         return []
+    if name == "printf" and any(a == "-v" or a.startswith("-v") for a in args):
+        return ["printf -v assigns a shell variable (PATH, IFS...)"]
     if name in {"history"} and args:
         return ["history can write shell start-up files"]
     if name == "find":

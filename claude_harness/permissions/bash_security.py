@@ -141,8 +141,24 @@ def analyse(
             view.outside = outside_paths(norm.argv, cmd, dirs)
             if norm.argv[0] == "cd" and cmd.cwd and not view.outside:
                 view.outside = _cd_outside(norm.argv, cmd, dirs)
+        view.outside += _outside_inputs(cmd, dirs)
         views.append(view)
     return BashAnalysis(command, parsed, views)
+
+
+def _outside_inputs(cmd: SimpleCommand, dirs: tuple[Path, ...]) -> list[str]:
+    """Input redirections (`< file`) read files too: outside the working dirs they need a rule."""
+    from claude_harness.permissions.bash_parse import resolve_path
+    from claude_harness.permissions.paths import inside_any
+
+    out = []
+    for redirect in cmd.redirects:
+        if redirect.op in {"<", "<>"} and redirect.target:
+            if redirect.target in {"/dev/null", "/dev/stdin"}:
+                continue
+            if not inside_any(resolve_path(redirect.target, cmd.cwd), dirs):
+                out.append(redirect.target)
+    return out
 
 
 def _cd_outside(argv: list[str], cmd: SimpleCommand, dirs: tuple[Path, ...]) -> list[str]:

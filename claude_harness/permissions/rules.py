@@ -300,31 +300,27 @@ def _command_prefix(argv: list[str]) -> str | None:
     return " ".join(words[:n])
 
 
-def rule_suggestion(tool_name: str, subject: str | None, *, cwd: Path | None = None) -> str | None:
+def rule_suggestion(
+    tool_name: str,
+    subject: str | None,
+    *,
+    cwd: Path | None = None,
+    working_dirs: tuple[Path, ...] = (),
+) -> str | None:
     """The rule text "Yes, and don't ask again" saves, from the form the matcher reads.
 
     Several rules (one per subcommand of a compound Bash command, up to 5) are joined with
-    ", " at top level; `split_rules()` separates them again.
+    ", " at top level; `split_rules()` separates them again. A Bash command that reads outside
+    the working dirs also gets a Read rule, one that redirects into a file an Edit rule, so the
+    saved rules really cover the next identical call.
     """
     base = cwd or Path.cwd()
     if subject is None:
         return tool_name
     if tool_name == "Bash":
-        from claude_harness.permissions.bash_security import analyse
-
-        analysis = analyse(subject, base)
-        if analysis.fatal or analysis.hazards:
+        rules = _bash_suggestions(subject, base, working_dirs or (base,))
+        if rules is None:
             return None
-        rules: list[str] = []
-        for view in analysis.top_level:
-            if not view.argv or view.neutral or (view.read_only and not view.outside):
-                continue
-            prefix = _command_prefix(view.argv)
-            if prefix is None:
-                return None
-            rule = f"Bash({prefix} *)"
-            if rule not in rules:
-                rules.append(rule)
         return ", ".join(rules[:MAX_SUGGESTED_RULES]) or None
     if tool_name in EDIT_TOOLS | READ_TOOLS:
         from claude_harness.permissions.paths import expand
@@ -343,6 +339,43 @@ def rule_suggestion(tool_name: str, subject: str | None, *, cwd: Path | None = N
             host = None
         return f"WebFetch(domain:{host})" if host else "WebFetch"
     return tool_name
+
+
+def _path_rule(family: str, path: Path, base: Path, *, tree: bool) -> str:
+    rel = _relative(path, base)
+    where = f"/{rel}" if rel is not None else f"/{path}"
+    if rel == "":
+        where = ""
+    return f"{family}({where}/**)" if tree else f"{family}({where})"
+
+
+def _bash_suggestions(command: str, base: Path, dirs: tuple[Path, ...]) -> list[str] | None:
+    from claude_harness.permissions.bash_parse import resolve_path
+    from claude_harness.permissions.bash_security import analyse
+
+    analysis = analyse(command, base, dirs)
+    if analysis.fatal or analysis.hazards:
+        return None
+    rules: list[str] = []
+
+    def add(rule: str) -> None:
+        if rule not in rules:
+            rules.append(rule)
+
+    for view in analysis.top_level:
+        if not view.argv:
+            continue
+        if not view.neutral and not view.read_only:
+            prefix = _command_prefix(view.argv)
+            if prefix is None:
+                return None
+            add(f"Bash({prefix} *)")
+        for word in view.outside:
+            path = resolve_path(word, view.cmd.cwd)
+            add(_path_rule("Read", path if path.is_dir() else path.parent, base, tree=True))
+        for target in view.write_targets:
+            add(_path_rule("Edit", resolve_path(target, view.cmd.cwd), base, tree=False))
+    return rules
 
 
 def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow") -> Path:

