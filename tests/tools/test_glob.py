@@ -112,6 +112,8 @@ async def test_bad_paths_are_errors(ctx, tmp_path):
         await glob(ctx, pattern="*.py", path=str(tmp_path / "file.py"))
     with pytest.raises(ToolError, match="NUL"):
         await glob(ctx, pattern="a\0b")
+    with pytest.raises(ValueError):
+        TOOL.input_model.model_validate({"pattern": ""})
 
 
 async def test_metadata(ctx, tmp_path):

@@ -32,6 +32,7 @@ _NAME_TYPE = "harnessglob"
 
 class GlobInput(ToolInput):
     pattern: str = Field(
+        min_length=1,
         description='Glob to match file paths against, e.g. "**/*.py", "src/**/*.{ts,tsx}", "*.md"'
     )
     path: str | None = Field(
