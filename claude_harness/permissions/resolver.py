@@ -15,6 +15,8 @@ Order (research 1.3, DESIGN 3):
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from claude_harness.permissions.modes import prompt_or_deny, undecided
@@ -97,8 +99,6 @@ async def resolve_permission(
 async def _tool_check(tool: Tool, inp: Any, ctx: ToolUseContext) -> PermissionDecision:
     decision = await tool.check_permissions(inp, ctx)
     if decision.behavior != "passthrough" and not decision.decided_by:
-        from dataclasses import replace
-
         decision = replace(decision, decided_by="tool")
     return decision
 
@@ -126,6 +126,22 @@ def _hook_answer(hook: PermissionDecision | None, perm: PermissionContext) -> Pe
 
 
 async def _resolve_bash(
+    tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
+) -> PermissionDecision:
+    """The Bash chain, plus a previewed `sed -i` when the call may go ahead."""
+    decision = await _bash_chain(tool, inp, ctx, command, hook)
+    if decision.behavior in {"allow", "ask"} and decision.updated_input is None and (
+        "sed" in command
+    ):
+        from claude_harness.permissions.sed_sim import simulate_sed
+
+        sim = await asyncio.to_thread(simulate_sed, command, ctx.permission)
+        if sim is not None:
+            decision = replace(decision, updated_input=sim.updated_input, preview=sim.diff)
+    return decision
+
+
+async def _bash_chain(
     tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
 ) -> PermissionDecision:
     from claude_harness.permissions.bash_decision import bash_verdict
