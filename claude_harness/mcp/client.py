@@ -96,6 +96,7 @@ class McpManager:
         self.tool_timeout = tool_timeout or _seconds_from_env("MCP_TOOL_TIMEOUT", None)
         self._listeners: list[Listener] = []
         self._tools: tuple[Tool, ...] | None = None
+        self._retired: list[asyncio.Future[None]] = []  # replaced connections still closing
         self.connections: list[McpConnection] = [
             McpConnection(
                 cfg, cwd=self.cwd, startup_timeout=self.startup_timeout,
@@ -139,6 +140,21 @@ class McpManager:
             conn.start()
             self._changed(conn)
 
+    def reconnect(self, name: str) -> bool:
+        """Start a failed or closed server again (for /mcp); False when it cannot be."""
+        old = self.get(name)
+        if old is None or old.state not in ("failed", "closed") or old.config.error:
+            return False
+        fresh = McpConnection(
+            old.config, cwd=self.cwd, startup_timeout=self.startup_timeout,
+            tool_timeout=self.tool_timeout, on_change=self._changed,
+        )
+        self.connections[self.connections.index(old)] = fresh
+        self._retired.append(asyncio.ensure_future(old.close()))
+        fresh.start()
+        self._changed(fresh)
+        return True
+
     async def wait_ready(self, timeout: float | None = None) -> bool:
         """Wait until no server is still connecting; False when `timeout` ran out first."""
         waits = [c.wait_settled() for c in self.connections if c.state == "pending"]
@@ -152,7 +168,8 @@ class McpManager:
 
     async def close(self) -> None:
         """Stop every server (each stdio process is closed, then killed if it lingers)."""
-        await asyncio.gather(*(c.close() for c in self.connections), return_exceptions=True)
+        await asyncio.gather(*(c.close() for c in self.connections), *self._retired,
+                             return_exceptions=True)
 
     # ── what front ends read ─────────────────────────────────────────────────────────────
 

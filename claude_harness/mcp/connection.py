@@ -42,6 +42,13 @@ async def load_sdk() -> None:
 
 
 def _import_sdk() -> None:
+    import logging
+
+    # The SDK and its HTTP client log through `logging`; with no handler configured, Python
+    # would print their warnings on stderr, over the full-screen app. Server problems reach the
+    # user through status() instead.
+    for name in ("mcp", "httpx", "httpx2"):
+        logging.getLogger(name).addHandler(logging.NullHandler())
     import mcp.client.client  # noqa: F401
     import mcp.client.stdio  # noqa: F401
     import mcp.client.streamable_http  # noqa: F401

@@ -90,18 +90,20 @@ def convert_result(content: list[Any], structured: Any = None) -> str | list[dic
 def cap_blocks(blocks: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     """Cut the text blocks of a mixed result so their total stays within `limit` characters."""
     left = limit
+    cut = False
     capped: list[dict[str, Any]] = []
     for block in blocks:
         if block["type"] != "text":
             capped.append(block)
             continue
+        if cut:
+            continue  # the truncation note was already added
         text = block["text"]
         if len(text) > left:
             text = text[:left] + (f"\n[output truncated: the MCP result exceeded {limit:,} "
                                   "characters]")
-            left = 0
-        else:
-            left -= len(text)
+            cut = True
+        left -= min(left, len(text))
         if text:
             capped.append({"type": "text", "text": text})
     return capped

@@ -41,8 +41,13 @@ def permission(cwd: Path, *, allow: tuple[str, ...] = (), deny: tuple[str, ...] 
 
 def make_ctx(perm: PermissionContext, tools: tuple[Tool, ...], session_dir: Path | None = None
              ) -> ToolUseContext:
+    """A context over `tools`. Deferred tools (a pool with many MCP tools defers them behind
+    ToolSearch) count as already loaded: these tests are about MCP calls, not ToolSearch."""
+    extra: dict[str, Any] = {}
+    if "loaded_deferred" in ToolUseOptions.__dataclass_fields__:
+        extra["loaded_deferred"] = frozenset(t.name for t in tools if t.should_defer)
     return ToolUseContext(
-        options=ToolUseOptions(tools=tools, session_dir=session_dir),
+        options=ToolUseOptions(tools=tools, session_dir=session_dir, **extra),
         permission=perm,
         abort=AbortSignal(),
         read_file_state=FileStateCache(),

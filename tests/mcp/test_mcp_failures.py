@@ -42,6 +42,14 @@ async def test_a_server_that_crashes_mid_call_gives_an_error_and_the_rest_go_on(
 
         fine = await call(ctx, "mcp__other__echo", {"text": "still here"})
         assert not fine.is_error and fine.content == "other: still here"
+
+        assert manager.reconnect("crashy")  # what /mcp offers for a failed server
+        assert not manager.reconnect("other")  # a connected one is left alone
+        assert await manager.wait_ready(40)
+        assert {s.name: s.state for s in manager.status()}["crashy"] == "connected"
+        ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+        back = await call(ctx, "mcp__crashy__echo", {"text": "back"})
+        assert back.content == "crashy: back"
     finally:
         await manager.close()
 

@@ -117,6 +117,20 @@ async def test_read_only_tool_runs_without_a_rule(manager: McpManager, tmp_path:
     assert outcome.trace[-1] == "finish"
 
 
+async def test_read_only_calls_run_in_parallel_on_one_server(
+    manager: McpManager, tmp_path: Path
+) -> None:
+    import asyncio
+    import time
+
+    perm = permission(tmp_path)
+    ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+    began = time.monotonic()
+    outcomes = await asyncio.gather(*(call(ctx, "mcp__srv__sleep", {"seconds": 1}) for _ in range(3)))
+    assert [o.content for o in outcomes] == ["slept"] * 3
+    assert time.monotonic() - began < 2.5  # three 1 s calls overlapped
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
@@ -203,17 +217,21 @@ async def test_mcp_tools_never_change_builtin_schema_bytes(
     perm = permission(tmp_path)
     builtins = {t.name for t in get_all_base_tools()}
 
-    def builtin_bytes(pool: tuple) -> str:
-        return json.dumps([t.api_schema() for t in pool if t.name in builtins])
+    def builtin_bytes(pool: tuple) -> dict[str, str]:
+        return {t.name: json.dumps(t.api_schema()) for t in pool if t.name in builtins}
 
     without = assemble_tool_pool(perm)
+    one_server = [t for t in manager.tools() if t.name.startswith("mcp__envsrv__")]
+    with_one = assemble_tool_pool(perm, mcp_tools=one_server)
     with_all = assemble_tool_pool(perm, mcp_tools=manager.tools())
-    with_one = assemble_tool_pool(
-        perm, mcp_tools=[t for t in manager.tools() if t.name.startswith("mcp__envsrv")])
-    assert builtin_bytes(without) == builtin_bytes(with_all) == builtin_bytes(with_one)
-    # and the built-ins are a byte-identical prefix of the whole tools array
+    # every built-in serialises to the same bytes whatever MCP servers are connected
+    base = builtin_bytes(without)
+    for pool in (with_one, with_all):
+        assert {n: b for n, b in builtin_bytes(pool).items() if n in base} == base
+    # adding a server keeps the whole built-in part of the tools array as a byte-identical prefix
     prefix = json.dumps([t.api_schema() for t in without])[:-1]
-    assert json.dumps([t.api_schema() for t in with_all]).startswith(prefix)
+    for pool in (with_one, with_all):
+        assert json.dumps([t.api_schema() for t in pool]).startswith(prefix + ", ")
     # the MCP tools themselves serialise the same way on every turn
     assert json.dumps([t.api_schema() for t in manager.tools()]) == json.dumps(
         [t.api_schema() for t in manager.tools()])
