@@ -75,3 +75,78 @@ def test_ctrl_c_stops_a_long_bash_call_and_the_next_prompt_works(plain_tmux: Any
     session.wait_for("Second answer after the interrupt.")
     last = server.requests[-1]["messages"]
     assert any(b.get("text") == "carry on" for b in last[-1]["content"])
+
+
+def test_ctrl_c_twice_on_an_empty_line_exits(plain_tmux: Any) -> None:
+    session, _server = plain_tmux([])
+    session.wait_for(READY)
+    session.type("draft")
+    session.send("C-c")  # clears the draft, does not count towards exit
+    session.wait_for(lambda s: "draft" not in s)
+    session.send("C-c")
+    session.wait_for("Press Ctrl+C again to exit.")
+    session.send("C-c")
+    session.wait_for("[exited 0]")
+
+
+def test_newline_keys_and_history_shared_across_sessions(plain_tmux: Any, home: Path,
+                                                         project: Path) -> None:
+    session, server = plain_tmux(["One.", "Two."])
+    session.wait_for(READY)
+    session.type("line one\\")
+    session.send("Enter")  # backslash + Enter: newline, not send
+    session.type("line two")
+    session.send("M-Enter")  # Alt+Enter: newline
+    session.type("line three")
+    session.send("Enter")
+    session.wait_for("One.")
+    sent = server.requests[-1]["messages"][-1]["content"]
+    assert "line one\nline two\nline three" in [b.get("text") for b in sent]
+    session.type("/exit")
+    session.send("Enter")
+    session.wait_for("[exited 0]")
+    history = list((home / "data" / "history").glob("*.txt"))
+    assert len(history) == 1 and "line three" in history[0].read_text()
+
+    again, server2 = plain_tmux(["Two."])
+    again.wait_for(READY)
+    again.send("Up")
+    again.send("Up")  # the newest entry is /exit; before it, the three-line prompt
+    again.wait_for("line three")
+    again.send("Enter")
+    again.wait_for("Two.")
+    sent = server2.requests[-1]["messages"][-1]["content"]
+    assert "line one\nline two\nline three" in [b.get("text") for b in sent]
+
+
+def test_escape_declines_a_permission_request(plain_tmux: Any, project: Path) -> None:
+    turns = [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "touch nope"}}]},
+        "Fine, I will not.",
+    ]
+    session, server = plain_tmux(turns)
+    session.wait_for(READY)
+    session.type("try it")
+    session.send("Enter")
+    screen = session.wait_for("Do you want to proceed?")
+    assert "needs approval" in screen  # the checker's reason is shown
+    session.send("Escape")
+    session.wait_for("Fine, I will not.")
+    assert not (project / "nope").exists()
+    result = server.requests[-1]["messages"][-1]["content"][0]
+    assert result["type"] == "tool_result" and result["is_error"] is True
+
+
+def test_long_answer_streams_before_it_is_complete(plain_tmux: Any) -> None:
+    paragraphs = [f"Paragraph number {i} of the long answer." for i in range(1, 13)]
+    session, _server = plain_tmux([{"content": ["\n\n".join(paragraphs)], "chunk_size": 8,
+                                    "delay": 0.05}])
+    session.wait_for(READY)
+    session.type("long one")
+    session.send("Enter")
+    early = session.wait_for("Paragraph number 2 of")
+    assert "Paragraph number 12 of the long answer." not in early  # shown while streaming
+    final = session.wait_for(lambda s: READY in s.partition("number 12 of")[2], timeout=30)
+    lines = [line.rstrip() for line in final.splitlines()]
+    for text in paragraphs:
+        assert lines.count(text) == 1  # settled once, not duplicated by the live tail

@@ -1,0 +1,90 @@
+"""Completion, permission choice parsing, history location and slash commands, without a
+terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from claude_harness.plain.choice import options_for, parse_typed_choice
+from claude_harness.plain.completion import PlainCompleter
+from claude_harness.plain.paths import history_path, project_slug
+from claude_harness.plain.previews import permission_body
+from claude_harness.plain.shell import run_shell
+
+
+def complete(completer: PlainCompleter, text: str) -> list[str]:
+    return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+
+def test_slash_completion_offers_matching_commands_only_at_the_start(tmp_path: Path) -> None:
+    completer = PlainCompleter(tmp_path)
+    assert complete(completer, "/c") == ["/clear", "/cost"]
+    assert "/exit" in complete(completer, "/")
+    assert complete(completer, "say /c") == []
+
+
+def test_at_mentions_complete_paths_one_level_at_a_time(tmp_path: Path) -> None:
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "main.py").write_text("")
+    (tmp_path / "setup.cfg").write_text("")
+    (tmp_path / ".hidden").write_text("")
+    completer = PlainCompleter(tmp_path)
+    assert complete(completer, "look at @s") == ["setup.cfg", "src/"]
+    assert complete(completer, "look at @src/") == ["src/main.py", "src/pkg/"]
+    assert complete(completer, "@src/m") == ["src/main.py"]
+    assert complete(completer, "@.h") == [".hidden"]
+    assert complete(completer, "@nothing/here") == []
+
+
+def test_typed_choices_follow_the_numbering_of_the_options() -> None:
+    with_rule = options_for("Bash(npm test *)")
+    assert [c for c, _ in with_rule] == ["yes", "always", "no"]
+    assert "Bash(npm test *)" in with_rule[1][1]
+    assert parse_typed_choice("1", with_rule) == "yes"
+    assert parse_typed_choice(" 2 ", with_rule) == "always"
+    assert parse_typed_choice("n", with_rule) == "no"
+    assert parse_typed_choice("maybe", with_rule) is None
+    without_rule = options_for(None)
+    assert parse_typed_choice("2", without_rule) is None  # there is no "always" to pick
+    assert parse_typed_choice("3", without_rule) == "no"
+
+
+def test_history_file_is_per_project_under_the_data_dir(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(tmp_path / "data"))
+    project = tmp_path / "my proj.v2"
+    project.mkdir()
+    slug = project_slug(project)
+    assert slug.endswith("-my-proj-v2") and slug.startswith("-")
+    assert all(c.isalnum() or c == "-" for c in slug)
+    assert history_path(project) == tmp_path / "data" / "history" / f"{project_slug(project)}.txt"
+
+
+def test_permission_body_shows_the_exact_command_or_diff() -> None:
+    assert permission_body("Bash", {"command": "rm -rf build\necho done"}, None) == [
+        "rm -rf build", "echo done"]
+    body = permission_body("Edit", {"file_path": "/a.py", "old_string": "a", "new_string": "b"},
+                           None)
+    assert body[0] == "/a.py" and "-a" in body and "+b" in body
+    assert permission_body("Bash", {"command": "sed -i s/a/b/ f"}, "--- f\n+++ f\n-a\n+b") == [
+        "--- f", "+++ f", "-a", "+b"]
+
+
+async def test_bang_shell_keeps_stdout_stderr_and_exit_code(tmp_path: Path) -> None:
+    result = await run_shell("echo out; echo err >&2; exit 3", tmp_path)
+    assert result.stdout == "out\n" and result.stderr == "err\n" and result.returncode == 3
+    context = result.context_text()
+    assert "<bash-input>echo out; echo err >&2; exit 3</bash-input>" in context
+    assert "<bash-exit-code>3</bash-exit-code>" in context
+    assert result.display_lines()[-1] == "(exit 3)"
+
+
+async def test_bang_shell_runs_in_the_given_folder_and_times_out(tmp_path: Path) -> None:
+    assert (await run_shell("pwd", tmp_path)).stdout.strip() == str(tmp_path)
+    slow = await run_shell("sleep 20", tmp_path, timeout=0.3)
+    assert slow.returncode is None
+    assert slow.display_lines()[-1] == "(stopped)"
