@@ -18,7 +18,9 @@ import inspect
 import json
 import os
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from claude_harness.mcp.config import McpServerConfig
 
@@ -64,6 +66,39 @@ def record_approval(project: Path, server: str, approved: bool) -> None:
     tmp.replace(path)
 
 
+@dataclass(frozen=True)
+class ProjectPolicy:
+    """Claude Code's settings keys for project servers: `enableAllProjectMcpServers`,
+    `enabledMcpjsonServers`, `disabledMcpjsonServers`.
+
+    Build it only from settings the user controls (user, local, managed, CLI): read from the
+    committed `.claude/settings.json` it would let a repository approve its own servers.
+    """
+
+    enable_all: bool = False
+    enabled: frozenset[str] = frozenset()
+    disabled: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_values(cls, value: Callable[[str], Any]) -> ProjectPolicy:
+        """`value(key)` returns a setting or None (e.g. `LoadedSettings.value`)."""
+
+        def names(key: str) -> frozenset[str]:
+            raw = value(key)
+            return frozenset(str(n) for n in raw) if isinstance(raw, list) else frozenset()
+
+        return cls(enable_all=value("enableAllProjectMcpServers") is True,
+                   enabled=names("enabledMcpjsonServers"),
+                   disabled=names("disabledMcpjsonServers"))
+
+    def decide(self, name: str) -> bool | None:
+        if name in self.disabled:
+            return False
+        if self.enable_all or name in self.enabled:
+            return True
+        return None
+
+
 def needs_approval(server: McpServerConfig) -> bool:
     return server.scope == "project"
 
@@ -75,24 +110,35 @@ def approval_project(server: McpServerConfig, cwd: Path) -> Path:
     return cwd
 
 
-def approval_state(server: McpServerConfig, cwd: Path) -> bool | None:
+def approval_state(
+    server: McpServerConfig, cwd: Path, policy: ProjectPolicy | None = None
+) -> bool | None:
+    """True: may start; False: the user (or a disabled list) said no; None: ask first."""
     if not needs_approval(server):
         return True
-    return get_approval(approval_project(server, cwd), server.name)
+    by_settings = policy.decide(server.name) if policy is not None else None
+    if by_settings is False:
+        return False
+    recorded = get_approval(approval_project(server, cwd), server.name)
+    if recorded is not None:
+        return recorded
+    return by_settings
 
 
-def pending_approvals(servers: Iterable[McpServerConfig], cwd: Path) -> list[McpServerConfig]:
+def pending_approvals(
+    servers: Iterable[McpServerConfig], cwd: Path, policy: ProjectPolicy | None = None
+) -> list[McpServerConfig]:
     """Project servers the user has never been asked about (and that could start)."""
     return [s for s in servers
-            if needs_approval(s) and s.error is None and approval_state(s, cwd) is None]
+            if needs_approval(s) and s.error is None and approval_state(s, cwd, policy) is None]
 
 
 async def resolve_approvals(
-    servers: Iterable[McpServerConfig], cwd: Path, ask: Ask
+    servers: Iterable[McpServerConfig], cwd: Path, ask: Ask, policy: ProjectPolicy | None = None
 ) -> dict[str, bool]:
     """Ask about every pending project server and record each answer; returns name -> answer."""
     answers: dict[str, bool] = {}
-    for server in pending_approvals(servers, cwd):
+    for server in pending_approvals(servers, cwd, policy):
         answer = ask(server)
         if inspect.isawaitable(answer):
             answer = await answer

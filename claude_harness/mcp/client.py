@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from claude_harness.mcp.approvals import approval_state
+from claude_harness.mcp.approvals import ProjectPolicy, approval_state
 from claude_harness.mcp.config import McpServerConfig, load_mcp_configs
 from claude_harness.mcp.connection import McpConnection, State
 from claude_harness.mcp.resources import build_list_tool, build_read_tool
@@ -85,11 +85,14 @@ class McpManager:
         startup_timeout: float | None = None,
         tool_timeout: float | None = None,
         approve_project: bool = False,
+        policy: ProjectPolicy | None = None,
         warnings: Iterable[str] = (),
     ) -> None:
         """`approve_project=True` starts project servers never asked about (e.g. `-p` in a
-        trusted folder); an explicit "no" recorded earlier is still honoured."""
+        trusted folder); an explicit "no" recorded earlier is still honoured. `policy` carries
+        the enabled/disabled server lists of the user's settings."""
         self.cwd = Path(cwd)
+        self.policy = policy
         self.warnings: list[str] = list(warnings)
         self.startup_timeout = startup_timeout or _seconds_from_env(
             "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT) or DEFAULT_STARTUP_TIMEOUT
@@ -109,15 +112,19 @@ class McpManager:
     @classmethod
     def from_options(
         cls, cwd: Path, mcp_config: Iterable[str] = (), *, approve_project: bool = False,
-        startup_timeout: float | None = None,
+        policy: ProjectPolicy | None = None, startup_timeout: float | None = None,
     ) -> McpManager:
         """Servers from the user config, `.mcp.json` and `--mcp-config` values."""
         loaded = load_mcp_configs(Path(cwd), cli_values=mcp_config)
-        return cls(loaded.servers, cwd=cwd, approve_project=approve_project,
+        return cls(loaded.servers, cwd=cwd, approve_project=approve_project, policy=policy,
                    startup_timeout=startup_timeout, warnings=loaded.warnings)
 
+    def pending_approvals(self) -> list[McpServerConfig]:
+        """Project servers waiting for the user's first yes/no (ask, record_approval, approve)."""
+        return [c.config for c in self.connections if c.state == "needs-approval"]
+
     def _initial_state(self, cfg: McpServerConfig, approve_project: bool) -> State:
-        approved = approval_state(cfg, self.cwd)
+        approved = approval_state(cfg, self.cwd, self.policy)
         if approved is False:
             return "disabled"
         if approved is None and not approve_project:

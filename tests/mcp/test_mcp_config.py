@@ -194,3 +194,25 @@ async def test_approve_project_starts_servers_never_asked_about_but_not_rejected
     record_approval(project, "no", False)
     manager = McpManager.from_options(project, [], approve_project=True)
     assert {s.name: s.state for s in manager.status()} == {"new": "pending", "no": "disabled"}
+
+
+async def test_settings_lists_approve_or_disable_project_servers(
+    home: Path, project: Path
+) -> None:
+    from claude_harness.mcp import ProjectPolicy
+
+    write(project / ".mcp.json", {"mcpServers": {n: {"command": "x"}
+                                                 for n in ("on", "off", "asked-no", "other")}})
+    record_approval(project, "asked-no", False)
+    settings = {"enabledMcpjsonServers": ["on", "asked-no"], "disabledMcpjsonServers": ["off"]}
+    policy = ProjectPolicy.from_values(settings.get)
+    manager = McpManager.from_options(project, [], policy=policy)
+    assert {s.name: s.state for s in manager.status()} == {
+        "asked-no": "disabled", "off": "disabled", "on": "pending", "other": "needs-approval"}
+    assert [c.name for c in manager.pending_approvals()] == ["other"]
+
+    everything = ProjectPolicy.from_values({"enableAllProjectMcpServers": True}.get)
+    states = {s.name: s.state for s in McpManager.from_options(project, [], policy=everything)
+              .status()}
+    assert states == {"asked-no": "disabled", "off": "pending", "on": "pending",
+                      "other": "pending"}

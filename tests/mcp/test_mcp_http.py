@@ -83,6 +83,31 @@ async def test_http_server_tools_headers_and_a_server_that_goes_away(
         await asyncio.wait_for(manager.close(), 15)
 
 
+async def test_sse_server_with_headers(tmp_path: Path) -> None:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, SERVER, "old", "--http", str(port), "--sse"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    manager = None
+    try:
+        _wait_for_port(port, proc)
+        old = parse_server("old", {"type": "sse", "url": f"http://127.0.0.1:{port}/sse",
+                                   "headers": {"Authorization": "Bearer ${T}"}},
+                           scope="cli", source="--mcp-config", env={"T": "tok"})
+        manager = McpManager([old], cwd=tmp_path, startup_timeout=20)
+        manager.start()
+        assert await manager.wait_ready(30)
+        assert manager.status()[0].state == "connected", manager.status()[0].error
+        perm = permission(tmp_path)
+        ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+        assert (await call(ctx, "mcp__old__whoami", {})).content == "Bearer tok"
+        assert (await call(ctx, "mcp__old__echo", {"text": "sse"})).content == "old: sse"
+    finally:
+        if manager is not None:
+            await asyncio.wait_for(manager.close(), 15)
+        proc.kill()
+        proc.wait(5)
+
+
 async def test_http_server_that_is_not_there_fails_fast(tmp_path: Path) -> None:
     port = free_port()  # nothing listens here
     web = parse_server("web", {"type": "http", "url": f"http://127.0.0.1:{port}/mcp"},

@@ -2,6 +2,7 @@
 
     python demo_server.py NAME                 serve over stdio
     python demo_server.py NAME --http PORT     serve streamable HTTP on 127.0.0.1:PORT/mcp
+    python demo_server.py NAME --http PORT --sse   the older SSE transport on :PORT/sse
 
 Tools: echo (read-only), danger (destructive, writes a marker file), crash (the process exits in
 the middle of the call), fail (returns isError), image (one PNG block), big (long text), whoami
@@ -110,6 +111,9 @@ def notes() -> str:
 if __name__ == "__main__":
     if "--http" in sys.argv:
         port = int(sys.argv[sys.argv.index("--http") + 1])
-        server.run("streamable-http", host="127.0.0.1", port=port)
+        if "--sse" in sys.argv:
+            server.run("sse", host="127.0.0.1", port=port)
+        else:
+            server.run("streamable-http", host="127.0.0.1", port=port)
     else:
         server.run()
