@@ -235,3 +235,47 @@ async def test_mcp_tools_never_change_builtin_schema_bytes(
     # the MCP tools themselves serialise the same way on every turn
     assert json.dumps([t.api_schema() for t in manager.tools()]) == json.dumps(
         [t.api_schema() for t in manager.tools()])
+
+
+async def test_hooks_see_and_can_block_mcp_calls(manager: McpManager, tmp_path: Path) -> None:
+    import sys
+    from dataclasses import replace
+
+    from claude_harness.hooks import HookConfig, HookRunner
+
+    log = tmp_path / "hook-log.jsonl"
+    script = tmp_path / "hook.py"
+    script.write_text(
+        "import json, sys\n"
+        "payload = json.load(sys.stdin)\n"
+        f"open({str(log)!r}, 'a').write(json.dumps(payload) + '\\n')\n"
+        "if payload['hook_event_name'] == 'PreToolUse' and "
+        "'blocked' in payload['tool_input'].get('path', ''):\n"
+        "    sys.stderr.write('no writes to blocked paths')\n"
+        "    sys.exit(2)\n",
+        encoding="utf-8",
+    )
+    command = f"{sys.executable} {script}"
+    hooks = {event: [{"matcher": "mcp__srv__.*", "hooks": [{"type": "command",
+                                                            "command": command}]}]
+             for event in ("PreToolUse", "PostToolUse")}
+    config = HookConfig.from_sources([("userSettings", tmp_path / "settings.json", hooks)])
+    runner = HookRunner(config, project_dir=tmp_path, session_id="s",
+                        transcript_path=str(tmp_path / "t.jsonl"), get_permission_mode=lambda: "default")
+    perm = permission(tmp_path, allow=("mcp__srv",))
+    ctx = replace(make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools())), hooks=runner)
+
+    blocked = await call(ctx, "mcp__srv__danger", {"path": str(tmp_path / "blocked.txt")})
+    assert blocked.is_error and "no writes to blocked paths" in text_of(blocked)
+    assert not (tmp_path / "blocked.txt").exists()
+
+    done = await call(ctx, "mcp__srv__danger", {"path": str(tmp_path / "fine.txt")})
+    assert not done.is_error and (tmp_path / "fine.txt").exists()
+    other = await call(ctx, "mcp__envsrv__env", {"var": "HOME"})  # not matched by the hooks
+    assert not other.is_error
+
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(e["hook_event_name"], e["tool_name"]) for e in events] == [
+        ("PreToolUse", "mcp__srv__danger"), ("PreToolUse", "mcp__srv__danger"),
+        ("PostToolUse", "mcp__srv__danger")]
+    assert events[2]["tool_response"] == f"wrote {tmp_path / 'fine.txt'}"
