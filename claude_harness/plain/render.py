@@ -24,11 +24,15 @@ from claude_harness.agent.events import (
     ToolResultEvent,
     ToolStart,
     TurnEnd,
+    Usage,
+    UserMessage,
 )
 from claude_harness.plain import previews
 from claude_harness.plain.stream import MarkdownStream
 from claude_harness.plain.theme import load_theme
 
+# ToolProgress too: line mode keeps the scrollback clean; the result preview follows.
+SILENT = (Usage, UserMessage, ToolProgress)
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 
@@ -79,6 +83,8 @@ class EventRenderer:
             self._thinking_shown = False
             self.stream.feed(event.text)
             return
+        if isinstance(event, SILENT):
+            return  # state for the engine (history, usage), not output: the text keeps streaming
         self.settle()
         match event:
             case ThinkingDelta():
@@ -87,8 +93,6 @@ class EventRenderer:
                 self._tool_start(event)
             case ToolResultEvent():
                 self._tool_result(event)
-            case ToolProgress():
-                pass  # line mode keeps the scrollback clean; the result preview follows
             case ApiRetry():
                 self.line(f"API error ({event.error}); retrying in {event.delay:.1f}s "
                           f"(attempt {event.attempt}/{event.max_retries})", "ch.warning")
@@ -97,7 +101,7 @@ class EventRenderer:
             case TurnEnd():
                 self._turn_end(event)
             case _:
-                pass  # messages and usage are state, not output
+                pass  # AssistantMessage: the text block is complete, settled above
 
     # ── per event ───────────────────────────────────────────────────────────────────────────
 

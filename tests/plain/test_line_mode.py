@@ -18,7 +18,7 @@ import pytest
 from claude_harness.testing.mock_api import MockApiServer
 from tests.plain.conftest import child_env
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
 
 
 def run_piped(project: Path, home: Path, server: MockApiServer, stdin: str,

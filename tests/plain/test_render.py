@@ -137,3 +137,15 @@ def test_unknown_theme_warns_and_falls_back() -> None:
     assert warning and "no-such-theme" in warning
     light, none = load_theme("light")
     assert none is None and light.name == "light"
+
+
+def test_usage_and_history_events_do_not_cut_a_streaming_paragraph() -> None:
+    from claude_harness.agent.events import Usage, UserMessage
+
+    out, buf = renderer()
+    out.render(TextDelta("half a "))
+    out.render(Usage(input_tokens=5, output_tokens=1))
+    out.render(UserMessage({"role": "user", "content": []}))
+    out.render(TextDelta("sentence."))
+    out.render(TurnEnd("end_turn", 1))
+    assert lines_of(buf) == ["half a sentence."]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
 
 READY = "shift+tab to cycle"  # the bottom toolbar: the prompt is up
 ANSWER = ("Here is the answer.\n\nIt has a second paragraph that streams in small chunks "
