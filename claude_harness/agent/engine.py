@@ -25,12 +25,13 @@ from claude_harness.agent.context import (
 from claude_harness.agent.events import (
     AgentEvent,
     AssistantMessage,
+    Compaction,
     Notice,
     TurnEnd,
     Usage,
     UserMessage,
 )
-from claude_harness.agent.loop import QueryParams, query
+from claude_harness.agent.loop import QueryParams, query, run_compaction
 from claude_harness.agent.messages import user_text
 from claude_harness.api.client import ApiClient, ApiSettings
 from claude_harness.api.pricing import context_window_for
@@ -39,6 +40,7 @@ from claude_harness.session.transcript import Transcript
 from claude_harness.tools.base import Tool
 
 MODE_CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
+AUTO_COMPACT_FRACTION = 0.85
 MODE_NOTES = {
     "plan": "Plan mode is active: research and plan only. Do not edit files or run commands "
             "that change anything; when the plan is ready, present it with ExitPlanMode.",
@@ -66,6 +68,8 @@ class EngineConfig:
     persist: bool = True
     debug: bool = False
     verbose: bool = False
+    auto_compact: bool = True
+    compact_threshold_tokens: int | None = None  # default: 85 % of the model's window
 
 
 @dataclass
@@ -196,9 +200,7 @@ class Engine:
             self.messages.append(message)
             self._append(message)
             yield UserMessage(message)
-            params = QueryParams(self.model, self._system, self._tool_schemas,
-                                 max_tokens=self.config.max_tokens,
-                                 max_turns=self.config.max_turns)
+            params = self._params()
             async for event in query(self.messages, params, self._context(abort), self.api,
                                      on_context=self._adopt_context):
                 self._observe(event)
@@ -207,6 +209,28 @@ class Engine:
             self._abort = None
             if self.transcript is not None:
                 self.transcript.sync()
+
+    def _params(self) -> QueryParams:
+        threshold = None
+        if self.config.auto_compact:
+            threshold = (self.config.compact_threshold_tokens
+                         or int(context_window_for(self.model) * AUTO_COMPACT_FRACTION))
+        return QueryParams(self.model, self._system, self._tool_schemas,
+                           max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
+                           compact_threshold=threshold,
+                           context_tokens=self.totals.last_context_tokens)
+
+    async def compact(self, instructions: str = "") -> AsyncIterator[AgentEvent]:
+        """/compact [instructions]: summarise the conversation now."""
+        if not self.messages:
+            yield Notice("Nothing to compact yet.")
+            return
+        abort = AbortSignal()
+        async for event in run_compaction(self.messages, self._params(), self._context(abort),
+                                          self.api, "manual", instructions,
+                                          self.totals.last_context_tokens):
+            self._observe(event)
+            yield event
 
     def _adopt_context(self, ctx: ToolUseContext) -> None:
         """Context modifiers changed the mode (EnterPlanMode) or loaded deferred tools
@@ -235,6 +259,13 @@ class Engine:
     def _observe(self, event: AgentEvent) -> None:
         if isinstance(event, (AssistantMessage, UserMessage)):
             self._append(event.message)
+        elif isinstance(event, Compaction):
+            if self.transcript is not None:
+                self.transcript.append_system("compact_boundary", compactMetadata={
+                    "trigger": event.trigger, "preTokens": event.pre_tokens})
+                for message in event.messages:
+                    self.transcript.append_message(message)
+            self.totals.last_context_tokens = 0
         elif isinstance(event, Usage):
             t = self.totals
             t.cost_usd += event.cost_usd
@@ -242,8 +273,7 @@ class Engine:
             t.output_tokens += event.output_tokens
             t.cache_read_tokens += event.cache_read_input_tokens
             t.cache_write_tokens += event.cache_creation_input_tokens
-            t.last_context_tokens = (event.input_tokens + event.cache_read_input_tokens
-                                     + event.cache_creation_input_tokens + event.output_tokens)
+            t.last_context_tokens = event.context_tokens
             t.api_turns += 1
             self.api_time += event.api_seconds
 

@@ -110,6 +110,13 @@ class Usage:
     session_cost_usd: float = 0.0
     api_seconds: float = 0.0  # time spent waiting on this request's stream
 
+    @property
+    def context_tokens(self) -> int:
+        """Tokens the conversation occupies after this turn: the prompt (cached or not) plus
+        the answer. Drives the context-use figure and auto-compaction."""
+        return (self.input_tokens + self.cache_read_input_tokens
+                + self.cache_creation_input_tokens + self.output_tokens)
+
 
 @dataclass(frozen=True)
 class ApiRetry:
@@ -127,6 +134,16 @@ class Notice:
 
     text: str
     level: Literal["info", "warning", "error"] = "info"
+
+
+@dataclass(frozen=True)
+class Compaction:
+    """The history was replaced by a summary (`messages` is the new history)."""
+
+    trigger: Literal["auto", "manual"]
+    pre_tokens: int
+    summary: str
+    messages: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -150,5 +167,6 @@ AgentEvent = (
     | Usage
     | ApiRetry
     | Notice
+    | Compaction
     | TurnEnd
 )

@@ -16,13 +16,15 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from claude_harness.agent.compact import compact_messages
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.agent.events import (
     AgentEvent,
     ApiRetry,
     AssistantMessage,
+    Compaction,
     Notice,
     PermissionRequest,
     TurnEnd,
@@ -54,6 +56,8 @@ class QueryParams:
     max_tokens: int = 16_384
     max_turns: int | None = None
     thinking: dict[str, Any] | None = None
+    compact_threshold: int | None = None  # context tokens past which the history is compacted
+    context_tokens: int = 0  # context size of the previous request, when known
 
 
 class _Aborted(Exception):
@@ -110,9 +114,15 @@ async def query(
     session_cost = 0.0
     guard = StopHookGuard()
     channel = _Channel(ctx)
+    context_tokens = params.context_tokens
     try:
         while True:
             turn += 1
+            if params.compact_threshold and context_tokens > params.compact_threshold:
+                async for event in run_compaction(messages, params, ctx, api, "auto", "",
+                                                  context_tokens):
+                    yield event
+                context_tokens = 0
             acc = StreamAccumulator()
             executor: StreamingToolExecutor | None = None
             started = time.monotonic()
@@ -134,7 +144,7 @@ async def query(
             assistant = acc.message()
             cost = cost_usd(params.model, acc.usage)
             session_cost += cost
-            yield Usage(
+            usage = Usage(
                 acc.usage.get("input_tokens", 0),
                 acc.usage.get("output_tokens", 0),
                 acc.usage.get("cache_creation_input_tokens", 0),
@@ -143,6 +153,8 @@ async def query(
                 session_cost,
                 time.monotonic() - started,
             )
+            context_tokens = usage.context_tokens
+            yield usage
             if assistant["content"]:
                 messages.append(assistant)
                 yield AssistantMessage(assistant, acc.stop_reason)
@@ -195,6 +207,35 @@ async def query(
                 return
     finally:
         channel.close()
+
+
+async def run_compaction(
+    messages: list[dict[str, Any]],
+    params: QueryParams,
+    ctx: ToolUseContext,
+    api: ApiClient,
+    trigger: Literal["auto", "manual"],
+    instructions: str,
+    pre_tokens: int,
+) -> AsyncIterator[AgentEvent]:
+    """Summarise and replace `messages` in place (unless a PreCompact hook vetoes it)."""
+    if ctx.hooks is not None:
+        outcome = await ctx.hooks.run("PreCompact", {"trigger": trigger,
+                                                     "custom_instructions": instructions,
+                                                     "cwd": str(ctx.cwd)})
+        if outcome.blocked:
+            yield Notice(f"Compaction skipped by a PreCompact hook: {outcome.block_reason}",
+                         "warning")
+            return
+    base = build_request(params, [])
+    try:
+        result = await compact_messages(api, base, messages, instructions=instructions,
+                                        pre_tokens=pre_tokens)
+    except ApiError as exc:
+        yield Notice(f"Compaction failed: {exc.message}", "error")
+        return
+    messages[:] = result.messages
+    yield Compaction(trigger, pre_tokens, result.summary, list(result.messages))
 
 
 def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome]) -> UserMessage:

@@ -27,7 +27,7 @@ def ndjson(text: str) -> list[dict[str, Any]]:
 def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[str, ...] = (),
                 interactive: bool = False, tools: tuple[str, ...] | None = None,
                 max_turns: int | None = None, persist: bool = True,
-                data_dir: Path | None = None, hooks: Any = None) -> Any:
+                data_dir: Path | None = None, hooks: Any = None, **config: Any) -> Any:
     """An Engine wired like bootstrap does, pointed at `server`, without reading settings."""
     from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
@@ -38,15 +38,15 @@ def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[
     rules = tuple(PermissionRule("cliArg", "allow", parse_rule(r)) for r in allow)
     perm = PermissionContext(mode=mode, rules=rules, cwd=proj, interactive=interactive)  # type: ignore[arg-type]
     pool = assemble_tool_pool(perm, only=tools)
-    config = EngineConfig(
+    engine_config = EngineConfig(
         cwd=proj, model="claude-sonnet-5-5", permission=perm, tools=pool,
         system_prompt="You are a test assistant.",
         api=ApiSettings(api_key="test-key", auth_token=None, base_url=server.url,
                         retry_base_delay=0.05, max_retries=3),
         data_dir=data_dir or proj.parent / "data", max_turns=max_turns, persist=persist,
-        hooks=hooks,
+        hooks=hooks, **config,
     )
-    return Engine(config)
+    return Engine(engine_config)
 
 
 async def run_prompt(engine: Any, prompt: str) -> list[Any]:

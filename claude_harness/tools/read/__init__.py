@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from claude_harness.tools.base import UNBOUNDED, build_tool, load_prompt
+from claude_harness.tools.read.permissions import check_permissions
 from claude_harness.tools.read.tool import (
     ReadInput,
     backfill_input,
@@ -19,6 +20,7 @@ TOOL = build_tool(
     is_concurrency_safe=lambda inp: True,
     is_read_only=lambda inp: True,
     validate_input=validate_input,
+    check_permissions=check_permissions,
     backfill_input=backfill_input,
     permission_subject=lambda inp: inp.file_path,
     key_argument=lambda inp: inp.file_path,

@@ -1,0 +1,138 @@
+"""Context economy over the scripted server's request log: a stable cache prefix, deferred
+tools, large results persisted, compaction."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.events import Compaction, ToolResultEvent, TurnEnd
+from claude_harness.session.transcript import load_messages
+from claude_harness.testing.cache import segments
+from claude_harness.testing.scenarios import TEXT, thirty_turn_session
+from tests.e2e.support import make_engine, run_prompt
+
+
+def cached_prefix(body: dict[str, Any]) -> list[str]:
+    """The serialised segments up to the request's last cache breakpoint."""
+    segs = segments(body)
+    last = max(i for i, (_s, bp) in enumerate(segs) if bp)
+    return [s for s, _bp in segs[: last + 1]]
+
+
+def assert_prefix_chain(requests: list[dict[str, Any]]) -> None:
+    for i in range(1, len(requests)):
+        previous = cached_prefix(requests[i - 1])
+        current = [s for s, _bp in segments(requests[i])]
+        assert current[: len(previous)] == previous, f"request {i} broke the cached prefix"
+        assert len(cached_prefix(requests[i])) >= len(previous)
+
+
+async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any) -> None:
+    prompts = thirty_turn_session(project)
+    server = api([turn for group in prompts for turn in group])
+    engine = make_engine(server, project, mode="acceptEdits")
+    assert "NotebookEdit" in [t.name for t in engine.config.tools if t.should_defer]
+    for n, _ in enumerate(prompts):
+        if n == 1:
+            engine.set_mode("plan")  # a mode change travels as a message, not a prefix change
+        if n == 2:
+            engine.set_mode("acceptEdits")
+        events = await run_prompt(engine, f"prompt {n}")
+        assert [e for e in events if isinstance(e, TurnEnd)][0].reason == "end_turn"
+    requests = server.requests
+    assert len(requests) == 30
+    assert_prefix_chain(requests)
+    notebook = json.loads((project / "nb.ipynb").read_text())
+    assert notebook["cells"][0]["source"] in ("x = 2", ["x = 2"])
+    tools = requests[0]["tools"]
+    assert [t["name"] for t in tools] == [t["name"] for t in requests[-1]["tools"]]
+    assert any(t.get("defer_loading") for t in tools)
+    total = engine.totals
+    read_share = total.cache_read_tokens / (total.cache_read_tokens + total.cache_write_tokens
+                                            + total.input_tokens)
+    assert read_share > 0.8
+
+
+async def test_a_deferred_tool_must_be_loaded_first(project: Path, api: Any) -> None:
+    nb = str(project / "x.ipynb")
+    server = api([{"content": [{"type": "tool_use", "name": "NotebookEdit",
+                                "input": {"notebook_path": nb, "cell_id": "a",
+                                          "new_source": "y"}}]}, TEXT])
+    engine = make_engine(server, project, mode="acceptEdits")
+    events = await run_prompt(engine, "edit")
+    result = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert result.is_error and 'ToolSearch with query "select:NotebookEdit"' in result.content
+    first_user = server.requests[0]["messages"][0]["content"]
+    assert any("NotebookEdit" in b["text"] and "deferred" in b["text"] for b in first_user)
+
+
+async def test_a_five_megabyte_result_is_persisted_and_readable(project: Path, api: Any) -> None:
+    big = project / "big.txt"
+    big.write_text("".join(f"match line {i:07d} {'x' * 40}\n" for i in range(100_000)))
+    size = big.stat().st_size
+    assert size > 5_000_000
+    server = api([
+        {"content": [{"type": "tool_use", "name": "Grep",
+                      "input": {"pattern": "match", "output_mode": "content", "head_limit": 0,
+                                "-n": False, "path": str(big)}}]},
+        TEXT])
+    engine = make_engine(server, project)
+    events = await run_prompt(engine, "grep everything")
+    result = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert not result.is_error
+    assert result.content.startswith("<persisted-output>") and len(result.content) < 10_000
+    path = Path(result.content.split("saved to: ", 1)[1].split("\n", 1)[0])
+    persisted = path.read_text()
+    assert len(persisted) >= size - 100 and "match line 0099999" in persisted
+    sent = server.requests[1]["messages"][-1]["content"][0]["content"]
+    assert "<persisted-output>" in sent and len(sent) < 10_000
+    # Read can open the persisted file (it limits itself at the source).
+    server2 = api([{"content": [{"type": "tool_use", "name": "Read",
+                                 "input": {"file_path": str(path), "offset": 99_990,
+                                           "limit": 5}}]}, TEXT])
+    reader = make_engine(server2, project, data_dir=engine.config.data_dir,
+                         session_id=engine.session_id)  # the session reads its own output
+    events = await run_prompt(reader, "read it")
+    read = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert not read.is_error and "match line 0099990" in read.content
+
+
+async def test_compaction_keeps_the_last_request_and_shrinks_the_context(project: Path,
+                                                                         api: Any) -> None:
+    (project / "big.py").write_text("# filler\n" * 4000)
+    big = str(project / "big.py")
+    small = str(project / "src" / "util.py")
+    server = api([
+        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": big}}]},
+        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": small}}]},
+        {"content": [{"type": "text", "text": "SUMMARY: the user wants util explained."}]},
+        {"content": [{"type": "text", "text": "util.helper returns 42."}]},
+    ])
+    engine = make_engine(server, project, compact_threshold_tokens=10_000)
+    events = await run_prompt(engine, "Explain util.helper, please.")
+    assert [e for e in events if isinstance(e, TurnEnd)][0].reason == "end_turn"
+    compactions = [e for e in events if isinstance(e, Compaction)]
+    assert len(compactions) == 1 and compactions[0].trigger == "auto"
+    summary_request, after = server.requests[2], server.requests[3]
+    assert "summary" in summary_request["messages"][-1]["content"][-1]["text"].lower()
+    assert summary_request["system"] == server.requests[0]["system"]
+    (only,) = after["messages"][:1]
+    text = only["content"][0]["text"]
+    assert "SUMMARY: the user wants util explained." in text
+    assert "Explain util.helper, please." in text
+    assert len(json.dumps(after)) // 4 < 10_000 < len(json.dumps(server.requests[1])) // 4
+    # A resumed session continues from the summary.
+    resumed = load_messages(engine.transcript.path)
+    assert resumed[0]["content"][0]["text"] == text
+
+
+async def test_manual_compact_with_instructions(project: Path, api: Any) -> None:
+    server = api([TEXT, {"content": [{"type": "text", "text": "SUMMARY: short."}]}])
+    engine = make_engine(server, project)
+    await run_prompt(engine, "hello")
+    events = [e async for e in engine.compact("focus on tests")]
+    assert any(isinstance(e, Compaction) and e.trigger == "manual" for e in events)
+    assert "focus on tests" in server.requests[1]["messages"][-1]["content"][-1]["text"]
+    assert "SUMMARY: short." in engine.messages[0]["content"][0]["text"]
