@@ -23,7 +23,7 @@ from claude_harness.agent.events import (
     TurnEnd,
     Usage,
 )
-from claude_harness.tui.widgets.assistant_text import AssistantTextView
+from claude_harness.tui.widgets.assistant_text import AssistantTextView, FrozenText
 from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.notice import NoticeView
 from claude_harness.tui.widgets.thinking import ThinkingView
@@ -142,7 +142,7 @@ def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
                 if message.get("role") == "user":
                     widgets.append(UserPromptView(block["text"]))
                 else:
-                    widgets.append(AssistantTextView(block["text"]))
+                    widgets.append(FrozenText(block["text"]))
             elif kind == "tool_use":
                 view = ToolCallView(block.get("id", ""), block.get("name", "?"),
                                     block.get("input") or {})

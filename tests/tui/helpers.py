@@ -38,8 +38,8 @@ def screen_text(app: Any) -> str:
 
     parts: list[str] = []
     for widget in app.query("*"):
-        if isinstance(widget, Markdown) and hasattr(widget, "text"):
-            parts.append(widget.text)
+        if isinstance(getattr(widget, "text", None), str) and isinstance(widget, (Markdown, Static)):
+            parts.append(widget.text)  # answers: their Markdown source
         elif isinstance(widget, Static):
             parts.append(str(widget.render()))
     return "\n".join(parts)

@@ -7,7 +7,9 @@ behind and earlier blocks never flicker. Code fences are highlighted by the Mark
 
 from __future__ import annotations
 
-from textual.widgets import Markdown
+from rich.markdown import Markdown as RichMarkdown
+from textual.widget import Widget
+from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 
@@ -26,6 +28,14 @@ class AssistantTextView(Markdown):
         self._stream: MarkdownStream | None = None
         self.text = markdown
 
+    @property
+    def freezable(self) -> bool:
+        """A finished answer can be swapped for a one-widget FrozenText (see Conversation)."""
+        return self._stream is None
+
+    def frozen(self) -> Widget:
+        return FrozenText(self.text)
+
     async def append_delta(self, delta: str) -> None:
         """Add a streamed fragment (the stream task renders it when it gets a chance)."""
         self.text += delta
@@ -38,3 +48,20 @@ class AssistantTextView(Markdown):
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
+
+
+class FrozenText(Static):
+    """A finished answer far from the bottom: the same Markdown drawn by Rich in ONE widget.
+
+    A Textual Markdown document is a widget per paragraph, list item and fence; a long session
+    of them makes every layout pass slower. Far-off answers never change again, so the
+    conversation swaps them for this (layout cost drops about tenfold).
+    """
+
+    DEFAULT_CSS = """
+    FrozenText { margin: 1 0 0 0; padding: 0 1 0 2; }
+    """
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__(RichMarkdown(markdown, code_theme="monokai", inline_code_lexer="text"))
+        self.text = markdown

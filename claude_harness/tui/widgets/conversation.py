@@ -30,10 +30,12 @@ class Conversation(VerticalScroll):
     }
     """
 
-    def __init__(self, *, high_mark: int = 240, low_mark: int = 160, id: str | None = None) -> None:
+    def __init__(self, *, high_mark: int = 200, low_mark: int = 150, live_blocks: int = 12,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
         self.high_mark = high_mark
         self.low_mark = low_mark
+        self.live_blocks = live_blocks
         self.pruned = 0
 
     def on_mount(self) -> None:
@@ -43,15 +45,30 @@ class Conversation(VerticalScroll):
         """Skip the cascade over hundreds of children; each block styles itself on mount."""
 
     async def add(self, *widgets: Widget) -> None:
-        """Append blocks at the bottom and prune the oldest if the tree grew past the mark."""
+        """Append blocks at the bottom, freeze far-off answers, prune the oldest blocks."""
         await self.mount_all(widgets)
+        await self._freeze()
         await self._prune()
 
     async def add_many(self, widgets: list[Widget]) -> None:
         """Bulk append (resume, benchmarks) in one refresh."""
         with self.app.batch_update():
             await self.mount_all(widgets)
+            await self._freeze()
             await self._prune()
+
+    async def _freeze(self) -> None:
+        """Swap finished answers beyond the last `live_blocks` for their one-widget form.
+
+        Done in batches (only when 8 more than allowed are live) so most adds do nothing.
+        """
+        live = [c for c in self.children if getattr(c, "freezable", False)]
+        if len(live) <= self.live_blocks + 8:
+            return
+        with self.app.batch_update():
+            for widget in live[: len(live) - self.live_blocks]:
+                await self.mount(widget.frozen(), before=widget)  # type: ignore[attr-defined]
+                await widget.remove()
 
     async def _prune(self) -> None:
         blocks = [c for c in self.children if not isinstance(c, PrunedMarker)]

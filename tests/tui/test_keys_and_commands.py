@@ -1,0 +1,239 @@
+"""Keys, history, shell escapes, completion and slash commands in the running app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from claude_harness.tui.widgets.conversation import Conversation
+from claude_harness.tui.widgets.user_prompt import UserPromptView
+from tests.tui.helpers import screen_text, send, type_text, wait_for
+
+
+async def ready_app(pilot: Any, app: Any) -> None:
+    await wait_for(pilot, lambda: app.ready, what="engine ready")
+
+
+async def test_newline_keys_do_not_send(api: Any, make_app: Any) -> None:
+    server = api(["got it"])
+    app = make_app(server)
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await type_text(pilot, "one")
+        await pilot.press("shift+enter")
+        await type_text(pilot, "two\\")
+        await pilot.press("enter")  # backslash + Enter: newline, not send
+        await type_text(pilot, "three")
+        await pilot.press("ctrl+j")
+        await type_text(pilot, "four")
+        assert app.prompt.text == "one\ntwo\nthree\nfour"
+        assert server.requests == []
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "got it" in screen_text(app), what="answer")
+    assert server.requests[0]["messages"][0]["content"][-1]["text"] == "one\ntwo\nthree\nfour"
+
+
+async def test_history_is_browsed_with_up_down_and_persists_per_project(
+        api: Any, make_app: Any, project: Path, home: Path) -> None:
+    server = api(["a1", "a2"])
+    app = make_app(server)
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "first prompt")
+        await wait_for(pilot, lambda: not app.busy and "a1" in screen_text(app), what="a1")
+        await send(pilot, "second prompt")
+        await wait_for(pilot, lambda: not app.busy and "a2" in screen_text(app), what="a2")
+    files = list((home / "data" / "history").glob("*.jsonl"))
+    assert len(files) == 1
+    app2 = make_app(api([]))
+    async with app2.run_test() as pilot:
+        await type_text(pilot, "draft")
+        await pilot.press("up")
+        assert app2.prompt.text == "second prompt"
+        await pilot.press("up")
+        assert app2.prompt.text == "first prompt"
+        await pilot.press("down", "down")
+        assert app2.prompt.text == "draft"
+
+
+async def test_ctrl_c_twice_on_empty_prompt_exits(api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await type_text(pilot, "some text")
+        await pilot.press("ctrl+c")  # first clears the prompt
+        assert app.prompt.text == "" and app.is_running
+        await pilot.press("ctrl+c")
+        assert app.is_running  # once on an empty prompt only warns
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+async def test_ctrl_d_exits(api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_ctrl_c_interrupts_a_running_turn(api: Any, make_app: Any) -> None:
+    server = api([{"content": [{"type": "tool_use", "name": "Bash",
+                                "input": {"command": "sleep 30"}}]}])
+    app = make_app(server, mode="bypassPermissions", bypass=True)
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "go")
+        await wait_for(pilot, lambda: app.busy and app.renderer.tools, what="tool running")
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: not app.busy, timeout=5, what="interrupted")
+        assert app.is_running
+
+
+async def test_shell_escape_shows_output_and_feeds_the_next_prompt(
+        api: Any, make_app: Any, project: Path) -> None:
+    server = api(["I see the listing."])
+    app = make_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "!ls src && echo done-listing")
+        await wait_for(pilot, lambda: "done-listing" in screen_text(app), what="shell output")
+        assert "app.py" in screen_text(app)
+        assert server.requests == []  # a shell escape never calls the model by itself
+        await send(pilot, "what is there?")
+        await wait_for(pilot, lambda: "I see the listing." in screen_text(app), what="answer")
+    content = server.requests[0]["messages"][0]["content"]
+    assert "<bash-input>ls src && echo done-listing</bash-input>" in content[0]["text"]
+    assert "app.py" in content[0]["text"]
+    assert content[-1]["text"] == "what is there?"
+
+
+async def test_tab_completes_paths_and_commands(api: Any, make_app: Any, project: Path) -> None:
+    (project / "src" / "helpers.py").write_text("")
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await type_text(pilot, "look at @sr")
+        await pilot.press("tab")
+        assert app.prompt.text == "look at @src/"
+        await type_text(pilot, "ap")
+        await pilot.press("tab")
+        assert app.prompt.text == "look at @src/app.py "
+        app.prompt.clear()
+        await type_text(pilot, "/he")
+        await pilot.press("tab")
+        assert app.prompt.text == "/help "
+        app.prompt.clear()
+        await type_text(pilot, "/c")
+        await pilot.press("tab")  # /clear /compact /cost: the common prefix, options shown
+        assert app.prompt.text == "/c"
+        hint = str(app.query_one("#completion-hint").render())
+        assert "/clear" in hint and "/cost" in hint
+
+
+async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test(size=(120, 50)) as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "/help")
+        await wait_for(pilot, lambda: "/permissions" in screen_text(app), what="help")
+        assert "Shift+Tab" in screen_text(app)
+        await send(pilot, "/model claude-opus-4-5")
+        await wait_for(pilot, lambda: app.engine.model == "claude-opus-4-5", what="model")
+        assert "claude-opus-4-5" in str(app.query_one("#status-info").render())
+        await send(pilot, "/status")
+        await wait_for(pilot, lambda: "credentials set" in screen_text(app), what="status")
+        await send(pilot, "/cost")
+        await wait_for(pilot, lambda: "Session cost: $0.0000" in screen_text(app), what="cost")
+        await send(pilot, "/theme light")
+        await wait_for(pilot, lambda: app.theme == "light", what="theme")
+        await send(pilot, "/theme high-contrast")
+        await wait_for(pilot, lambda: app.theme == "high-contrast", what="theme")
+        await send(pilot, "/theme nope")
+        await wait_for(pilot, lambda: app.theme == "dark", what="fallback theme")
+        await send(pilot, "/frobnicate")
+        await wait_for(pilot, lambda: "Unknown command /frobnicate" in screen_text(app),
+                       what="unknown")
+
+
+async def test_clear_and_export(api: Any, make_app: Any, project: Path) -> None:
+    server = api(["An answer with *markdown*."])
+    app = make_app(server)
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "question")
+        await wait_for(pilot, lambda: not app.busy and app.engine.messages, what="answer")
+        await send(pilot, "/export out.md")
+        await wait_for(pilot, lambda: (project / "out.md").exists(), what="export")
+        exported = (project / "out.md").read_text()
+        assert "> question" in exported and "An answer with *markdown*." in exported
+        await send(pilot, "/clear")
+        await wait_for(pilot, lambda: not app.engine.messages, what="cleared")
+        assert not app.query(UserPromptView)
+
+
+async def test_custom_command_from_project_folder(api: Any, make_app: Any,
+                                                  project: Path) -> None:
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "review.md").write_text("---\ndescription: x\n---\nReview $ARGUMENTS carefully.\n")
+    server = api(["Reviewed."])
+    app = make_app(server)
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "/review src/app.py")
+        await wait_for(pilot, lambda: "Reviewed." in screen_text(app), what="answer")
+    assert server.requests[0]["messages"][0]["content"][-1]["text"] == \
+        "Review src/app.py carefully."
+
+
+async def test_permissions_command_adds_and_lists_a_rule(api: Any, make_app: Any,
+                                                         project: Path) -> None:
+    app = make_app(api([]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "/permissions allow Bash(npm test:*)")
+        await wait_for(pilot, lambda: "Saved allow rule" in screen_text(app), what="saved")
+        await send(pilot, "/permissions")
+        await wait_for(pilot, lambda: "Bash(npm test:*)" in screen_text(app)
+                       and "Mode: default" in screen_text(app), what="listed")
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert "Bash(npm test:*)" in settings["permissions"]["allow"]
+
+
+async def test_resume_lists_and_loads_an_earlier_session(api: Any, make_app: Any) -> None:
+    server = api(["first session answer"])
+    app = make_app(server)
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "remember the word pineapple")
+        await wait_for(pilot, lambda: not app.busy and len(app.engine.messages) == 2, what="turn")
+    app2 = make_app(api(["yes"]))
+    async with app2.run_test(size=(120, 40)) as pilot:
+        await ready_app(pilot, app2)
+        await send(pilot, "/resume")
+        await wait_for(pilot, lambda: "remember the word pineapple" in screen_text(app2),
+                       what="picker")
+        await send(pilot, "/resume 1")
+        await wait_for(pilot, lambda: len(app2.engine.messages) == 2, what="loaded")
+        assert "first session answer" in screen_text(app2)
+
+
+async def test_long_sessions_keep_the_widget_tree_bounded(api: Any, make_app: Any) -> None:
+    from claude_harness.tui.widgets.assistant_text import AssistantTextView
+
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        conversation = app.query_one(Conversation)
+        conversation.high_mark, conversation.low_mark, conversation.live_blocks = 40, 30, 4
+        for i in range(60):
+            await conversation.add(UserPromptView(f"q{i}"), AssistantTextView(f"answer **{i}**"))
+        await pilot.pause()
+        assert len(conversation.children) <= 41
+        assert conversation.pruned >= 80
+        assert len(conversation.query(AssistantTextView)) <= 4 + 8
+        assert "earlier blocks hidden" in screen_text(app)
+        assert "q59" in screen_text(app) and "q0\n" not in screen_text(app)
