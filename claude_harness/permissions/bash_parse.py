@@ -283,11 +283,23 @@ class _Walker:
             self.left = True
 
 
+UNKNOWN_PATH = Path("/\0unknown")  # outside every working directory by construction
+
+
 def resolve_path(word: str, cwd: Path) -> Path:
     """Resolve a path word as bash would see it: `~` expanded, relative to cwd, `..` and symlinks
     resolved (non-existing tails kept)."""
     if word == "~" or word.startswith("~/"):
         word = str(Path.home()) + word[1:]
+    elif word.startswith("~"):
+        head, _, tail = word.partition("/")
+        if head == "~+":
+            word = str(cwd) + ("/" + tail if tail else "")
+        else:
+            expanded = os.path.expanduser(head)  # ~user
+            if expanded == head:  # ~- (OLDPWD) or an unknown user: cannot be known, assume far
+                return UNKNOWN_PATH
+            word = expanded + ("/" + tail if tail else "")
     p = Path(word)
     if not p.is_absolute():
         p = cwd / p

@@ -518,40 +518,64 @@ def is_read_only_argv(argv: list[str], cmd: SimpleCommand) -> bool:
 
 
 _PATTERN_FIRST = {"grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "jq", "git"}
+# Programs whose arguments are strings, not files: nothing to check.
+_NO_PATH_ARGS = {"echo", "printf", "tr", "seq", "expr", "sleep", "date", "test", "[", "true",
+                 "false", "uname", "id", "whoami", "nproc", "type", "which", "command",
+                 "basename", "dirname", ":", "groups", "locale", "getconf", "hostname"}
+_SPECIAL_FILES = {"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "-"}
+_DOT_GLOB = re.compile(r"(^|/)\.[*?\[]")
 
 
 def path_arguments(argv: list[str]) -> list[str]:
-    """Arguments that look like file paths (for the inside-working-dirs check).
+    """Arguments that may name files (for the inside-working-dirs check).
 
-    The first positional of pattern-taking programs (`grep PATTERN`, `sed SCRIPT`) is not a path
-    unless the pattern came from `-e`.
+    Every positional counts (a relative name may be a symlink leading out of the project), as
+    does the value of `--opt=/path`. The first positional of pattern-taking programs
+    (`grep PATTERN`, `sed SCRIPT`) is skipped unless the pattern came from `-e`.
     """
+    if not argv or argv[0] in _NO_PATH_ARGS:
+        return []
     out: list[str] = []
     skip_first = argv[0] in _PATTERN_FIRST and not any(
         a in {"-e", "--regexp", "--expression"} or a.startswith("--regexp=") for a in argv)
+    after_dd = False
     for arg in argv[1:]:
-        if skip_first and not arg.startswith("-"):
+        if arg == "--" and not after_dd:
+            after_dd = True
+            continue
+        if skip_first and (after_dd or not arg.startswith("-")):
             skip_first = False
             continue
-        if arg.startswith("-"):
+        if arg.startswith("-") and not after_dd:
             if "=" in arg:
                 value = arg.split("=", 1)[1]
                 if value.startswith(("/", "~", "..")):
                     out.append(value)
             continue
-        if arg.startswith(("/", "~")) or arg == ".." or arg.startswith("../") or "/../" in arg:
-            out.append(arg)
+        out.append(arg)
     return out
 
 
 def outside_paths(argv: list[str], cmd: SimpleCommand, working_dirs: tuple[Path, ...]) -> list[str]:
-    """Path arguments that resolve outside every working directory."""
+    """Arguments that resolve (through `..`, `~user` and symlinks) outside every working dir.
+
+    Also: an unquoted glob component starting with a dot (`.*/x`) may match `..`, and values of
+    wrapper options (`xargs -a FILE`, `timeout --foo=/x`) are paths too.
+    """
+    from claude_harness.permissions.bash_parse import unquoted_text
     from claude_harness.permissions.paths import is_inside
 
-    outside = []
-    for arg in path_arguments(argv):
-        if arg in {"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"}:
+    outside: list[str] = []
+    candidates = path_arguments(argv)
+    prefix = cmd.words[: len(cmd.words) - len(argv)] if argv == cmd.words[-len(argv):] else []
+    candidates += [w for w in prefix[1:] if not w.startswith("-") and ("/" in w or w == "..")]
+    for arg in candidates:
+        if arg in _SPECIAL_FILES:
             continue
         if not any(is_inside(resolve_path(arg, cmd.cwd), d) for d in working_dirs):
             outside.append(arg)
+    if argv and argv[0] not in _NO_PATH_ARGS:
+        for raw in cmd.raw_words[1:]:
+            if _DOT_GLOB.search(unquoted_text(raw)) and raw not in outside:
+                outside.append(raw)
     return outside

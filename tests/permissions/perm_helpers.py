@@ -28,6 +28,10 @@ def make_project(root: Path) -> Path:
     (root / "f").write_text("a\n")
     (root / "f.txt").write_text("a\n")
     (root / "log.txt").write_text("line\n")
+    secrets = root.parent / f"{root.name}-secrets"
+    secrets.mkdir(exist_ok=True)
+    (secrets / "id_rsa").write_text("KEY\n")
+    (root / "vendor").symlink_to(secrets)  # a repo symlink that leads out of the project
     return root
 
 

@@ -138,6 +138,10 @@ ADVERSARIAL: list[str] = [
     # reads through input redirections, variable assignment through printf, read-write opens
     "grep x < ~/.ssh/id_rsa", "cat < /etc/shadow", "printf -v PATH /tmp/evil; ls",
     "ls 3<> .git/config", "wc -l < ../../secret",
+    # reads that leave the project through ~user, ~-, dot-globs, repo symlinks, wrapper options
+    "cat ~root/.bashrc", "cat ~-/notes", "cat .*/secret", "grep -r key .*", "cat vendor/id_rsa",
+    "head vendor/id_rsa", "ls vendor/", "xargs -a /etc/passwd echo", "ls src/../..",
+    "grep -rn KEY vendor", "find vendor -name id_rsa", "wc -c ./vendor/id_rsa",
 ]
 
 EVERYDAY: list[str] = [
