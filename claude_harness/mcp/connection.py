@@ -121,6 +121,8 @@ class McpConnection:
     async def close(self) -> None:
         self._stop.set()
         task = self._task
+        if task is not None and not task.done() and self.state == "pending":
+            task.cancel()  # still connecting: nothing to close politely
         if task is not None and not task.done():
             done, _ = await asyncio.wait({task}, timeout=CLOSE_GRACE_SECONDS)
             if not done:
@@ -149,7 +151,10 @@ class McpConnection:
                 self._deadline_passed()
         except asyncio.CancelledError:
             if self.state == "pending":
-                self._fail("startup was cancelled")
+                if self._stop.is_set():
+                    self._set("closed", None)  # close() during startup
+                else:
+                    self._fail("startup was cancelled")
             raise
         except BaseException as exc:  # noqa: BLE001 - a broken server must never escape
             if self.state in ("pending", "connected"):

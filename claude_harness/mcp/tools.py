@@ -80,6 +80,7 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
 
     async def call(inp: McpToolInput, ctx: ToolUseContext, progress: Any) -> ToolResult:
         from mcp.shared.exceptions import MCPError
+        from mcp_types import REQUEST_TIMEOUT
 
         args = inp.arguments()
         try:
@@ -92,12 +93,12 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
             raise ToolError(f"{exc}\nThe other tools keep working; this server's tools are "
                             "unavailable until it is restarted.", code="mcp_server_gone") from exc
         except MCPError as exc:
+            if exc.code == REQUEST_TIMEOUT:
+                raise ToolError(f"MCP tool {remote_name} on '{server}' gave no answer within "
+                                f"{conn.tool_timeout or 0:g} s (MCP_TOOL_TIMEOUT)",
+                                code="mcp_timeout") from exc
             raise ToolError(f"MCP server '{server}' refused {remote_name}: {exc.message}",
                             code="mcp_error") from exc
-        except TimeoutError as exc:
-            raise ToolError(f"MCP tool {remote_name} on '{server}' timed out after "
-                            f"{conn.tool_timeout:g} s (MCP_TOOL_TIMEOUT)",
-                            code="mcp_timeout") from exc
         content = convert_result(list(result.content or []), result.structured_content)
         return ToolResult(content, is_error=bool(result.is_error))
 

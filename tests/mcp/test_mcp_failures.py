@@ -128,6 +128,34 @@ async def test_an_interrupt_stops_waiting_for_a_slow_call(tmp_path: Path) -> Non
         await manager.close()
 
 
+async def test_a_call_past_the_tool_timeout_is_an_error_and_the_server_stays(
+    tmp_path: Path,
+) -> None:
+    manager = McpManager([demo("slow")], cwd=tmp_path, startup_timeout=30, tool_timeout=0.5)
+    manager.start()
+    try:
+        assert await manager.wait_ready(40)
+        perm = permission(tmp_path)
+        ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+        outcome = await call(ctx, "mcp__slow__sleep", {"seconds": 10})
+        assert outcome.is_error and "no answer within 0.5 s" in text_of(outcome)
+        assert (await call(ctx, "mcp__slow__echo", {"text": "x"})).content == "slow: x"
+    finally:
+        await manager.close()
+
+
+async def test_closing_while_a_server_is_still_starting_is_quick(tmp_path: Path) -> None:
+    hang = McpServerConfig("hang", command=sys.executable,
+                           args=("-c", "import time; time.sleep(60)"), scope="cli")
+    manager = McpManager([hang], cwd=tmp_path, startup_timeout=30)
+    manager.start()
+    await asyncio.sleep(0.5)
+    began = time.monotonic()
+    await manager.close()
+    assert time.monotonic() - began < 4.5
+    assert manager.status()[0].state == "closed"
+
+
 async def test_a_bad_config_entry_is_failed_not_fatal(tmp_path: Path) -> None:
     broken = McpServerConfig("broken", scope="cli", error="invalid configuration: no command")
     manager = McpManager([broken], cwd=tmp_path)
