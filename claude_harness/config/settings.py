@@ -27,7 +27,7 @@ from claude_harness.config.paths import (
     user_settings_path,
 )
 from claude_harness.permissions.modes import parse_mode
-from claude_harness.permissions.rules import RuleSyntaxError, parse_rule
+from claude_harness.permissions.rules import PRIMARY_FIELDS, RuleSyntaxError, param_rule, parse_rule
 from claude_harness.permissions.types import (
     PermissionContext,
     PermissionMode,
@@ -135,9 +135,13 @@ def _validate_permissions(value: Any, origin: str, warnings: list[str]) -> dict[
                     )
                     continue
                 try:
-                    parse_rule(rule)
+                    value = parse_rule(rule)
                 except RuleSyntaxError as exc:
                     warnings.append(f"{origin}: permissions.{key}[{i}] ignored ({exc})")
+                    continue
+                problem = _param_rule_problem(value.rule_content, key)
+                if problem:
+                    warnings.append(f"{origin}: permissions.{key}[{i}] {rule!r} ignored ({problem})")
                     continue
                 good.append(rule)
             checked = good
@@ -149,6 +153,19 @@ def _validate_permissions(value: Any, origin: str, warnings: list[str]) -> dict[
                 continue
         out[key] = checked
     return out
+
+
+def _param_rule_problem(content: str | None, kind: str) -> str | None:
+    """Parameter rules are for deny/ask on secondary fields; anything else is a silent no-op."""
+    parsed = param_rule(content)
+    if parsed is None:
+        return None
+    field_name = parsed[0]
+    if field_name in PRIMARY_FIELDS:
+        return f"a rule cannot match on the '{field_name}' field; write the pattern itself"
+    if kind == "allow":
+        return "parameter rules are only allowed in deny and ask"
+    return None
 
 
 def read_settings_file(path: Path) -> tuple[Settings | None, list[str]]:

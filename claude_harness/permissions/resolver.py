@@ -25,8 +25,10 @@ from claude_harness.permissions.rules import (
     EDIT_TOOLS,
     READ_TOOLS,
     describe_rule,
+    param_rule_matches,
     rule_matches,
     rule_suggestion,
+    tool_matches,
 )
 from claude_harness.permissions.safety import protected_reason
 from claude_harness.permissions.types import PermissionContext, PermissionDecision
@@ -56,6 +58,18 @@ def _first_rule(perm: PermissionContext, behavior: str, tool_name: str, subject:
     for rule in perm.rules_for(behavior):  # type: ignore[arg-type]
         if rule_matches(rule, tool_name, subject, perm.cwd):
             return rule
+    return None
+
+
+def _param_rule_decision(
+    perm: PermissionContext, behavior: str, tool_name: str, inp: Any
+) -> PermissionDecision | None:
+    """deny/ask rules on a secondary input field: `Bash(run_in_background:true)`."""
+    for rule in perm.rules_for(behavior):  # type: ignore[arg-type]
+        if tool_matches(rule.value.tool_name, tool_name) and param_rule_matches(
+            rule.value.rule_content, inp
+        ):
+            return _from_rule(rule, behavior, f"this {tool_name} call")
     return None
 
 
@@ -150,6 +164,10 @@ async def _bash_chain(
     verdict = bash_verdict(command, perm)
     if verdict.deny:
         return verdict.deny
+    param = _param_rule_decision(perm, "deny", tool.name, inp) or _param_rule_decision(
+        perm, "ask", tool.name, inp)
+    if param is not None:
+        return prompt_or_deny(param, perm.mode)
     if perm.mode == "plan" and not verdict.allowed:
         return undecided(verdict.undecided, "plan", suggestion=None, is_write=True)
     if verdict.ask:
@@ -183,6 +201,9 @@ async def _resolve_generic(
     rule = _first_rule(perm, "deny", name, subject)
     if rule is not None:
         return _from_rule(rule, "deny", what)
+    param = _param_rule_decision(perm, "deny", name, inp)
+    if param is not None:
+        return param
     is_edit = name in EDIT_TOOLS
     if mode == "plan" and is_edit:
         return PermissionDecision.deny(
@@ -193,6 +214,9 @@ async def _resolve_generic(
     rule = _first_rule(perm, "ask", name, subject)
     if rule is not None:
         return prompt_or_deny(_from_rule(rule, "ask", what), perm.mode)
+    param = _param_rule_decision(perm, "ask", name, inp)
+    if param is not None:
+        return prompt_or_deny(param, perm.mode)
     if is_edit and subject:
         reason = protected_reason(subject, perm.cwd, perm.working_dirs)
         if reason:
@@ -234,8 +258,6 @@ def _undecided_reason(tool: Tool, subject: str | None, inside: bool) -> str:
 
 def tool_denied_entirely(tool_name: str, perm: PermissionContext) -> bool:
     """A bare deny rule (`Bash`, `mcp__srv`, `mcp__srv__x`, `mcp__*`) removes the tool."""
-    from claude_harness.permissions.rules import tool_matches
-
     for rule in perm.rules_for("deny"):
         if rule.value.rule_content is None and tool_matches(rule.value.tool_name, tool_name):
             # family rules (`Edit` covers Write) remove the whole family too

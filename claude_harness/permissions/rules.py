@@ -121,6 +121,34 @@ def tool_matches(rule_tool: str, tool_name: str) -> bool:
 # ---------------------------------------------------------------- Bash patterns
 
 
+PRIMARY_FIELDS = frozenset({"command", "file_path", "notebook_path", "url"})
+_PARAM_RULE = re.compile(r"^([a-z_][a-z0-9_]*):(?!\*$)(.+)$")
+
+
+def param_rule(content: str | None) -> tuple[str, str] | None:
+    """`run_in_background:true` -> ("run_in_background", "true"); legacy `npm:*` is not one."""
+    if content is None:
+        return None
+    m = _PARAM_RULE.match(content)
+    if not m or m.group(1) == "domain":
+        return None
+    return m.group(1), m.group(2)
+
+
+def param_rule_matches(content: str | None, inp: object) -> bool:
+    """A deny/ask parameter rule: the input field equals (or glob-matches) the value."""
+    parsed = param_rule(content)
+    if parsed is None:
+        return False
+    key, value = parsed
+    if key in PRIMARY_FIELDS or not hasattr(inp, key):
+        return False
+    actual = getattr(inp, key)
+    if isinstance(actual, bool):
+        actual = "true" if actual else "false"
+    return actual is not None and fnmatch.fnmatchcase(str(actual).lower(), value.lower())
+
+
 def normalise_bash_pattern(pattern: str) -> str:
     pattern = " ".join(pattern.split())
     if pattern.endswith(":*"):

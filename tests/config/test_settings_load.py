@@ -186,3 +186,16 @@ def test_session_rules_are_included(env) -> None:
     rule = PermissionRule("session", "allow", parse_rule("Bash(make *)"))
     loaded = load_settings(env["project"], session_rules=[rule])
     assert rule in loaded.rules
+
+
+def test_parameter_rules_on_primary_fields_or_in_allow_are_refused(env) -> None:
+    write(env["project_file"], {"permissions": {
+        "deny": ["Bash(command:rm *)", "Bash(run_in_background:true)", "Bash(npm:*)"],
+        "allow": ["Bash(run_in_background:false)", "Read(file_path:/etc/*)"]}})
+    loaded = load_settings(env["project"])
+    assert rule_texts(loaded, "deny") == {"Bash(run_in_background:true)": "projectSettings",
+                                          "Bash(npm:*)": "projectSettings"}
+    assert rule_texts(loaded, "allow") == {}
+    text = "\n".join(loaded.warnings)
+    assert "'command' field" in text and "'file_path' field" in text
+    assert "only allowed in deny and ask" in text

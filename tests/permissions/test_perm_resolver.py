@@ -247,3 +247,13 @@ def test_next_mode_cycle() -> None:
     assert next_mode("plan", True) == "bypassPermissions"
     assert next_mode("bypassPermissions", True) == "default"
     assert next_mode("dontAsk", False) == "default"
+
+
+async def test_parameter_rules_on_secondary_fields(proj: Path) -> None:
+    perm = context(proj, allow=("Bash(npm test *)",), deny=("Bash(run_in_background:true)",))
+    d = await decide(BASH, {"command": "npm test", "run_in_background": True}, perm)
+    assert d.behavior == "deny" and "run_in_background:true" in d.reason
+    assert (await decide(BASH, {"command": "npm test"}, perm)).behavior == "allow"
+    ask = context(proj, allow=("Bash(npm test *)",), ask=("Bash(timeout:6000*)",))
+    assert (await decide(BASH, {"command": "npm test", "timeout": 600000}, ask)).behavior == "ask"
+    assert (await decide(BASH, {"command": "npm test", "timeout": 1000}, ask)).behavior == "allow"
