@@ -8,13 +8,11 @@ of feedback. Exit (Ctrl+D, Ctrl+C twice on an empty line) is `read()` returning 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sys
-import termios
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Protocol
 
@@ -32,7 +30,7 @@ EXIT_HINT = "Press Ctrl+C again to exit."
 
 
 class InputSide(Protocol):
-    async def read(self) -> str | None: ...
+    async def read(self, default: str = "") -> str | None: ...
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult: ...
     async def feedback(self) -> str: ...
     def wake(self) -> None: ...
@@ -62,10 +60,10 @@ class PromptInput:
             reserve_space_for_menu=4,
         )
 
-    async def read(self) -> str | None:
+    async def read(self, default: str = "") -> str | None:
         while True:
             try:
-                text = await self.session.prompt_async(handle_sigint=False)
+                text = await self.session.prompt_async(default=default, handle_sigint=False)
             except EOFError:
                 return None
             except KeyboardInterrupt:
@@ -73,6 +71,7 @@ class PromptInput:
                 if now - self._last_interrupt < EXIT_WINDOW:
                     return None
                 self._last_interrupt = now
+                default = ""
                 self.notify(EXIT_HINT)
                 continue
             self._last_interrupt = 0.0
@@ -150,7 +149,7 @@ class LineInput:
     async def _line(self) -> object:
         return await self._queue.get()
 
-    async def read(self) -> str | None:
+    async def read(self, default: str = "") -> str | None:
         self._write("> ")
         parts: list[str] = []
         while True:
@@ -200,28 +199,6 @@ class LineInput:
             return ""
         self._echo(str(item))
         return str(item).strip()
-
-
-@contextlib.contextmanager
-def quiet_typing(enabled: bool) -> Iterator[None]:
-    """While a turn runs, keys typed are not echoed into the answer (Ctrl+C still works)."""
-    fd = sys.stdin.fileno() if enabled and sys.stdin.isatty() else -1
-    if fd < 0:
-        yield
-        return
-    try:
-        saved = termios.tcgetattr(fd)
-    except termios.error:
-        yield
-        return
-    quiet = list(saved)
-    quiet[3] &= ~termios.ECHO
-    try:
-        termios.tcsetattr(fd, termios.TCSANOW, quiet)
-        yield
-    finally:
-        with contextlib.suppress(termios.error):
-            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def terminal_capable() -> bool:

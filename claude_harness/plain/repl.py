@@ -27,13 +27,13 @@ from claude_harness.plain.input import (
     InputSide,
     LineInput,
     PromptInput,
-    quiet_typing,
     terminal_capable,
 )
 from claude_harness.plain.paths import history_path
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.shell import run_shell
 from claude_harness.plain.theme import PlainTheme, load_theme
+from claude_harness.plain.turnkeys import TurnKeys
 
 MODE_LABELS = {
     "default": "default mode",
@@ -63,6 +63,7 @@ class PlainRepl:
         self.terminal = terminal
         self.input: InputSide | None = None
         self.pending_context: list[str] = []  # `!cmd` outputs for the next prompt
+        self.keys = TurnKeys(self._on_escape, self._on_backtab_in_turn)
 
     # ── setup ───────────────────────────────────────────────────────────────────────────────
 
@@ -107,7 +108,7 @@ class PlainRepl:
             if first_prompt:
                 await self.handle(first_prompt)
             while True:
-                line = await self.input.read()
+                line = await self.input.read(self.keys.take_typeahead())
                 if line is None:
                     break
                 if not await self.handle(line):
@@ -147,6 +148,15 @@ class PlainRepl:
         elif self.input is not None:
             self.input.wake()
 
+    def _on_escape(self) -> None:
+        if self.engine.running:
+            self.engine.interrupt()
+
+    def _on_backtab_in_turn(self) -> None:
+        self.engine.cycle_mode()
+        self.out.line(f"  {MODE_LABELS.get(self.engine.mode, self.engine.mode)} "
+                      "(shift+tab to cycle)", "ch.warning")
+
     def _prompt_content(self, prompt: str) -> str | list[dict[str, Any]]:
         if not self.pending_context:
             return prompt
@@ -159,7 +169,7 @@ class PlainRepl:
         if self.terminal:
             loop.add_signal_handler(signal.SIGINT, self._on_sigint)
         try:
-            with quiet_typing(self.terminal):
+            with self.keys.active(self.terminal):
                 async for event in self.engine.submit(self._prompt_content(prompt)):
                     if isinstance(event, PermissionRequest):
                         await self.answer(event)
@@ -177,7 +187,7 @@ class PlainRepl:
         self.out.settle()
         self.show_request(request)
         assert self.input is not None
-        with quiet_typing(False):
+        with self.keys.suspended():
             result = await self.input.choose(options_for(request.suggestion))
             feedback = ""
             if result.choice == "no" and not (result.via_escape or result.interrupted):
@@ -220,7 +230,7 @@ class PlainRepl:
         if self.terminal:
             loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:
-            with quiet_typing(self.terminal):
+            with self.keys.active(self.terminal):
                 result = await task
         except asyncio.CancelledError:
             self.out.line("  Stopped.", "ch.warning")

@@ -150,3 +150,31 @@ def test_long_answer_streams_before_it_is_complete(plain_tmux: Any) -> None:
     lines = [line.rstrip() for line in final.splitlines()]
     for text in paragraphs:
         assert lines.count(text) == 1  # settled once, not duplicated by the live tail
+
+
+def test_escape_interrupts_and_keys_typed_during_a_turn_wait_for_the_next_prompt(
+        plain_tmux: Any) -> None:
+    turns = [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "sleep 30"}}]},
+        "Continuing as asked.",
+    ]
+    session, server = plain_tmux(turns, "--allowedTools", "Bash(sleep *)")
+    session.wait_for(READY)
+    session.type("wait")
+    session.send("Enter")
+    session.wait_for("Bash(sleep 30)")
+    session.type("queued words")
+    session.send("BTab")  # Shift+Tab mid-turn still cycles the mode
+    session.wait_for("accept edits on")
+    before = session.screen().partition("Bash(sleep 30)")[2]
+    assert "queued words" not in before  # not echoed into the answer
+    started = time.monotonic()
+    session.send("Escape")
+    screen = session.wait_for(lambda s: READY in s.partition("Interrupted")[2], timeout=10)
+    assert time.monotonic() - started < 10
+    assert "> queued words" in screen.partition("Interrupted")[2]
+    assert "accept edits on (shift+tab to cycle)" in screen.splitlines()[-1]
+    session.send("Enter")
+    session.wait_for("Continuing as asked.")
+    sent = server.requests[-1]["messages"][-1]["content"]
+    assert "queued words" in [b.get("text") for b in sent]
