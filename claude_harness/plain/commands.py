@@ -6,8 +6,10 @@ through the renderer; they never run the loop.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -23,6 +25,7 @@ SLASH_COMMANDS: dict[str, str] = {
     "/help": "show commands and keys",
     "/clear": "start a fresh conversation (the history is forgotten)",
     "/model": "show or set the model: /model sonnet",
+    "/compact": "summarise the conversation to free context: /compact [focus]",
     "/cost": "tokens and cost of this session",
     "/status": "model, permission mode, folder, session",
     "/permissions": "the permission rules in effect",
@@ -48,7 +51,7 @@ class CommandOutcome:
     handled: bool = True
 
 
-def run_command(line: str, engine: Engine, out: EventRenderer) -> CommandOutcome:
+async def run_command(line: str, engine: Engine, out: EventRenderer) -> CommandOutcome:
     """Run one `/command args` line."""
     name, _, arg = line.strip().partition(" ")
     arg = arg.strip()
@@ -56,7 +59,10 @@ def run_command(line: str, engine: Engine, out: EventRenderer) -> CommandOutcome
     if handler is None:
         out.line(f"Unknown command {name}. Type /help for the list.", "ch.error")
         return CommandOutcome(handled=False)
-    return handler(arg, engine, out) or CommandOutcome()
+    result = handler(arg, engine, out)
+    if inspect.isawaitable(result):
+        result = await result
+    return result or CommandOutcome()
 
 
 def _help(arg: str, engine: Engine, out: EventRenderer) -> None:
@@ -124,11 +130,23 @@ def _mode(arg: str, engine: Engine, out: EventRenderer) -> None:
     out.line(f"Mode set to {arg}.", "ch.dim")
 
 
+async def _compact(arg: str, engine: Engine, out: EventRenderer) -> None:
+    compact = getattr(engine, "compact", None)
+    if compact is None:
+        out.line("/compact is not available in this build.", "ch.warning")
+        return
+    out.line("Compacting the conversation…", "ch.dim")
+    async for event in compact(arg):
+        out.render(event)
+    out.settle()
+
+
 def _exit(arg: str, engine: Engine, out: EventRenderer) -> CommandOutcome:
     return CommandOutcome(exit=True)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[[str, Engine, EventRenderer], Any]] = {
     "/help": _help, "/clear": _clear, "/model": _model, "/cost": _cost, "/status": _status,
-    "/permissions": _permissions, "/mode": _mode, "/exit": _exit, "/quit": _exit,
+    "/permissions": _permissions, "/mode": _mode, "/compact": _compact, "/exit": _exit,
+    "/quit": _exit,
 }

@@ -17,6 +17,7 @@ from rich.theme import Theme
 from claude_harness.agent.events import (
     AgentEvent,
     ApiRetry,
+    Compaction,
     Notice,
     TextDelta,
     ThinkingDelta,
@@ -98,6 +99,10 @@ class EventRenderer:
                           f"(attempt {event.attempt}/{event.max_retries})", "ch.warning")
             case Notice():
                 self.line(event.text, LEVEL_STYLES.get(event.level, ""))
+            case Compaction():
+                how = "automatically" if event.trigger == "auto" else "as asked"
+                self.line(f"Conversation compacted {how} (was ~{event.pre_tokens} tokens); "
+                          "the model continues from a summary.", "ch.dim")
             case TurnEnd():
                 self._turn_end(event)
             case _:

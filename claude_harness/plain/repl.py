@@ -133,9 +133,9 @@ class PlainRepl:
             await self.shell(text[1:].strip())
             return True
         if text.startswith("/") and text.split()[0] in SLASH_COMMANDS:
-            return not run_command(text, self.engine, self.out).exit
+            return not (await run_command(text, self.engine, self.out)).exit
         if text.startswith("/") and " " not in text and "/" not in text[1:]:
-            run_command(text, self.engine, self.out)  # an unknown command: say so, send nothing
+            await run_command(text, self.engine, self.out)  # unknown: say so, send nothing
             return True
         await self.turn(line)
         return True
@@ -269,7 +269,7 @@ def run_plain(opts: RunOptions) -> int:
         try:
             return await repl.run(opts.prompt)
         finally:
-            await engine.close()
+            await engine.close("prompt_input_exit")
 
     try:
         return asyncio.run(go())

@@ -88,3 +88,18 @@ async def test_bang_shell_runs_in_the_given_folder_and_times_out(tmp_path: Path)
     slow = await run_shell("sleep 20", tmp_path, timeout=0.3)
     assert slow.returncode is None
     assert slow.display_lines()[-1] == "(stopped)"
+
+
+def test_keys_typed_during_a_turn() -> None:
+    from claude_harness.plain.turnkeys import TurnKeys
+
+    calls: list[str] = []
+    keys = TurnKeys(lambda: calls.append("esc"), lambda: calls.append("backtab"))
+    keys.feed("fix the tests")
+    keys.feed("\x7f\x7fst")  # backspace twice, then retype
+    keys.feed("\x1b[A")  # an arrow: ignored mid-turn
+    keys.feed("\x1b[Z")
+    keys.feed("\x1b")
+    assert calls == ["backtab", "esc"]
+    assert keys.take_typeahead() == "fix the tests"
+    assert keys.take_typeahead() == ""

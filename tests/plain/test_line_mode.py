@@ -105,3 +105,15 @@ def test_slash_commands_run_locally(project: Path, home: Path) -> None:
     assert "Mode:         default" in done.stdout
     assert "Unknown command /nosuch" in done.stdout
     assert requests == []  # nothing reached the model, and /exit left before the last line
+
+
+def test_compact_replaces_the_history_with_a_summary(project: Path, home: Path) -> None:
+    turns: list[Any] = ["Hi there.", "SUMMARY: the user said hello.", "Still here."]
+    with MockApiServer({"turns": turns}) as server:
+        done = run_piped(project, home, server, "hello\n/compact\nagain\n")
+        last = server.requests[-1]["messages"]
+    assert done.returncode == 0, done.stderr
+    assert "Conversation compacted as asked" in done.stdout
+    assert "Still here." in done.stdout
+    assert "SUMMARY: the user said hello." in json.dumps(last)
+    assert "Hi there." not in json.dumps(last)  # the old turn is gone from the context
