@@ -21,6 +21,7 @@ from claude_harness.permissions.rules import (
     describe_rule,
     match_bash_pattern,
     rule_matches,
+    rule_suggestion,
     tool_matches,
 )
 from claude_harness.permissions.safety import (
@@ -223,8 +224,6 @@ def bash_verdict(command: str, perm: PermissionContext) -> BashVerdict:
     verdict.deny = _rule_stage(verdict, perm.rules_for("deny"), perm)
     verdict.ask = _rule_stage(verdict, perm.rules_for("ask"), perm)
     verdict.safety = _safety_stage(analysis, perm)
-    from claude_harness.permissions.rules import rule_suggestion
-
     verdict.suggestion = rule_suggestion("Bash", command, cwd=perm.cwd,
                                          working_dirs=perm.working_dirs)
     if analysis.fatal:

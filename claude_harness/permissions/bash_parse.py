@@ -169,8 +169,9 @@ class _Walker:
         elif kind in {"operator", "pipe", "reservedword"}:
             return
         elif kind == "compound":
-            if not self._is_plain_group(node):
-                self.result.hazards.append("compound shell construct (loop, if, case or group)")
+            # ( ... ) and { ...; } scope `cd` and redirections differently: keep them out of
+            # auto-allow rather than model every scoping rule
+            self.result.hazards.append("compound shell construct (loop, if, case or group)")
             for child in _node_children(node):
                 self.walk(child, True)
         elif kind == "function":
@@ -188,9 +189,6 @@ class _Walker:
             self.result.hazards.append(f"unsupported shell construct ({kind})")
             for child in _node_children(node):
                 self.walk(child, True)
-
-    def _is_plain_group(self, node: Any) -> bool:
-        return False  # ( ... ) and { ...; } change cd scoping: keep them out of auto-allow
 
     def scan_word(self, word: Any, cmd: SimpleCommand, is_name: bool) -> None:
         raw = self.raw(word)

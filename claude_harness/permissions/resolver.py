@@ -30,7 +30,7 @@ from claude_harness.permissions.rules import (
     rule_suggestion,
     tool_matches,
 )
-from claude_harness.permissions.safety import protected_reason
+from claude_harness.permissions.safety import internal_url_reason, protected_reason
 from claude_harness.permissions.types import PermissionContext, PermissionDecision
 
 if TYPE_CHECKING:
@@ -217,6 +217,12 @@ async def _resolve_generic(
     param = _param_rule_decision(perm, "ask", name, inp)
     if param is not None:
         return prompt_or_deny(param, perm.mode)
+    if name == "WebFetch" and subject:
+        reason = internal_url_reason(subject)
+        if reason:
+            return prompt_or_deny(
+                PermissionDecision.ask(f"WebFetch {reason}", decided_by="safety"), perm.mode
+            )
     if is_edit and subject:
         reason = protected_reason(subject, perm.cwd, perm.working_dirs)
         if reason:
@@ -236,7 +242,7 @@ async def _resolve_generic(
         return PermissionDecision.allow(f"{describe_rule(rule)} allows this", decided_by="rule",
                                         rule=rule)
     inside = _is_inside(subject, perm) if (is_edit or name in READ_TOOLS) else True
-    if tool.is_read_only(inp) and inside:
+    if tool.is_read_only(inp) and inside and not _needs_consent_anyway(name):
         return PermissionDecision.allow("read-only", decided_by="read-only")
     if is_edit and inside and mode == "acceptEdits":
         return PermissionDecision.allow("acceptEdits mode", decided_by="mode")
@@ -244,6 +250,12 @@ async def _resolve_generic(
     is_write = is_edit or (name.startswith("mcp__") and not tool.is_read_only(inp))
     return undecided(reason, perm.mode,  # type: ignore[arg-type]
                      suggestion=rule_suggestion(name, subject, cwd=perm.cwd), is_write=is_write)
+
+
+def _needs_consent_anyway(tool_name: str) -> bool:
+    """Read-only is not harmless for these: a fetch sends the URL (and what is in it) out, and
+    an MCP server's own read-only hint is the server's claim, not ours."""
+    return tool_name in {"WebFetch", "WebSearch"} or tool_name.startswith("mcp__")
 
 
 def _undecided_reason(tool: Tool, subject: str | None, inside: bool) -> str:

@@ -10,8 +10,10 @@ comparisons are component-wise.
 from __future__ import annotations
 
 import fnmatch
+import ipaddress
 import re
 from pathlib import Path
+from urllib.parse import urlparse
 
 from claude_harness.permissions.bash_parse import unquoted_text
 from claude_harness.permissions.paths import expand, is_inside, real
@@ -118,4 +120,26 @@ def critical_delete_reason(
     if resolved in critical or resolved.parent == Path("/"):
         what = "everything in " if has_glob else ""
         return f"deletes {what}{_show(resolved, cwd) if resolved != cwd.resolve() else 'the working directory'} (a critical path)"
+    return None
+
+
+_INTERNAL_HOSTS = {"localhost", "metadata.google.internal", "metadata", "instance-data"}
+
+
+def internal_url_reason(url: str) -> str | None:
+    """Why fetching `url` could reach internal services (cloud metadata, localhost, LAN)."""
+    try:
+        host = (urlparse(url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return "fetches a URL that cannot be parsed"
+    if not host:
+        return None
+    if host in _INTERNAL_HOSTS or host.endswith((".localhost", ".internal", ".local")):
+        return f"fetches an internal host ({host})"
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+    if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_unspecified:
+        return f"fetches a private or link-local address ({host})"
     return None

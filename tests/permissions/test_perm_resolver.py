@@ -257,3 +257,22 @@ async def test_parameter_rules_on_secondary_fields(proj: Path) -> None:
     ask = context(proj, allow=("Bash(npm test *)",), ask=("Bash(timeout:6000*)",))
     assert (await decide(BASH, {"command": "npm test", "timeout": 600000}, ask)).behavior == "ask"
     assert (await decide(BASH, {"command": "npm test", "timeout": 1000}, ask)).behavior == "allow"
+
+
+async def test_webfetch_internal_hosts_always_ask(proj: Path) -> None:
+    class Inp(ToolInput):
+        url: str
+
+    async def call(inp, ctx, progress):
+        return ToolResult("page")
+
+    fetch = build_tool(name="WebFetch", description="fetch", input_model=Inp, call=call,
+                       is_read_only=lambda inp: True, permission_subject=lambda inp: inp.url)
+    allow_all = context(proj, allow=("WebFetch",), mode="bypassPermissions")
+    for url in ("http://169.254.169.254/latest/meta-data/", "http://localhost:8080/admin",
+                "http://10.0.0.5/", "http://[::1]/", "http://metadata.google.internal/x"):
+        assert (await decide(fetch, {"url": url}, allow_all)).behavior == "ask", url
+    assert (await decide(fetch, {"url": "https://docs.python.org/3/"}, allow_all)).behavior == "allow"
+    scoped = context(proj, allow=("WebFetch(domain:*.python.org)",))
+    assert (await decide(fetch, {"url": "https://docs.python.org/"}, scoped)).behavior == "allow"
+    assert (await decide(fetch, {"url": "https://python.org.evil.net/"}, scoped)).behavior == "ask"
