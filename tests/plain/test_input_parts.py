@@ -22,7 +22,7 @@ def complete(completer: PlainCompleter, text: str) -> list[str]:
 
 def test_slash_completion_offers_matching_commands_only_at_the_start(tmp_path: Path) -> None:
     completer = PlainCompleter(tmp_path)
-    assert complete(completer, "/c") == ["/clear", "/cost"]
+    assert complete(completer, "/c") == ["/clear", "/compact", "/cost"]
     assert "/exit" in complete(completer, "/")
     assert complete(completer, "say /c") == []
 
@@ -96,7 +96,7 @@ def test_keys_typed_during_a_turn() -> None:
     calls: list[str] = []
     keys = TurnKeys(lambda: calls.append("esc"), lambda: calls.append("backtab"))
     keys.feed("fix the tests")
-    keys.feed("\x7f\x7fst")  # backspace twice, then retype
+    keys.feed("\x7f\x7fts")  # backspace twice, then retype
     keys.feed("\x1b[A")  # an arrow: ignored mid-turn
     keys.feed("\x1b[Z")
     keys.feed("\x1b")
