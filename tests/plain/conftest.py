@@ -50,10 +50,12 @@ def plain_tmux(project: Path, home: Path) -> Iterator[Any]:
         pytest.fail("tmux is required for the plain REPL terminal tests")
     started: list[tuple[TmuxSession, MockApiServer]] = []
 
-    def start(turns: list[Any], *args: str) -> tuple[TmuxSession, MockApiServer]:
+    def start(turns: list[Any], *args: str,
+              env: dict[str, str] | None = None) -> tuple[TmuxSession, MockApiServer]:
         server = MockApiServer({"turns": turns})
         try:
-            session = TmuxSession(project, child_env(home, server), list(args))
+            session = TmuxSession(project, {**child_env(home, server), **(env or {})},
+                                  list(args))
         except Exception:
             server.close()
             raise

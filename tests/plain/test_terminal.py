@@ -178,3 +178,43 @@ def test_escape_interrupts_and_keys_typed_during_a_turn_wait_for_the_next_prompt
     session.wait_for("Continuing as asked.")
     sent = server.requests[-1]["messages"][-1]["content"]
     assert "queued words" in [b.get("text") for b in sent]
+
+
+def test_dumb_terminal_gets_plain_lines_and_ctrl_c_still_interrupts(plain_tmux: Any,
+                                                                   project: Path) -> None:
+    turns = [
+        {"content": ["Working on it.", {"type": "tool_use", "name": "Bash",
+                                        "input": {"command": "sleep 30"}}]},
+        "Next answer.",
+    ]
+    session, _server = plain_tmux(turns, "--allowedTools", "Bash(sleep *)",
+                                  env={"TERM": "dumb"})
+    session.wait_for("Permission mode: default")
+    session.type("go")
+    session.send("Enter")
+    session.wait_for("Bash(sleep 30)")
+    started = time.monotonic()
+    session.send("C-c")
+    session.wait_for("Interrupted", timeout=10)
+    assert time.monotonic() - started < 10
+    session.type("again")
+    session.send("Enter")
+    session.wait_for("Next answer.")
+    assert "\x1b[" not in session.screen(styled=True)  # no colour, no cursor movement
+    session.send("C-c")
+    session.wait_for("Press Ctrl+C again to exit.")
+    session.send("C-c")
+    session.wait_for("[exited 0]")
+
+
+def test_colours_on_a_real_terminal_and_none_with_no_color(plain_tmux: Any) -> None:
+    session, _server = plain_tmux(["Hello."])
+    session.wait_for(READY)
+    assert "\x1b[" in session.screen(styled=True)  # the styled banner and toolbar
+    plain, _server2 = plain_tmux(["Hello."], env={"NO_COLOR": "1"})
+    plain.wait_for(READY)
+    plain.type("hi")
+    plain.send("Enter")
+    plain.wait_for("Hello.")
+    styled = plain.screen(styled=True)
+    assert "\x1b[38" not in styled and "\x1b[3" + "1m" not in styled  # no foreground colours

@@ -26,8 +26,10 @@ class TmuxSession:
         command = (f"env {exports} {shlex.quote(sys.executable)} -m claude_harness --plain "
                    + " ".join(shlex.quote(a) for a in args))
         # A shell stays behind the program so the pane (and its scrollback) outlives an exit.
+        # It traps SIGINT (a dumb terminal sends Ctrl+C to the whole foreground group) with a
+        # handler, not SIG_IGN, so the program still starts with the default disposition.
         wrapper = cwd.parent / f"run-{self.socket}.sh"
-        wrapper.write_text(f"#!/bin/sh\ncd {shlex.quote(str(cwd))}\n{command}\n"
+        wrapper.write_text(f"#!/bin/sh\ntrap 'true' INT\ncd {shlex.quote(str(cwd))}\n{command}\n"
                            f"echo \"[exited $?]\"\nexec sleep 600\n")
         wrapper.chmod(0o755)
         self._tmux("new-session", "-d", "-x", str(width), "-y", str(height), "-s", self.name,
@@ -47,9 +49,11 @@ class TmuxSession:
     def type(self, text: str) -> None:
         self._tmux("send-keys", "-t", self.name, "-l", text)
 
-    def screen(self) -> str:
-        """The visible pane plus its scrollback, as plain text (no escapes)."""
-        return self._tmux("capture-pane", "-p", "-t", self.name, "-S", "-2000")
+    def screen(self, *, styled: bool = False) -> str:
+        """The visible pane plus its scrollback; plain text unless `styled` (-e: the SGR
+        sequences of coloured cells)."""
+        flags = ["-e"] if styled else []
+        return self._tmux("capture-pane", "-p", *flags, "-t", self.name, "-S", "-2000")
 
     def wait_for(self, check: str | Callable[[str], bool], timeout: float = 20.0) -> str:
         predicate = (lambda s: check in s) if isinstance(check, str) else check
