@@ -114,13 +114,16 @@ class LineInput:
     _EOF = object()
     _WAKE = object()
 
-    def __init__(self, out: IO[str] | None = None, stream: IO[str] | None = None) -> None:
+    def __init__(self, out: IO[str] | None = None, stream: IO[str] | None = None,
+                 history_file: Path | None = None) -> None:
         self.out = out or sys.stdout
         self.stream = stream or sys.stdin
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._loop = asyncio.get_running_loop()
         self._last_interrupt = 0.0
         self._tty_in = self.stream.isatty()
+        # Only a person typing adds to the shared history; a piped script does not.
+        self._history = _history(history_file) if self._tty_in and history_file else None
         threading.Thread(target=self._pump, name="plain-stdin", daemon=True).start()
 
     def _pump(self) -> None:
@@ -172,7 +175,10 @@ class LineInput:
                 continue
             parts.append(line)
             self._last_interrupt = 0.0
-            return "\n".join(parts)
+            text = "\n".join(parts)
+            if self._history is not None and text.strip():
+                self._history.append_string(text)
+            return text
 
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult:
         self._write("Do you want to proceed?\n")

@@ -72,7 +72,7 @@ class PlainRepl:
             return PromptInput(self.engine.config.cwd, history_path(self.engine.config.cwd),
                                self.theme.prompt_style(), self.toolbar, self.cycle_mode,
                                lambda text: self.out.line(text, "ch.dim"))
-        return LineInput()
+        return LineInput(history_file=history_path(self.engine.config.cwd))
 
     def toolbar(self) -> FormattedText:
         e = self.engine

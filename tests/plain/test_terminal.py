@@ -181,7 +181,7 @@ def test_escape_interrupts_and_keys_typed_during_a_turn_wait_for_the_next_prompt
 
 
 def test_dumb_terminal_gets_plain_lines_and_ctrl_c_still_interrupts(plain_tmux: Any,
-                                                                   project: Path) -> None:
+                                                                   home: Path) -> None:
     turns = [
         {"content": ["Working on it.", {"type": "tool_use", "name": "Bash",
                                         "input": {"command": "sleep 30"}}]},
@@ -201,6 +201,8 @@ def test_dumb_terminal_gets_plain_lines_and_ctrl_c_still_interrupts(plain_tmux: 
     session.send("Enter")
     session.wait_for("Next answer.")
     assert "\x1b[" not in session.screen(styled=True)  # no colour, no cursor movement
+    history = list((home / "data" / "history").glob("*.txt"))
+    assert len(history) == 1 and "+again" in history[0].read_text()  # typed, so remembered
     session.send("C-c")
     session.wait_for("Press Ctrl+C again to exit.")
     session.send("C-c")
@@ -218,3 +220,24 @@ def test_colours_on_a_real_terminal_and_none_with_no_color(plain_tmux: Any) -> N
     plain.wait_for("Hello.")
     styled = plain.screen(styled=True)
     assert "\x1b[38" not in styled and "\x1b[3" + "1m" not in styled  # no foreground colours
+
+
+def test_no_with_feedback_tells_the_model_what_to_do_instead(plain_tmux: Any,
+                                                             project: Path) -> None:
+    turns = [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "rm -rf dist"}}]},
+        "Keeping dist.",
+    ]
+    session, server = plain_tmux(turns)
+    session.wait_for(READY)
+    session.type("clean")
+    session.send("Enter")
+    session.wait_for("Do you want to proceed?")
+    session.send("3")
+    session.wait_for("What should the model do instead?")
+    session.type("keep dist, delete build")
+    session.send("Enter")
+    session.wait_for("Keeping dist.")
+    result = server.requests[-1]["messages"][-1]["content"][0]
+    assert result["is_error"] is True
+    assert "keep dist, delete build" in str(result["content"])
