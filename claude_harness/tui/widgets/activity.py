@@ -5,11 +5,11 @@ Its timer runs only while the model works; it is hidden and stopped when idle.
 
 from __future__ import annotations
 
-import time
-
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Static
+
+from claude_harness.tui import clock
 
 SPINNER = "✻✳✢·✢✳"
 
@@ -25,12 +25,11 @@ class ActivityLine(Static):
         self.label = "Working"
         self.queued = 0
         self._started = 0.0
-        self._frame = 0
         self._timer: Timer | None = None
 
     def start(self, label: str = "Working") -> None:
         self.label = label
-        self._started = time.monotonic()
+        self._started = clock.now()
         self.add_class("-active")
         if self._timer is None:
             self._timer = self.set_interval(0.2, self._tick)
@@ -52,12 +51,11 @@ class ActivityLine(Static):
             self._render_line()
 
     def _tick(self) -> None:
-        self._frame += 1
         self._render_line()
 
     def _render_line(self) -> None:
-        elapsed = int(time.monotonic() - self._started)
+        elapsed = int(clock.now() - self._started)
         queued = f" · {self.queued} queued" if self.queued else ""
-        glyph = SPINNER[self._frame % len(SPINNER)]
+        glyph = SPINNER[clock.frame(self._started, len(SPINNER), 5.0)]
         self.update(Content.from_markup(
             f"{glyph} {self.label}… [dim]({elapsed}s · esc to interrupt{queued})[/]"))

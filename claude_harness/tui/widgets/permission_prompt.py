@@ -53,7 +53,7 @@ class PermissionPrompt(Vertical, can_focus=True):
     DEFAULT_CSS = """
     PermissionPrompt {
         height: auto;
-        max-height: 70%;
+        max-height: 70vh;
         border: round $warning;
         padding: 0 1;
         background: $surface;

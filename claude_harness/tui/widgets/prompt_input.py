@@ -19,7 +19,7 @@ class PromptInput(TextArea):
     PromptInput {
         height: auto;
         min-height: 3;
-        max-height: 12;
+        max-height: 14;
         border: round $primary 60%;
         padding: 0 1;
         background: $background;
@@ -44,7 +44,7 @@ class PromptInput(TextArea):
 
     def __init__(self, history: PromptHistory | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
-                         compact=True, highlight_cursor_line=False,
+                         highlight_cursor_line=False,
                          placeholder="Type a message · / for commands · ! for shell · @ for files")
         self.prompt_history = history or PromptHistory(None)
         self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none

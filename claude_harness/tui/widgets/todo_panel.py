@@ -14,7 +14,7 @@ MARKS = {"completed": "[$success]☒[/]", "in_progress": "[b $primary]◐[/]", "
 class TodoPanel(Static):
     DEFAULT_CSS = """
     TodoPanel {
-        height: auto; max-height: 50%;
+        height: auto; max-height: 50vh;
         border: round $secondary; padding: 0 1; display: none;
     }
     TodoPanel.-open { display: block; }

@@ -6,9 +6,7 @@ only the last few lines, so a chatty command cannot grow the widget.
 
 from __future__ import annotations
 
-import time
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -18,11 +16,10 @@ from textual.markup import escape
 from textual.timer import Timer
 from textual.widgets import Static
 
-from claude_harness.tui import previews
+from claude_harness.tui import clock, previews
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 PROGRESS_LINES = 5
-CLOCK: Callable[[], float] = time.monotonic  # tests pin this for stable snapshots
 
 
 class ToolCallView(Vertical):
@@ -44,12 +41,11 @@ class ToolCallView(Vertical):
         self.tool_name = name
         self.tool_input = inp
         self.argument = previews.header_argument(name, inp, key_argument)
-        self.started = CLOCK()
+        self.started = clock.now()
         self.finished: float | None = None
         self.is_error = False
         self.result_lines: list[str] = []
         self._progress: deque[str] = deque(maxlen=PROGRESS_LINES)
-        self._frame = 0
         self._timer: Timer | None = None
         self._header = Static(classes="tool-header")
         self._progress_view = Static(classes="tool-progress", markup=False)
@@ -79,7 +75,7 @@ class ToolCallView(Vertical):
         self._progress_view.update("\n".join(self._progress))
 
     def finish(self, content: Any, is_error: bool) -> None:
-        self.finished = CLOCK()
+        self.finished = clock.now()
         self.is_error = is_error
         if self._timer is not None:
             self._timer.stop()
@@ -99,13 +95,12 @@ class ToolCallView(Vertical):
     # ── rendering ──────────────────────────────────────────────────────────────────────────
 
     def _tick(self) -> None:
-        self._frame += 1
         self._render_header()
 
     def _render_header(self) -> None:
         if self.finished is None:
-            bullet = f"[b $primary]{SPINNER[self._frame % len(SPINNER)]}[/]"
-            elapsed = CLOCK() - self.started
+            bullet = f"[b $primary]{SPINNER[clock.frame(self.started, len(SPINNER))]}[/]"
+            elapsed = clock.now() - self.started
         elif self.is_error:
             bullet, elapsed = "[b $error]✗[/]", self.finished - self.started
         else:
