@@ -253,11 +253,9 @@ async def _resolve_generic(
 
 
 def _needs_consent_anyway(tool_name: str) -> bool:
-    """Read-only is not harmless for these: a fetch sends the URL (and what is in it) out.
-
-    MCP tools that declare readOnlyHint do run without a prompt (the MCP layer's contract).
-    """
-    return tool_name in {"WebFetch", "WebSearch"}
+    """Read-only is not harmless for these: a fetch sends the URL (and what is in it) out, and
+    an MCP server's readOnlyHint is the server's claim, not the user's consent."""
+    return tool_name in {"WebFetch", "WebSearch"} or tool_name.startswith("mcp__")
 
 
 def _undecided_reason(tool: Tool, subject: str | None, inside: bool) -> str:

@@ -276,3 +276,9 @@ async def test_webfetch_internal_hosts_always_ask(proj: Path) -> None:
     scoped = context(proj, allow=("WebFetch(domain:*.python.org)",))
     assert (await decide(fetch, {"url": "https://docs.python.org/"}, scoped)).behavior == "allow"
     assert (await decide(fetch, {"url": "https://python.org.evil.net/"}, scoped)).behavior == "ask"
+
+
+async def test_mcp_read_only_hint_is_not_consent(proj: Path) -> None:
+    tool = _fake_tool(PermissionDecision.passthrough(), name="mcp__srv__echo", read_only=True)
+    assert (await decide(tool, {}, context(proj))).behavior == "ask"
+    assert (await decide(tool, {}, context(proj, allow=("mcp__srv__echo",)))).behavior == "allow"
