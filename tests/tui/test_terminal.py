@@ -1,0 +1,90 @@
+"""The installed `claude-harness` in a real terminal (tmux) against the scripted server:
+type a prompt, approve the permission prompt with a key, read the result off the screen."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+BINARY = Path(sys.executable).with_name("claude-harness")
+
+
+class Terminal:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", *args], capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        self.run("send-keys", "-t", self.name, *(["-l"] if literal else []), *keys)
+
+    def wait(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen()}")
+
+
+@pytest.fixture
+def terminal(project: Path) -> Iterator[Any]:
+    name = f"tui-test-{uuid.uuid4().hex[:8]}"
+    term = Terminal(name)
+
+    def start(env: dict[str, str]) -> Terminal:
+        exports = [f"{k}={v}" for k, v in env.items()]
+        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c",
+                        str(project), "env", *exports, str(BINARY)], check=True)
+        return term
+
+    yield start
+    subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+@pytest.mark.skipif(not BINARY.exists(), reason="claude-harness is not installed in this venv")
+def test_installed_app_prompt_approve_and_result(api: Any, terminal: Any, project: Path) -> None:
+    server = api([{"content": ["Creating it.", {"type": "tool_use", "name": "Bash",
+                                                "input": {"command": "touch from-tmux.txt"}}]},
+                  "The file from-tmux.txt is there now."])
+    env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
+                                      "CLAUDE_HARNESS_MANAGED_SETTINGS", "ANTHROPIC_BASE_URL",
+                                      "ANTHROPIC_API_KEY")}
+    env["TERM"] = "xterm-256color"
+    term = terminal(env)
+    term.wait("shift+tab to cycle")
+    term.keys("please create the file", literal=True)
+    term.keys("Enter")
+    screen = term.wait("Do you want to proceed?")
+    assert "touch from-tmux.txt" in screen
+    term.keys("1")
+    screen = term.wait("is there now.")
+    assert "Bash(touch from-tmux.txt)" in screen
+    assert (project / "from-tmux.txt").exists()
+    term.keys("C-d")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if subprocess.run(["tmux", "has-session", "-t", term.name],
+                          capture_output=True).returncode != 0:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("Ctrl+D did not exit the app")
+    texts = [b.get("text") for b in server.requests[0]["messages"][0]["content"]]
+    assert "please create the file" in texts
