@@ -20,6 +20,7 @@ from claude_harness.agent.engine import Engine
 from claude_harness.agent.events import (
     ApiRetry,
     AssistantMessage,
+    HookRan,
     Notice,
     TurnEnd,
     UserMessage,
@@ -66,6 +67,8 @@ class Headless:
                     self._emit_message("user", event.message)
             elif isinstance(event, ApiRetry):
                 self._retry(event)
+            elif isinstance(event, HookRan):
+                self._hook(event)
             elif isinstance(event, Notice) and (self.engine.config.verbose or event.level != "info"):
                 self.err.write(f"{event.text}\n")
             elif isinstance(event, TurnEnd):
@@ -79,6 +82,20 @@ class Headless:
         body = {"role": message["role"], "content": message["content"]}
         self._line({"type": kind, "message": body, "parent_tool_use_id": parent,
                     "session_id": self.engine.session_id})
+
+    def _hook(self, event: HookRan) -> None:
+        if self.format == "stream-json":
+            outcome = event.outcome
+            self._line({
+                "type": "system", "subtype": "hook_response", "hook_event": event.event,
+                "tool_name": event.tool_name, "blocked": outcome.blocked,
+                "hooks": [{"command": r.command, "source": r.source, "exit_code": r.exit_code,
+                           "duration_ms": int(r.duration_s * 1000), "stdout": r.stdout,
+                           "stderr": r.stderr, "timed_out": r.timed_out}
+                          for r in outcome.results],
+                "session_id": self.engine.session_id})
+        elif self.engine.config.verbose:
+            self.err.write(event.summary() + "\n")
 
     def _retry(self, event: ApiRetry) -> None:
         if self.format == "stream-json":

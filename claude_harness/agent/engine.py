@@ -26,6 +26,7 @@ from claude_harness.agent.events import (
     AgentEvent,
     AssistantMessage,
     Compaction,
+    HookRan,
     Notice,
     TurnEnd,
     Usage,
@@ -191,7 +192,9 @@ class Engine:
         self._abort = abort
         try:
             content = prompt if isinstance(prompt, list) else user_text(prompt)["content"]
-            extra = await self._user_prompt_hooks(prompt)
+            extra, hook_events = await self._user_prompt_hooks(prompt)
+            for event in hook_events:
+                yield event
             if extra is None:
                 yield Notice("The prompt was blocked by a UserPromptSubmit hook.", "warning")
                 yield TurnEnd("hook_stopped", 0)
@@ -277,25 +280,38 @@ class Engine:
             t.api_turns += 1
             self.api_time += event.api_seconds
 
-    async def _user_prompt_hooks(self, prompt: Any) -> list[dict[str, Any]] | None:
-        """SessionStart (once) and UserPromptSubmit hooks: extra context blocks, or None when a
-        hook blocks the prompt."""
+    async def _user_prompt_hooks(
+        self, prompt: Any
+    ) -> tuple[list[dict[str, Any]] | None, list[AgentEvent]]:
+        """SessionStart (once) and UserPromptSubmit hooks: (extra context blocks, or None when a
+        hook blocks the prompt; events to show)."""
         hooks = self.config.hooks
         if hooks is None:
-            return []
+            return [], []
         context: list[str] = []
+        outcomes = []
         if not self._session_started:
             self._session_started = True
             source = "resume" if self.config.history else "startup"
-            started = await hooks.run("SessionStart", {"source": source,
-                                                       "cwd": str(self.shell.cwd)})
-            context += started.additional_context
+            outcomes.append(await hooks.run("SessionStart", {"source": source,
+                                                             "cwd": str(self.shell.cwd)}))
         text = prompt if isinstance(prompt, str) else ""
-        outcome = await hooks.run("UserPromptSubmit", {"prompt": text, "cwd": str(self.shell.cwd)})
-        if outcome.blocked or getattr(outcome, "stop", False):
-            return None
-        context += outcome.additional_context
-        return [{"type": "text", "text": c} for c in context if c.strip()]
+        outcomes.append(await hooks.run("UserPromptSubmit", {"prompt": text,
+                                                             "cwd": str(self.shell.cwd)}))
+        events: list[AgentEvent] = []
+        for outcome in outcomes:
+            if outcome.ran:
+                events.append(HookRan(outcome.event, outcome))
+            events += [Notice(m) for m in outcome.system_messages]
+            events += [Notice(m, "warning") for m in outcome.errors]
+            context += outcome.additional_context
+        submitted = outcomes[-1]
+        if submitted.blocked or submitted.stop:
+            reason = submitted.block_reason or submitted.stop_reason
+            if reason:
+                events.append(Notice(reason, "warning"))
+            return None, events
+        return [{"type": "text", "text": c} for c in context if c.strip()], events
 
     async def close(self, reason: str = "other") -> None:
         if self.config.hooks is not None and self._session_started:

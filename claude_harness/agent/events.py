@@ -137,6 +137,24 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class HookRan:
+    """Hooks ran for `event` (their per-hook results are in `outcome.results`)."""
+
+    event: str
+    outcome: Any  # claude_harness.hooks.HookOutcome
+    tool_name: str | None = None
+
+    def summary(self) -> str:
+        """One compact line for front ends."""
+        results = getattr(self.outcome, "results", [])
+        codes = ", ".join(
+            "timeout" if r.timed_out else f"exit {r.exit_code}" for r in results)
+        verdict = " (blocked)" if getattr(self.outcome, "blocked", False) else ""
+        target = f" {self.tool_name}" if self.tool_name else ""
+        return f"{self.event}{target} hook{'s' if len(results) > 1 else ''}: {codes}{verdict}"
+
+
+@dataclass(frozen=True)
 class Compaction:
     """The history was replaced by a summary (`messages` is the new history)."""
 
@@ -167,6 +185,7 @@ AgentEvent = (
     | Usage
     | ApiRetry
     | Notice
+    | HookRan
     | Compaction
     | TurnEnd
 )

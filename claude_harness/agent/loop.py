@@ -25,6 +25,7 @@ from claude_harness.agent.events import (
     ApiRetry,
     AssistantMessage,
     Compaction,
+    HookRan,
     Notice,
     PermissionRequest,
     TurnEnd,
@@ -160,7 +161,9 @@ async def query(
                 yield AssistantMessage(assistant, acc.stop_reason)
             uses = tool_uses(assistant)
             if not uses:
-                blocked = await _stop_hooks(ctx, guard.stop_hook_active, assistant, channel)
+                blocked, hook_events = await _stop_hooks(ctx, guard.stop_hook_active, assistant)
+                for event in hook_events:
+                    yield event
                 if blocked is not None:
                     if guard.register_block():
                         messages.append(user_text(f"Stop hook feedback:\n{blocked}"))
@@ -223,6 +226,8 @@ async def run_compaction(
         outcome = await ctx.hooks.run("PreCompact", {"trigger": trigger,
                                                      "custom_instructions": instructions,
                                                      "cwd": str(ctx.cwd)})
+        if outcome.ran:
+            yield HookRan(outcome.event, outcome)
         if outcome.blocked:
             yield Notice(f"Compaction skipped by a PreCompact hook: {outcome.block_reason}",
                          "warning")
@@ -372,18 +377,19 @@ async def _finish_aborted(
 
 
 async def _stop_hooks(
-    ctx: ToolUseContext, active: bool, assistant: dict[str, Any], channel: _Channel
-) -> str | None:
-    """Run Stop hooks; return the reason when one blocks (the model must keep going)."""
+    ctx: ToolUseContext, active: bool, assistant: dict[str, Any]
+) -> tuple[str | None, list[AgentEvent]]:
+    """Run Stop hooks: (the reason when one blocks, so the model must keep going; events)."""
     if ctx.hooks is None:
-        return None
+        return None, []
     text = "".join(b.get("text", "") for b in assistant.get("content", []) if b.get("type") == "text")
     outcome = await ctx.hooks.run(
         "SubagentStop" if ctx.agent_id else "Stop",
         {"stop_hook_active": active, "last_assistant_message": text, "cwd": str(ctx.cwd)},
     )
-    for message in getattr(outcome, "system_messages", []):
-        channel.emit(Notice(message))
+    events: list[AgentEvent] = [HookRan(outcome.event, outcome)] if outcome.ran else []
+    events += [Notice(m) for m in getattr(outcome, "system_messages", [])]
+    events += [Notice(m, "warning") for m in getattr(outcome, "errors", [])]
     if outcome.blocked:
-        return outcome.block_reason or "A Stop hook asked to continue."
-    return None
+        return outcome.block_reason or "A Stop hook asked to continue.", events
+    return None, events

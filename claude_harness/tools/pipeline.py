@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.agent.events import (
     AgentEvent,
+    HookRan,
     Notice,
     PermissionAnswer,
     PermissionRequest,
@@ -177,7 +178,7 @@ async def speculative_classifier(call: ToolCall) -> ToolOutcome | None:
 async def input_backfill(call: ToolCall) -> ToolOutcome | None:
     """Derived fields (absolute paths) for hooks and permissions; the original stays as sent."""
     assert call.tool is not None and call.parsed is not None
-    original = call.parsed.model_dump(mode="json", exclude_none=True, by_alias=True)
+    original = call.parsed.model_dump(mode="json", exclude_unset=True, by_alias=True)
     call.hook_input = {**original, **call.tool.backfill_input(call.parsed, call.ctx)}
     return None
 
@@ -191,6 +192,8 @@ def _hook_payload(call: ToolCall, **extra: Any) -> dict[str, Any]:
 
 
 def _report_hook_messages(call: ToolCall, outcome: Any) -> None:
+    if outcome.ran:
+        call.emit(HookRan(outcome.event, outcome, call.name))
     for text in getattr(outcome, "system_messages", []):
         call.emit(Notice(text, "info"))
     for text in getattr(outcome, "errors", []):

@@ -25,6 +25,7 @@ def ndjson(text: str) -> list[dict[str, Any]]:
 
 
 def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[str, ...] = (),
+                deny: tuple[str, ...] = (),
                 interactive: bool = False, tools: tuple[str, ...] | None = None,
                 max_turns: int | None = None, persist: bool = True,
                 data_dir: Path | None = None, hooks: Any = None, **config: Any) -> Any:
@@ -35,7 +36,8 @@ def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[
     from claude_harness.permissions.types import PermissionContext, PermissionRule
     from claude_harness.tools.registry import assemble_tool_pool
 
-    rules = tuple(PermissionRule("cliArg", "allow", parse_rule(r)) for r in allow)
+    rules = tuple(PermissionRule("cliArg", "allow", parse_rule(r)) for r in allow) + tuple(
+        PermissionRule("cliArg", "deny", parse_rule(r)) for r in deny)
     perm = PermissionContext(mode=mode, rules=rules, cwd=proj, interactive=interactive)  # type: ignore[arg-type]
     pool = assemble_tool_pool(perm, only=tools)
     engine_config = EngineConfig(
