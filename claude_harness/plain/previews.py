@@ -153,3 +153,17 @@ def permission_body(tool_name: str, inp: dict[str, Any], preview: str | None) ->
     if tool_name == "Write" and isinstance(inp.get("content"), str):
         return [str(inp.get("file_path", "")), *short_preview(inp["content"], 12)]
     return [header_argument(tool_name, inp)]
+
+
+def progress_lines(data: Any) -> list[str]:
+    """Live progress as lines: a Bash output tail, match counts, a sub-agent's step."""
+    if isinstance(data, dict):
+        if "stdout" in data or "stderr" in data:
+            return [line for line in f"{data.get('stdout') or ''}{data.get('stderr') or ''}"
+                    .splitlines() if line.strip()]
+        if "matches" in data:
+            return [f"{data['matches']} matches so far"]
+        if "message" in data:
+            return [str(data["message"])]
+        return []
+    return [line for line in str(data).splitlines() if line.strip()] if data else []

@@ -29,11 +29,11 @@ from claude_harness.agent.events import (
     UserMessage,
 )
 from claude_harness.plain import previews
+from claude_harness.plain.live import LiveArea
 from claude_harness.plain.stream import MarkdownStream
 from claude_harness.plain.theme import load_theme
 
-# ToolProgress too: line mode keeps the scrollback clean; the result preview follows.
-SILENT = (Usage, UserMessage, ToolProgress)
+SILENT = (Usage, UserMessage)
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 
@@ -67,13 +67,28 @@ class EventRenderer:
     def __init__(self, console: Console) -> None:
         self.console = console
         self.glyphs = Glyphs(console)
-        self.stream = MarkdownStream(console)
+        self.area = LiveArea(console)
+        self.stream = MarkdownStream(console, self.area)
         self._thinking_shown = False
         self._inputs: dict[str, dict[str, Any]] = {}
 
+    def begin_turn(self) -> None:
+        self.area.set_status(self.working_status())
+
     def pause(self) -> None:
-        """Before a prompt takes the terminal: stop any live area."""
-        self.stream.pause()
+        """Before a prompt takes the terminal: erase the live area (it comes back on resume)."""
+        self.area.stop()
+
+    def resume(self) -> None:
+        self.area.resume()
+
+    def end_turn(self) -> None:
+        self.settle()
+        self.area.clear()
+
+    def working_status(self, what: str = "Working") -> str:
+        star = "✻" if self.glyphs.bullet == "●" else "*"
+        return f"{star} {what}…"
 
     def settle(self) -> None:
         """End any streaming text so what follows starts on its own line."""
@@ -83,6 +98,11 @@ class EventRenderer:
         if isinstance(event, TextDelta):
             self._thinking_shown = False
             self.stream.feed(event.text)
+            return
+        if isinstance(event, ToolProgress):
+            lines = previews.progress_lines(event.data)
+            if lines:
+                self.area.set_detail(lines[-1])
             return
         if isinstance(event, SILENT):
             return  # state for the engine (history, usage), not output: the text keeps streaming
@@ -104,6 +124,7 @@ class EventRenderer:
                 self.line(f"Conversation compacted {how} (was ~{event.pre_tokens} tokens); "
                           "the model continues from a summary.", "ch.dim")
             case TurnEnd():
+                self.area.clear()
                 self._turn_end(event)
             case _:
                 pass  # AssistantMessage: the text block is complete, settled above
@@ -123,6 +144,7 @@ class EventRenderer:
         self._inputs[event.tool_use_id] = event.input
         self.console.print(previews.tool_header(event.name, event.input, event.key_argument,
                                                 self.glyphs.bullet))
+        self.area.set_status(self.working_status(f"Running {event.name}"))
 
     def _tool_result(self, event: ToolResultEvent) -> None:
         started = self._inputs.pop(event.tool_use_id, {})
@@ -131,6 +153,7 @@ class EventRenderer:
                                        self.glyphs.branch)
         text.rstrip()
         self.console.print(text)
+        self.area.set_status(self.working_status())
 
     def _turn_end(self, event: TurnEnd) -> None:
         if event.reason == "aborted":

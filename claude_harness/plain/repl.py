@@ -170,13 +170,14 @@ class PlainRepl:
             loop.add_signal_handler(signal.SIGINT, self._on_sigint)
         try:
             with self.keys.active(self.terminal):
+                self.out.begin_turn()
                 async for event in self.engine.submit(self._prompt_content(prompt)):
                     if isinstance(event, PermissionRequest):
                         await self.answer(event)
                     else:
                         self.out.render(event)
         finally:
-            self.out.settle()
+            self.out.end_turn()
             if self.terminal:
                 loop.remove_signal_handler(signal.SIGINT)
 
@@ -185,6 +186,7 @@ class PlainRepl:
         if request.future.done():
             return  # already answered "no" by an interrupt
         self.out.settle()
+        self.out.pause()
         self.show_request(request)
         assert self.input is not None
         with self.keys.suspended():
@@ -197,6 +199,7 @@ class PlainRepl:
             request.future.set_result(PermissionAnswer(result.choice, feedback))
         if result.interrupted:
             self.engine.interrupt()
+        self.out.resume()
 
     def show_request(self, request: PermissionRequest) -> None:
         title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
@@ -231,11 +234,13 @@ class PlainRepl:
             loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:
             with self.keys.active(self.terminal):
+                self.out.area.set_status(self.out.working_status("Running the command"))
                 result = await task
         except asyncio.CancelledError:
             self.out.line("  Stopped.", "ch.warning")
             return
         finally:
+            self.out.area.clear()
             if self.terminal:
                 loop.remove_signal_handler(signal.SIGINT)
         for i, line in enumerate(result.display_lines()):

@@ -1,22 +1,20 @@
 """Streaming assistant text that settles into the scrollback block by block.
 
-Only the unfinished tail (the paragraph or code block still being written) is re-rendered, in a
-small transient Rich Live area; each finished Markdown block is printed once, for good, above
-it. So a long answer never redraws itself, and the terminal's scrollback, search and copy work
-on the final text. Without a real terminal there is no Live at all: finished blocks print as
-they complete and the rest when the stream ends, with no control sequences.
+Only the unfinished tail (the paragraph or code block still being written) is re-rendered, in
+the small transient live area (live.py); each finished Markdown block is printed once, for
+good, above it. So a long answer never redraws itself, and the terminal's scrollback, search
+and copy work on the final text. Without a real terminal nothing is redrawn: finished blocks
+print as they complete and the rest when the stream ends, with no control sequences.
 """
 
 from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
-from rich.live import Live
 from rich.markdown import Heading, Markdown
 from rich.segment import Segment, Segments
-from rich.text import Text
 
-TAIL_LINES = 8
+from claude_harness.plain.live import LiveArea
 
 
 class LeftHeading(Heading):
@@ -81,17 +79,11 @@ def emit(console: Console, renderable: RenderableType) -> None:
 class MarkdownStream:
     """Feed text deltas; finished blocks go to the scrollback, the tail stays live."""
 
-    def __init__(self, console: Console, *, live: bool | None = None) -> None:
+    def __init__(self, console: Console, area: LiveArea | None = None) -> None:
         self.console = console
-        self.use_live = (console.is_terminal and not console.is_dumb_terminal) if live is None \
-            else live
+        self.area = area or LiveArea(console)
         self.pending = ""
         self.printed_any = False
-        self._live: Live | None = None
-
-    @property
-    def active(self) -> bool:
-        return bool(self.pending) or self._live is not None
 
     def feed(self, delta: str) -> None:
         self.pending += delta
@@ -99,21 +91,15 @@ class MarkdownStream:
         if cut:
             done, self.pending = self.pending[:cut], self.pending[cut:]
             self._print_block(done)
-        self._update_tail()
+        self.area.set_tail(self.pending)
 
     def finish(self) -> None:
-        """The text block ended: print what is left and drop the live area."""
-        self._stop_live()
+        """The text block ended: print what is left, drop it from the live area."""
+        self.area.set_tail("")
         if self.pending.strip():
             self._print_block(self.pending)
         self.pending = ""
         self.printed_any = False
-
-    def pause(self) -> None:
-        """Hide the live tail (before a prompt takes the terminal); text is kept."""
-        self._stop_live()
-
-    # ── internals ───────────────────────────────────────────────────────────────────────────
 
     def _print_block(self, text: str) -> None:
         if not text.strip():
@@ -122,25 +108,3 @@ class MarkdownStream:
             self.console.print()  # the blank line between blocks that the split consumed
         emit(self.console, PlainMarkdown(text.strip("\n")))
         self.printed_any = True
-
-    def _tail_renderable(self) -> Text:
-        lines = self.pending.splitlines()[-TAIL_LINES:]
-        return Text("\n".join(lines))
-
-    def _update_tail(self) -> None:
-        if not self.use_live:
-            return
-        if not self.pending.strip():
-            self._stop_live()
-            return
-        if self._live is None:
-            self._live = Live(self._tail_renderable(), console=self.console, transient=True,
-                              auto_refresh=False, vertical_overflow="crop")
-            self._live.start()
-        self._live.update(self._tail_renderable(), refresh=True)
-
-    def _stop_live(self) -> None:
-        if self._live is not None:
-            live, self._live = self._live, None
-            live.update(Text(""), refresh=True)
-            live.stop()

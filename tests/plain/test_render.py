@@ -11,6 +11,7 @@ from claude_harness.agent.events import (
     ApiRetry,
     Notice,
     TextDelta,
+    ToolProgress,
     ToolResultEvent,
     ToolStart,
     TurnEnd,
@@ -65,14 +66,16 @@ def test_live_tail_on_a_terminal_is_transient_and_final_text_printed_once() -> N
     buf = io.StringIO()
     console = make_console(None, buf, force_terminal=True, width=60)
     stream = MarkdownStream(console)
-    assert stream.use_live
+    assert stream.area.enabled
     stream.feed("streaming words ")
     stream.feed("one by one")
     stream.finish()
     plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", buf.getvalue())
-    # The live tail was redrawn in place (\r), then the text was printed for good, once.
+    # The live tail was redrawn in place (\r, cursor moves), then the text was printed for
+    # good once: the only newline in the output ends that final line.
     assert "\rstreaming words one by one" in plain
-    assert re.search(r"\n\rstreaming words one by one *\n$", plain)
+    assert plain.count("\n") == 1
+    assert plain.split("\r")[-1].strip() == "streaming words one by one"
 
 
 def test_tool_call_is_one_header_line_and_a_short_preview() -> None:
@@ -149,3 +152,27 @@ def test_usage_and_history_events_do_not_cut_a_streaming_paragraph() -> None:
     out.render(TextDelta("sentence."))
     out.render(TurnEnd("end_turn", 1))
     assert lines_of(buf) == ["half a sentence."]
+
+
+def test_status_line_shows_what_runs_and_disappears_at_the_end_of_the_turn() -> None:
+    buf = io.StringIO()
+    out = EventRenderer(make_console(None, buf, force_terminal=True, width=80))
+    out.begin_turn()
+    out.render(ToolStart("t1", "Bash", {"command": "make"}, "make"))
+    out.render(ToolProgress("t1", "Bash", {"stdout": "compiling a.c\ncompiling b.c\n"}))
+    assert "Running Bash…" in out.area.render().renderables[0].plain
+    assert "compiling b.c" in out.area.render().renderables[0].plain
+    out.render(TurnEnd("end_turn", 1))
+    assert out.area.render().renderables == []
+    printed = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", buf.getvalue())
+    assert "● Bash(make)" in printed
+
+
+def test_no_status_line_off_a_terminal() -> None:
+    out, buf = renderer()
+    out.begin_turn()
+    out.render(ToolStart("t1", "Bash", {"command": "make"}, "make"))
+    out.render(ToolProgress("t1", "Bash", {"stdout": "compiling\n"}))
+    out.render(TurnEnd("end_turn", 1))
+    assert "Running" not in buf.getvalue() and "compiling" not in buf.getvalue()
+    assert ESC not in buf.getvalue()
