@@ -79,7 +79,7 @@ async def test_servers_that_never_start_are_reported_without_blocking(tmp_path: 
         assert status["good"].state == "connected"
         assert ("hang", "failed") in changes
 
-        perm = permission(tmp_path)
+        perm = permission(tmp_path, allow=("mcp__good",))
         ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
         names = [t.name for t in ctx.options.tools]
         assert "mcp__good__echo" in names and not [n for n in names if "hang" in n]
@@ -95,7 +95,7 @@ async def test_close_stops_the_server_process(tmp_path: Path) -> None:
     manager = McpManager([demo("p")], cwd=tmp_path, startup_timeout=30)
     manager.start()
     assert await manager.wait_ready(40)
-    perm = permission(tmp_path)
+    perm = permission(tmp_path, allow=("mcp__p",))
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
     pid = int(text_of(await call(ctx, "mcp__p__pid", {})))
     os.kill(pid, 0)  # alive
@@ -116,7 +116,7 @@ async def test_an_interrupt_stops_waiting_for_a_slow_call(tmp_path: Path) -> Non
     manager.start()
     try:
         assert await manager.wait_ready(40)
-        perm = permission(tmp_path)
+        perm = permission(tmp_path, allow=("mcp__slow",))
         ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
         asyncio.get_running_loop().call_later(0.3, ctx.abort.abort)
         began = time.monotonic()
@@ -135,7 +135,7 @@ async def test_a_call_past_the_tool_timeout_is_an_error_and_the_server_stays(
     manager.start()
     try:
         assert await manager.wait_ready(40)
-        perm = permission(tmp_path)
+        perm = permission(tmp_path, allow=("mcp__slow",))
         ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
         outcome = await call(ctx, "mcp__slow__sleep", {"seconds": 10})
         assert outcome.is_error and "no answer within 0.5 s" in text_of(outcome)

@@ -62,7 +62,7 @@ async def test_http_server_tools_headers_and_a_server_that_goes_away(
         assert status["web"].state == "connected", status["web"].error
         assert status["web"].transport == "http"
 
-        perm = permission(tmp_path)
+        perm = permission(tmp_path, allow=('mcp__web', 'mcp__local'))
         pool = assemble_tool_pool(perm, mcp_tools=manager.tools())
         names = [t.name for t in pool]
         assert names.index("mcp__local__echo") < names.index("mcp__web__echo")
@@ -97,7 +97,7 @@ async def test_sse_server_with_headers(tmp_path: Path) -> None:
         manager.start()
         assert await manager.wait_ready(30)
         assert manager.status()[0].state == "connected", manager.status()[0].error
-        perm = permission(tmp_path)
+        perm = permission(tmp_path, allow=('mcp__old',))
         ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
         assert (await call(ctx, "mcp__old__whoami", {})).content == "Bearer tok"
         assert (await call(ctx, "mcp__old__echo", {"text": "sse"})).content == "old: sse"

@@ -19,6 +19,8 @@ from tests.mcp.support import call, demo, make_ctx, permission, text_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
+ALL = ("mcp__srv", "mcp__envsrv")  # allow rules for both test servers
+
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def manager(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[McpManager]:
@@ -108,13 +110,22 @@ async def test_write_tool_needs_a_rule_in_non_interactive_mode(
     assert marker.read_text() == "touched"
 
 
-async def test_read_only_tool_runs_without_a_rule(manager: McpManager, tmp_path: Path) -> None:
-    perm = permission(tmp_path)
+async def test_a_read_only_hint_is_not_consent_but_a_tool_rule_is(
+    manager: McpManager, tmp_path: Path
+) -> None:
+    perm = permission(tmp_path)  # the server calls echo read-only; that is its claim, not ours
+    ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+    refused = await call(ctx, "mcp__srv__echo", {"text": "ab"})
+    assert refused.is_error and "not granted" in text_of(refused)
+
+    perm = permission(tmp_path, allow=("mcp__srv__echo",))
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
     outcome = await call(ctx, "mcp__srv__echo", {"text": "ab", "times": 3})
     assert not outcome.is_error
     assert outcome.content == "srv: ababab"
     assert outcome.trace[-1] == "finish"
+    other = await call(ctx, "mcp__srv__pid", {})  # the rule names one tool only
+    assert other.is_error
 
 
 async def test_read_only_calls_run_in_parallel_on_one_server(
@@ -123,7 +134,7 @@ async def test_read_only_calls_run_in_parallel_on_one_server(
     import asyncio
     import time
 
-    perm = permission(tmp_path)
+    perm = permission(tmp_path, allow=ALL)
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
     began = time.monotonic()
     outcomes = await asyncio.gather(*(call(ctx, "mcp__srv__sleep", {"seconds": 1}) for _ in range(3)))
@@ -171,7 +182,7 @@ async def test_image_content_becomes_an_image_block(manager: McpManager, tmp_pat
 async def test_output_over_the_mcp_limit_is_budgeted(
     manager: McpManager, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    perm = permission(tmp_path)
+    perm = permission(tmp_path, allow=ALL)
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()),
                    session_dir=tmp_path / "session")
     outcome = await call(ctx, "mcp__srv__big", {"chars": 120_000})
@@ -187,7 +198,7 @@ async def test_output_over_the_mcp_limit_is_budgeted(
 async def test_env_default_expansion_reaches_the_server(
     manager: McpManager, tmp_path: Path
 ) -> None:
-    perm = permission(tmp_path)
+    perm = permission(tmp_path, allow=ALL)
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
     outcome = await call(ctx, "mcp__envsrv__env", {"var": "DEMO_VALUE"})
     assert outcome.content == "fallback"
@@ -262,7 +273,7 @@ async def test_hooks_see_and_can_block_mcp_calls(manager: McpManager, tmp_path: 
     config = HookConfig.from_sources([("userSettings", tmp_path / "settings.json", hooks)])
     runner = HookRunner(config, project_dir=tmp_path, session_id="s",
                         transcript_path=str(tmp_path / "t.jsonl"), get_permission_mode=lambda: "default")
-    perm = permission(tmp_path, allow=("mcp__srv",))
+    perm = permission(tmp_path, allow=ALL)
     ctx = replace(make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools())), hooks=runner)
 
     blocked = await call(ctx, "mcp__srv__danger", {"path": str(tmp_path / "blocked.txt")})
