@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from claude_harness import __version__
 from claude_harness.options import RunOptions
@@ -122,14 +123,19 @@ def run_headless(opts: RunOptions) -> int:
     import asyncio
 
     from claude_harness.bootstrap import StartupError, build_engine
-    from claude_harness.headless import Headless
+    from claude_harness.headless import Headless, parse_stream_json_input
 
-    prompt = opts.prompt or ""
-    if not sys.stdin.isatty():
-        piped = sys.stdin.read()
-        if piped.strip():
-            prompt = f"{prompt}\n\n{piped}" if prompt else piped
-    if not prompt.strip():
+    prompt: str | list[Any] = opts.prompt or ""
+    piped = "" if sys.stdin.isatty() else sys.stdin.read()
+    if opts.input_format == "stream-json":
+        try:
+            prompt = [*([opts.prompt] if opts.prompt else []), *parse_stream_json_input(piped)]
+        except ValueError as exc:
+            sys.stderr.write(f"Error: {exc}\n")
+            return 1
+    elif piped.strip():
+        prompt = f"{prompt}\n\n{piped}" if prompt else piped
+    if not prompt or (isinstance(prompt, str) and not prompt.strip()):
         sys.stderr.write("Error: no prompt given. Usage: claude-harness -p \"your prompt\"\n")
         return 1
     try:

@@ -30,6 +30,26 @@ from claude_harness.agent.messages import final_text
 SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution"}
 
 
+def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
+    """`--input-format stream-json`: one `{"type": "user", "message": {...}}` per line; each
+    message's content (a string or content blocks) becomes one prompt."""
+    prompts: list[str | list[dict[str, Any]]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"stdin line {number} is not JSON: {exc.msg}") from exc
+        message = item.get("message") if isinstance(item, dict) else None
+        if not (isinstance(item, dict) and item.get("type") == "user" and isinstance(message, dict)
+                and isinstance(message.get("content"), (str, list))):
+            raise ValueError(f'stdin line {number} is not a {{"type": "user", "message": ...}} '
+                             "object")
+        prompts.append(message["content"])
+    return prompts
+
+
 class Headless:
     def __init__(self, engine: Engine, output_format: str, out: IO[str] | None = None,
                  err: IO[str] | None = None) -> None:
@@ -49,13 +69,23 @@ class Headless:
                 "permissionMode": e.mode, "mcp_servers": [], "apiKeySource":
                 "ANTHROPIC_API_KEY" if e.api.settings.api_key else "none"}
 
-    async def run(self, prompt: str) -> int:
-        """Run the prompt; return the process exit code."""
+    async def run(self, prompt: str | list[Any]) -> int:
+        """Run one prompt (or, for --input-format stream-json, each user message in turn);
+        return the process exit code."""
         start = time.monotonic()
         if self.format == "stream-json":
             self._line(self.init_line())
+        prompts = prompt if isinstance(prompt, list) else [prompt]
         end: TurnEnd | None = None
         last_text = ""
+        for one in prompts:
+            end, last_text = await self._turn(one, last_text)
+            if end is None or end.reason not in ("end_turn", "stop_sequence"):
+                break
+        return self._finish(end, last_text, start)
+
+    async def _turn(self, prompt: Any, last_text: str) -> tuple[TurnEnd | None, str]:
+        end: TurnEnd | None = None
         async for event in self.engine.submit(prompt):
             if isinstance(event, AssistantMessage):
                 if not event.message.get("isSidechain"):
@@ -73,7 +103,7 @@ class Headless:
                 self.err.write(f"{event.text}\n")
             elif isinstance(event, TurnEnd):
                 end = event
-        return self._finish(end, last_text, start)
+        return end, last_text
 
     def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
         if self.format != "stream-json":

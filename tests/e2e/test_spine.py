@@ -201,3 +201,20 @@ def test_allow_rule_cannot_be_talked_past_with_a_compound_command(project: Path,
     denied, allowed = users[0]["content"][0], users[1]["content"][0]
     assert denied["is_error"] is True
     assert not allowed.get("is_error") and "branch" in allowed["content"].lower()
+
+
+def test_stream_json_input_runs_each_user_message(project: Path, api: Any) -> None:
+    import json
+
+    server = api([{"content": [{"type": "text", "text": "one"}]},
+                  {"content": [{"type": "text", "text": "two"}]}])
+    stdin = "\n".join(json.dumps({"type": "user", "message": {"role": "user", "content": c}})
+                      for c in ("first", [{"type": "text", "text": "second"}])) + "\n"
+    proc = run_cli(["-p", "--input-format", "stream-json", "--output-format", "json"], project,
+                   stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert ndjson(proc.stdout)[0]["result"] == "two"
+    assert [m["role"] for m in server.requests[1]["messages"]] == ["user", "assistant", "user"]
+
+    bad = run_cli(["-p", "--input-format", "stream-json"], project, stdin="not json\n")
+    assert bad.returncode == 1 and "line 1 is not JSON" in bad.stderr
