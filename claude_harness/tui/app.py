@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from claude_harness.tui.history import PromptHistory
-from claude_harness.tui.themes import DEFAULT_THEME, load_themes
+from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine
 from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.notice import NoticeView
@@ -67,7 +67,7 @@ class HarnessApp(App[None]):
         self.engine_factory = engine_factory
         self.engine: Engine | None = None
         self.engine_error: str | None = None
-        self.requested_theme = theme or DEFAULT_THEME
+        self.requested_theme = theme or settings_theme(self.cwd) or DEFAULT_THEME
         self.preload = preload_sdk
         self.history = PromptHistory.for_project(self.cwd)
         self.busy = False
@@ -216,17 +216,22 @@ class HarnessApp(App[None]):
         self._start_turn(text)
 
     def _start_turn(self, text: str) -> None:
+        assert self.engine is not None
         content: list[dict[str, Any]] = [*self.pending_context, {"type": "text", "text": text}]
         self.pending_context = []
+        self.run_events(self.engine.submit(content))
+
+    def run_events(self, events: AsyncIterator[Any], label: str = "Working") -> None:
+        """Render an engine event stream (a turn, a compaction) as the one running job."""
         self.busy = True
         self.prompt.add_class("-busy")
-        self.activity.start()
-        self.run_worker(self._run_turn(content), group="turn", exit_on_error=False)
+        self.activity.start(label)
+        self.run_worker(self._run_turn(events), group="turn", exit_on_error=False)
 
-    async def _run_turn(self, content: list[dict[str, Any]]) -> None:
-        assert self.engine is not None and self.renderer is not None
+    async def _run_turn(self, events: AsyncIterator[Any]) -> None:
+        assert self.renderer is not None
         try:
-            async for event in self.engine.submit(content):
+            async for event in events:
                 await self.renderer.handle(event)
         except Exception as exc:  # a bug or an API failure the loop did not turn into TurnEnd
             await self.renderer.close_blocks()

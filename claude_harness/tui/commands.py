@@ -52,12 +52,13 @@ async def _compact(app: HarnessApp, args: str) -> None:
     assert app.engine is not None
     compact = getattr(app.engine, "compact", None)
     if compact is None:
-        await app.post_notice("/compact is not available yet in this build.", "warning")
+        await app.post_notice("/compact is not available in this build.", "warning")
         return
-    await app.post_notice("Compacting the conversation…")
-    await compact(args)
-    await app.post_notice("Conversation compacted.")
-    app.refresh_status()
+    if app.busy:
+        await app.post_notice("Wait for the current turn to finish (or Esc) before /compact.",
+                              "warning")
+        return
+    app.run_events(compact(args.strip()), label="Compacting")
 
 
 async def _model(app: HarnessApp, args: str) -> None:

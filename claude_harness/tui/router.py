@@ -13,6 +13,8 @@ from claude_harness.agent.events import (
     AgentEvent,
     ApiRetry,
     AssistantMessage,
+    Compaction,
+    HookRan,
     Notice,
     PermissionRequest,
     TextDelta,
@@ -81,6 +83,15 @@ class TurnRenderer:
                                   "warning")
             case Notice(text=text, level=level):
                 await self.notice(text, level)
+            case HookRan():
+                if _hook_worth_showing(event):
+                    await self.notice(event.summary(), "warning")
+            case Compaction(trigger=trigger, pre_tokens=tokens):
+                await self.close_blocks()
+                how = "automatically" if trigger == "auto" else "on request"
+                await self.notice(f"Conversation compacted {how}: {tokens:,} tokens summarised; "
+                                  "the model continues from the summary.")
+                self.on_usage()
             case TurnEnd():
                 await self.end_turn(event)
 
@@ -127,6 +138,15 @@ class TurnRenderer:
         self.expanded = expanded
         for view in self.conversation.query(ToolCallView):
             view.set_expanded(expanded)
+
+
+def _hook_worth_showing(event: HookRan) -> bool:
+    """Quiet hooks stay quiet; a block, a failure or a timeout is shown."""
+    outcome = event.outcome
+    if getattr(outcome, "blocked", False):
+        return True
+    return any(r.timed_out or r.exit_code not in (0, None)
+               for r in getattr(outcome, "results", []))
 
 
 def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:

@@ -6,6 +6,7 @@ Built-in themes live in the top-level `themes/` folder; users may drop more into
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -61,3 +62,26 @@ def load_themes() -> tuple[list[Theme], list[str]]:
                 continue
             themes[theme.name] = theme
     return list(themes.values()), errors
+
+
+def settings_theme(cwd: Path) -> str | None:
+    """The `theme` key of the settings files (user, project, local; the most specific wins).
+
+    Read with plain json, not the settings models: this runs before the first paint, and the
+    full settings loader (pydantic) is built later, in the engine worker.
+    """
+    from claude_harness.config.paths import (
+        local_settings_path,
+        project_settings_path,
+        user_settings_path,
+    )
+
+    chosen: str | None = None
+    for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):
+        try:
+            value = json.loads(path.read_text(encoding="utf-8")).get("theme")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(value, str) and value.strip():
+            chosen = value.strip()
+    return chosen

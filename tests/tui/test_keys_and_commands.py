@@ -237,3 +237,17 @@ async def test_long_sessions_keep_the_widget_tree_bounded(api: Any, make_app: An
         assert len(conversation.query(AssistantTextView)) <= 4 + 8
         assert "earlier blocks hidden" in screen_text(app)
         assert "q59" in screen_text(app) and "q0\n" not in screen_text(app)
+
+
+async def test_theme_comes_from_settings_unless_given(api: Any, make_app: Any,
+                                                      project: Path) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"theme": "high-contrast"}')
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.theme == "high-contrast"
+    app2 = make_app(api([]), theme="light")
+    async with app2.run_test() as pilot:
+        await pilot.pause()
+        assert app2.theme == "light"

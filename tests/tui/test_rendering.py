@@ -1,0 +1,67 @@
+"""Thinking, todos and compaction as the app renders them from the real engine's events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claude_harness.tui.widgets.thinking import ThinkingView
+from claude_harness.tui.widgets.todo_panel import TodoPanel
+from tests.tui.helpers import screen_text, send, wait_for
+
+
+async def test_thinking_is_collapsed_and_dimmed_until_opened(api: Any, make_app: Any) -> None:
+    server = api([{"content": [{"type": "thinking", "thinking": "Weighing the secret plan."},
+                               "The visible answer."]}])
+    app = make_app(server)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "think")
+        await wait_for(pilot, lambda: not app.busy and "The visible answer." in screen_text(app),
+                       what="answer")
+        view = app.query_one(ThinkingView)
+        assert view.collapsed and view.text == "Weighing the secret plan."
+        body = view.query_one(".thinking-body")
+        assert not body.region.height  # collapsed: nothing of it on screen
+        view.collapsed = False
+        await pilot.pause()
+        assert "Weighing the secret plan." in str(body.render())
+        assert body.region.height >= 1
+
+
+async def test_todo_write_fills_the_ctrl_t_panel(api: Any, make_app: Any) -> None:
+    todos = [{"content": "Write the tests", "status": "completed", "activeForm": "Writing"},
+             {"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing"},
+             {"content": "Ship it", "status": "pending", "activeForm": "Shipping"}]
+    server = api([{"content": [{"type": "tool_use", "name": "TodoWrite",
+                                "input": {"todos": todos}}]}, "Planned."])
+    app = make_app(server)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "plan it")
+        await wait_for(pilot, lambda: not app.busy and "Planned." in screen_text(app),
+                       what="answer")
+        panel = app.query_one(TodoPanel)
+        assert not panel.has_class("-open")
+        await pilot.press("ctrl+t")
+        assert panel.has_class("-open") and panel.region.height >= 5
+        text = str(panel.render())
+        assert "☒ Write the tests" in text and "◐ Fix the bug" in text and "☐ Ship it" in text
+        await pilot.press("ctrl+t")
+        assert not panel.has_class("-open")
+
+
+async def test_compact_replaces_the_history_with_a_summary(api: Any, make_app: Any) -> None:
+    server = api(["First answer.", "Summary: the user asked one question and got an answer."])
+    app = make_app(server)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "a question")
+        await wait_for(pilot, lambda: not app.busy and len(app.engine.messages) == 2,
+                       what="first turn")
+        before = [dict(m) for m in app.engine.messages]
+        await send(pilot, "/compact")
+        await wait_for(pilot, lambda: "Conversation compacted on request" in screen_text(app),
+                       what="compaction notice")
+        await wait_for(pilot, lambda: not app.busy, what="idle")
+        assert app.engine.messages != before
+        assert "the user asked one question" in str(app.engine.messages)
