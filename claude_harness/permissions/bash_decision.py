@@ -20,6 +20,7 @@ from claude_harness.permissions.paths import expand, inside_any
 from claude_harness.permissions.rules import (
     describe_rule,
     match_bash_pattern,
+    path_rule_may_cover_tree,
     rule_matches,
     rule_suggestion,
     tool_matches,
@@ -114,6 +115,44 @@ def _rule_stage(
                         target = str(expand(word, cwd))
                         if rule_matches(rule, "Edit", target, perm.cwd):
                             return _rule_decision(rule, f"writing {word}", perm)
+    return None
+
+
+_RECURSIVE_FLAGS = {"-r", "-R", "--recursive", "--dereference-recursive"}
+
+
+def _searched_trees(view: CommandView) -> list[Path]:
+    """Directories a recursive search reads every file of (`grep -r`, `rg`, `git grep`...)."""
+    argv = view.argv
+    if not argv:
+        return []
+    name = argv[0]
+    recursive = name in {"rg", "ag", "ack"} or (
+        name in {"grep", "egrep", "fgrep"}
+        and any(a in _RECURSIVE_FLAGS or (a.startswith("-") and not a.startswith("--")
+                                          and ("r" in a or "R" in a)) for a in argv[1:]))
+    if not recursive:
+        return []
+    args = _positional(argv)[1:]  # the first positional is the pattern
+    dirs = [resolve_path(a, view.cmd.cwd) for a in args] or [view.cmd.cwd]
+    return [d for d in dirs if d.is_dir()]
+
+
+def _recursive_read_stage(analysis: BashAnalysis, perm: PermissionContext) -> PermissionDecision | None:
+    """A recursive search over a tree holding a Read-denied file would print that file."""
+    rules = [r for r in (*perm.rules_for("deny"), *perm.rules_for("ask"))
+             if tool_matches(r.value.tool_name, "Read") and r.value.rule_content is not None]
+    if not rules:
+        return None
+    for view in analysis.views:
+        for tree in _searched_trees(view):
+            for rule in rules:
+                if path_rule_may_cover_tree(rule.value.rule_content or "", tree, perm.cwd,
+                                            rule.root):
+                    return PermissionDecision.ask(
+                        f"`{view.text}` searches {tree} recursively, which may read files that "
+                        f"{describe_rule(rule)} protects",
+                        decided_by="safety", rule=rule)
     return None
 
 
@@ -223,7 +262,7 @@ def bash_verdict(command: str, perm: PermissionContext) -> BashVerdict:
     verdict = BashVerdict(analysis)
     verdict.deny = _rule_stage(verdict, perm.rules_for("deny"), perm)
     verdict.ask = _rule_stage(verdict, perm.rules_for("ask"), perm)
-    verdict.safety = _safety_stage(analysis, perm)
+    verdict.safety = _safety_stage(analysis, perm) or _recursive_read_stage(analysis, perm)
     verdict.suggestion = rule_suggestion("Bash", command, cwd=perm.cwd,
                                          working_dirs=perm.working_dirs)
     if analysis.fatal:

@@ -26,6 +26,7 @@ from claude_harness.permissions.rules import (
     READ_TOOLS,
     describe_rule,
     param_rule_matches,
+    path_rule_may_cover_tree,
     rule_matches,
     rule_suggestion,
     tool_matches,
@@ -59,6 +60,30 @@ def _first_rule(perm: PermissionContext, behavior: str, tool_name: str, subject:
         if rule_matches(rule, tool_name, subject, perm.cwd):
             return rule
     return None
+
+
+def _tree_read_rule(perm: PermissionContext, subject: str):
+    """A deny/ask Read rule that may cover a file inside the directory `subject`."""
+    from claude_harness.permissions.paths import expand
+
+    directory = expand(subject, perm.cwd)
+    if not directory.is_dir():
+        return None
+    for rule in (*perm.rules_for("deny"), *perm.rules_for("ask")):
+        content = rule.value.rule_content
+        if content and tool_matches(rule.value.tool_name, "Read") and path_rule_may_cover_tree(
+            content, directory, perm.cwd, rule.root
+        ):
+            return rule
+    return None
+
+
+def is_read_denied(path: str, perm: PermissionContext) -> bool:
+    """For search tools that walk a tree: skip files a deny Read rule covers."""
+    return any(
+        rule.value.rule_content is not None and rule_matches(rule, "Read", path, perm.cwd)
+        for rule in perm.rules_for("deny")
+    )
 
 
 def _param_rule_decision(
@@ -217,6 +242,12 @@ async def _resolve_generic(
     param = _param_rule_decision(perm, "ask", name, inp)
     if param is not None:
         return prompt_or_deny(param, perm.mode)
+    if name == "Grep" and subject:
+        tree_rule = _tree_read_rule(perm, subject)
+        if tree_rule is not None:
+            return prompt_or_deny(PermissionDecision.ask(
+                f"Grep searches {subject}, which may read files that {describe_rule(tree_rule)} "
+                "protects", decided_by="safety", rule=tree_rule), perm.mode)
     if name == "WebFetch" and subject:
         reason = internal_url_reason(subject)
         if reason:

@@ -236,6 +236,25 @@ def match_path_rule(
     return named_hit or target_hit
 
 
+def path_rule_may_cover_tree(content: str, directory: Path, cwd: Path, root: Path | None) -> bool:
+    """Could a path rule match some file inside `directory`? (for recursive searches)
+
+    Anchored patterns are compared by their literal prefix; an unanchored name (`.env`,
+    `**/secret`) may sit at any depth, so any overlap with the rule's base counts.
+    """
+    base, pattern = _anchor(content, cwd, root)
+    base = Path(os.path.realpath(base))
+    directory = Path(os.path.realpath(directory))
+    stripped = pattern.lstrip("/")
+    anchored = pattern.startswith("/") or "/" in stripped.rstrip("/")
+    if anchored:
+        literal = re.split(r"[*?\[]", stripped, maxsplit=1)[0].rsplit("/", 1)[0]
+        target = Path(os.path.normpath(base / literal)) if literal else base
+    else:
+        target = base
+    return target == directory or directory in target.parents or target in directory.parents
+
+
 # ---------------------------------------------------------------- domains
 
 

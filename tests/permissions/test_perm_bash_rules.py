@@ -141,3 +141,15 @@ def test_protected_through_symlink_and_dotdot(proj: Path) -> None:
     assert protected_reason(proj / "innocent" / "config", proj, (proj,))
     assert protected_reason(proj / "src" / ".." / ".git" / "config", proj, (proj,))
     assert protected_reason(Path.home() / ".zshrc", proj, (proj,))
+
+
+def test_recursive_search_over_a_read_denied_file_asks(proj: Path) -> None:
+    (proj / ".env").write_text("K=1")
+    deny = ("Read(./.env)",)
+    for command in ("grep -r K .", "grep -rn K", "rg K", "rg K src/..", "grep -R K ."):
+        d = check_bash(command, context(proj, deny=deny, mode="bypassPermissions"))
+        assert d.behavior == "ask" and "Read(./.env)" in d.reason, command
+    for command in ("grep -r K src", "rg K docs", "grep K README.md", "ls -R"):
+        assert behavior(command, proj, deny=deny) == "allow", command
+    anywhere = ("Read(**/.env)",)
+    assert behavior("rg K src", proj, deny=anywhere) == "ask"

@@ -282,3 +282,16 @@ async def test_mcp_read_only_hint_is_not_consent(proj: Path) -> None:
     tool = _fake_tool(PermissionDecision.passthrough(), name="mcp__srv__echo", read_only=True)
     assert (await decide(tool, {}, context(proj))).behavior == "ask"
     assert (await decide(tool, {}, context(proj, allow=("mcp__srv__echo",)))).behavior == "allow"
+
+
+async def test_grep_over_a_tree_with_a_denied_file_asks(proj: Path) -> None:
+    from claude_harness.permissions.resolver import is_read_denied
+    from claude_harness.tools.grep import TOOL as GREP
+
+    (proj / ".env").write_text("K=1")
+    perm = context(proj, deny=("Read(./.env)",))
+    d = await decide(GREP, {"pattern": "K", "path": str(proj)}, perm)
+    assert d.behavior == "ask" and "Read(./.env)" in d.reason
+    assert (await decide(GREP, {"pattern": "K", "path": str(proj / "src")}, perm)).behavior == "allow"
+    assert is_read_denied(str(proj / ".env"), perm)
+    assert not is_read_denied(str(proj / "README.md"), perm)
