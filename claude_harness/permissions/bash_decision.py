@@ -273,6 +273,10 @@ def bash_verdict(command: str, perm: PermissionContext) -> BashVerdict:
         verdict.suggestion = None  # a rule could never cover it
         return verdict
     allow = perm.rules_for("allow")
+    if perm.mode == "auto":  # broad "run anything" rules would bypass the classifier
+        from claude_harness.permissions.modes import is_broad_bash_allow
+
+        allow = [r for r in allow if not is_broad_bash_allow(r)]
     for view in analysis.views:
         why = _view_allowed(view, perm, allow) or _writes_allowed(view, perm)
         if why:

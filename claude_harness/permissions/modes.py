@@ -15,15 +15,45 @@ bubble       like default; the pipeline routes the prompt to the parent agent
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from claude_harness.permissions.types import PermissionContext, PermissionDecision, PermissionMode
+from claude_harness.permissions.types import (
+    PermissionContext,
+    PermissionDecision,
+    PermissionMode,
+    PermissionRule,
+)
 
 if TYPE_CHECKING:
     from claude_harness.permissions.bash_decision import BashVerdict
 
 CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
 MODE_ALIASES = {"manual": "default"}
+
+
+_BROAD_HEADS = {"python", "python3", "node", "bun", "deno", "ruby", "perl", "php", "bash", "sh",
+                "zsh", "npx", "bunx", "pnpx", "uvx", "eval", "exec", "sudo", "env", "xargs"}
+_RUNNERS = {("npm", "run"), ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("uv", "run"),
+            ("poetry", "run"), ("npm", "exec"), ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "dlx")}
+
+
+def is_broad_bash_allow(rule: PermissionRule) -> bool:
+    """An allow rule that lets the model run arbitrary code (`Bash`, `Bash(*)`, `Bash(python*)`,
+    `Bash(npm run *)`): auto mode drops these, so the classifier still sees such calls."""
+    if rule.behavior != "allow" or rule.value.tool_name != "Bash":
+        return False
+    content = (rule.value.rule_content or "*").strip()
+    if content.endswith(":*"):
+        content = content[:-2] + " *"
+    words = content.replace("*", " * ").split()
+    if not words or words[0] == "*":
+        return True
+    head = re.sub(r"[\d.]+$", "", words[0])
+    if head in _BROAD_HEADS and (len(words) == 1 or words[1] == "*"):
+        return True
+    return len(words) >= 2 and (words[0], words[1]) in _RUNNERS and (
+        len(words) == 2 or words[2] == "*")
 
 
 def next_mode(mode: PermissionMode, bypass_available: bool) -> PermissionMode:

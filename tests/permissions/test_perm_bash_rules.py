@@ -153,3 +153,20 @@ def test_recursive_search_over_a_read_denied_file_asks(proj: Path) -> None:
         assert behavior(command, proj, deny=deny) == "allow", command
     anywhere = ("Read(**/.env)",)
     assert behavior("rg K src", proj, deny=anywhere) == "ask"
+
+
+@pytest.mark.parametrize("rule_text,broad", [
+    ("Bash", True), ("Bash(*)", True), ("Bash(python*)", True), ("Bash(python3 *)", True),
+    ("Bash(npm run *)", True), ("Bash(npx *)", True), ("Bash(node:*)", True),
+    ("Bash(npm run test *)", False), ("Bash(git status *)", False), ("Bash(make *)", False),
+    ("Bash(python3 manage.py test *)", False),
+])
+def test_auto_mode_drops_broad_allow_rules(proj: Path, rule_text: str, broad: bool) -> None:
+    from claude_harness.permissions.modes import is_broad_bash_allow
+    from tests.permissions.perm_helpers import rules
+
+    assert is_broad_bash_allow(rules("allow", rule_text)[0]) is broad
+    if rule_text in {"Bash(*)", "Bash(python3 *)"}:
+        command = "python3 evil.py"
+        assert behavior(command, proj, allow=(rule_text,)) == "allow"
+        assert behavior(command, proj, allow=(rule_text,), mode="auto") == "ask"
