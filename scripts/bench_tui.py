@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "shift+tab to cycle"  # the footer: present once the first frame is painted
 SESSION = "bench-tui"
+SOCKET = f"bench-tui-{os.getpid()}"  # our own tmux server: no interference with other sessions
 
 
 # ── the child process: the real app, optionally filled with a long session ───────────────────
@@ -95,7 +96,7 @@ async def _fill(app: object, count: int) -> None:
 # ── the parent: tmux driving and measuring ───────────────────────────────────────────────────
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True).stdout
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True).stdout
 
 
 def capture() -> str:
@@ -115,7 +116,7 @@ def start(command: str, env: dict[str, str], cwd: Path) -> float:
     tmux("kill-session", "-t", SESSION)
     exports = " ".join(f"{k}={v}" for k, v in env.items())
     t0 = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", "-c",
+    subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", "-c",
                     str(cwd), f"env {exports} {command}"], check=True)
     return t0
 
@@ -164,6 +165,18 @@ def main() -> int:
         print("tmux is required", file=sys.stderr)
         return 1
 
+
+    # a keeper session holds the private tmux server up between runs (killing the last session
+    # stops the server, and a new-session racing that shutdown fails)
+    subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "keeper", "sleep 3600"],
+                   check=True)
+    try:
+        return _measure(args)
+    finally:
+        tmux("kill-server")
+
+
+def _measure(args: argparse.Namespace) -> int:
     from claude_harness.testing.mock_api import MockApiServer
 
     with tempfile.TemporaryDirectory() as tmp, MockApiServer({"turns": []}) as server:

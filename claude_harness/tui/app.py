@@ -407,9 +407,9 @@ def run_app(opts: Any) -> int:
         return build_engine(opts)
 
     app = HarnessApp(cwd=cwd, engine_factory=factory, theme=getattr(opts, "theme", None))
-    app.run(inline=inline, inline_no_clear=inline)
-    if inline and app.engine is not None:
-        from claude_harness.tui.export import conversation_markdown
+    app.run(inline=inline)
+    if inline and app.engine is not None and app.engine.messages:
+        from claude_harness.tui.export import print_transcript
 
-        print(conversation_markdown(app.engine.messages, tail=20))
+        print_transcript(app.engine.messages)
     return 0

@@ -32,3 +32,26 @@ def conversation_markdown(messages: list[dict[str, Any]], *, tail: int | None = 
                 label = "error" if block.get("is_error") else "result"
                 out.append(f"<details><summary>{label}</summary>\n\n```\n{shown}\n```\n</details>")
     return "\n\n".join(out) + "\n"
+
+
+def print_transcript(messages: list[dict[str, Any]], *, tail: int = 200) -> None:
+    """Print the conversation to stdout with Rich, so `--inline` leaves it in the scrollback."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+    from rich.text import Text
+
+    console = Console()
+    for message in messages[-tail:]:
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        for block in blocks:
+            kind = block.get("type")
+            if kind == "text" and str(block.get("text", "")).strip():
+                if message.get("role") == "user":
+                    console.print(Text("› " + block["text"], style="bold"))
+                else:
+                    console.print(Markdown(block["text"]))
+            elif kind == "tool_use":
+                args = json.dumps(block.get("input") or {}, ensure_ascii=False)
+                console.print(Text(f"● {block.get('name')}({args[:100]})", style="dim"))
+        console.print()

@@ -40,7 +40,7 @@ def header_argument(name: str, inp: dict[str, Any], key_argument: str = "") -> s
                 value = inp[key]
                 break
     value = " ".join(str(value).split())
-    return value if len(value) <= 120 else value[:117] + "…"
+    return value if len(value) <= 120 else value[:119] + "…"
 
 
 def edit_diff(inp: dict[str, Any]) -> list[str]:

@@ -21,11 +21,14 @@ BINARY = Path(sys.executable).with_name("claude-harness")
 
 
 class Terminal:
+    """One tmux session on a private server (`-L`), so parallel runs never collide."""
+
     def __init__(self, name: str) -> None:
         self.name = name
 
     def run(self, *args: str) -> str:
-        return subprocess.run(["tmux", *args], capture_output=True, text=True).stdout
+        return subprocess.run(["tmux", "-L", self.name, *args], capture_output=True,
+                              text=True).stdout
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", self.name)
@@ -50,12 +53,12 @@ def terminal(project: Path) -> Iterator[Any]:
 
     def start(env: dict[str, str]) -> Terminal:
         exports = [f"{k}={v}" for k, v in env.items()]
-        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c",
+        subprocess.run(["tmux", "-L", name, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c",
                         str(project), "env", *exports, str(BINARY)], check=True)
         return term
 
     yield start
-    subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+    term.run("kill-server")
 
 
 @pytest.mark.skipif(not BINARY.exists(), reason="claude-harness is not installed in this venv")
@@ -80,7 +83,7 @@ def test_installed_app_prompt_approve_and_result(api: Any, terminal: Any, projec
     term.keys("C-d")
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        if subprocess.run(["tmux", "has-session", "-t", term.name],
+        if subprocess.run(["tmux", "-L", term.name, "has-session", "-t", term.name],
                           capture_output=True).returncode != 0:
             break
         time.sleep(0.1)
