@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from claude_harness.permissions.bash_parse import resolve_path
-from claude_harness.permissions.bash_programs import sed_in_place
 from claude_harness.permissions.bash_security import BashAnalysis, CommandView, analyse
+from claude_harness.permissions.bash_sed import sed_in_place
 from claude_harness.permissions.paths import expand, inside_any
 from claude_harness.permissions.rules import (
     describe_rule,

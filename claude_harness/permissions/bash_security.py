@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from claude_harness.permissions.bash_parse import ParsedCommand, SimpleCommand, parse_command
+from claude_harness.permissions.bash_paths import outside_paths
 from claude_harness.permissions.bash_programs import (
     NEUTRAL,
     SHELLS,
@@ -22,7 +23,6 @@ from claude_harness.permissions.bash_programs import (
     hazards_of,
     is_read_only_argv,
     normalise,
-    outside_paths,
 )
 from claude_harness.permissions.types import PermissionContext, PermissionDecision
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claude_harness.permissions.bash_parse import resolve_path
-from claude_harness.permissions.bash_programs import _sed_scripts, sed_script_is_safe
+from claude_harness.permissions.bash_sed import sed_script_is_safe, sed_scripts
 from claude_harness.permissions.paths import inside_any
 from claude_harness.permissions.types import PermissionContext
 
@@ -52,7 +52,7 @@ def _single_sed(command: str, perm: PermissionContext) -> tuple[list[str], Path]
         return None
     if argv != view.cmd.words:  # no wrappers: we re-run exactly these words
         return None
-    scripts, flags, files = _sed_scripts(argv[1:])
+    scripts, flags, files = sed_scripts(argv[1:])
     if "-i" not in flags and "--in-place" not in flags:
         return None
     if any(f not in _ALLOWED_FLAGS for f in flags):
@@ -80,7 +80,7 @@ def simulate_sed(command: str, perm: PermissionContext) -> SedSimulation | None:
         original = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    file_word = _sed_scripts(argv[1:])[2][0]
+    file_word = sed_scripts(argv[1:])[2][0]
     with tempfile.TemporaryDirectory(prefix="sed-preview-") as tmp:
         copy = Path(tmp) / path.name
         shutil.copyfile(path, copy)

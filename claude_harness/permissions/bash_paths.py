@@ -1,0 +1,76 @@
+"""Which arguments of a simple command name files, and which of them lead outside the project.
+
+Why: the read-only set is only safe inside the working directories; every argument may be a
+path (a relative name can be a repo symlink to ~/.ssh), so each is resolved through `..`,
+`~user` and symlinks before it is compared component-wise.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from claude_harness.permissions.bash_parse import SimpleCommand, resolve_path
+
+_PATTERN_FIRST = {"grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "jq", "git"}
+# Programs whose arguments are strings, not files: nothing to check.
+_NO_PATH_ARGS = {"echo", "printf", "tr", "seq", "expr", "sleep", "date", "test", "[", "true",
+                 "false", "uname", "id", "whoami", "nproc", "type", "which", "command",
+                 "basename", "dirname", ":", "groups", "locale", "getconf", "hostname"}
+_SPECIAL_FILES = {"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "-"}
+_DOT_GLOB = re.compile(r"(^|/)\.[*?\[]")
+
+
+def path_arguments(argv: list[str]) -> list[str]:
+    """Arguments that may name files (for the inside-working-dirs check).
+
+    Every positional counts (a relative name may be a symlink leading out of the project), as
+    does the value of `--opt=/path`. The first positional of pattern-taking programs
+    (`grep PATTERN`, `sed SCRIPT`) is skipped unless the pattern came from `-e`.
+    """
+    if not argv or argv[0] in _NO_PATH_ARGS:
+        return []
+    out: list[str] = []
+    skip_first = argv[0] in _PATTERN_FIRST and not any(
+        a in {"-e", "--regexp", "--expression"} or a.startswith("--regexp=") for a in argv)
+    after_dd = False
+    for arg in argv[1:]:
+        if arg == "--" and not after_dd:
+            after_dd = True
+            continue
+        if skip_first and (after_dd or not arg.startswith("-")):
+            skip_first = False
+            continue
+        if arg.startswith("-") and not after_dd:
+            if "=" in arg:
+                value = arg.split("=", 1)[1]
+                if value.startswith(("/", "~", "..")):
+                    out.append(value)
+            continue
+        out.append(arg)
+    return out
+
+
+def outside_paths(argv: list[str], cmd: SimpleCommand, working_dirs: tuple[Path, ...]) -> list[str]:
+    """Arguments that resolve (through `..`, `~user` and symlinks) outside every working dir.
+
+    Also: an unquoted glob component starting with a dot (`.*/x`) may match `..`, and values of
+    wrapper options (`xargs -a FILE`, `timeout --foo=/x`) are paths too.
+    """
+    from claude_harness.permissions.bash_parse import unquoted_text
+    from claude_harness.permissions.paths import is_inside
+
+    outside: list[str] = []
+    candidates = path_arguments(argv)
+    prefix = cmd.words[: len(cmd.words) - len(argv)] if argv == cmd.words[-len(argv):] else []
+    candidates += [w for w in prefix[1:] if not w.startswith("-") and ("/" in w or w == "..")]
+    for arg in candidates:
+        if arg in _SPECIAL_FILES:
+            continue
+        if not any(is_inside(resolve_path(arg, cmd.cwd), d) for d in working_dirs):
+            outside.append(arg)
+    if argv and argv[0] not in _NO_PATH_ARGS:
+        for raw in cmd.raw_words[1:]:
+            if _DOT_GLOB.search(unquoted_text(raw)) and raw not in outside:
+                outside.append(raw)
+    return outside
