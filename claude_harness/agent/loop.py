@@ -111,105 +111,151 @@ async def query(
     on_context: Callable[[ToolUseContext], None] | None = None,
 ) -> AsyncIterator[AgentEvent]:
     """Run the loop over `messages` (appended in place) until the turn ends."""
-    turn = 0
-    session_cost = 0.0
-    guard = StopHookGuard()
-    channel = _Channel(ctx)
-    context_tokens = params.context_tokens
+    loop = _Loop(messages, params, ctx, api, on_context)
     try:
-        while True:
-            turn += 1
-            if params.compact_threshold and context_tokens > params.compact_threshold:
-                async for event in run_compaction(messages, params, ctx, api, "auto", "",
-                                                  context_tokens):
-                    yield event
-                context_tokens = 0
+        async for event in loop.run():
+            yield event
+    finally:
+        loop.channel.close()
+
+
+class _Loop:
+    """The state of one query; each step yields events and may set `end` to stop the loop."""
+
+    def __init__(self, messages: list[dict[str, Any]], params: QueryParams, ctx: ToolUseContext,
+                 api: ApiClient, on_context: Callable[[ToolUseContext], None] | None) -> None:
+        self.messages, self.params, self.ctx, self.api = messages, params, ctx, api
+        self.on_context = on_context
+        self.channel = _Channel(ctx)
+        self.guard = StopHookGuard()
+        self.turn = 0
+        self.session_cost = 0.0
+        self.context_tokens = params.context_tokens
+        self.end: TurnEnd | None = None
+
+    async def run(self) -> AsyncIterator[AgentEvent]:
+        while self.end is None:
+            self.turn += 1
+            async for event in self._maybe_compact():
+                yield event
             acc = StreamAccumulator()
             executor: StreamingToolExecutor | None = None
             started = time.monotonic()
             try:
-                async for event in _stream_turn(params, messages, ctx, api, channel, acc):
+                async for event in _stream_turn(self.params, self.messages, self.ctx, self.api,
+                                                self.channel, acc):
                     if isinstance(event, StreamingToolExecutor):
                         executor = event
                     else:
                         yield event
             except _Aborted:
-                async for event in _finish_aborted(messages, acc, executor, channel):
+                async for event in _finish_aborted(self.messages, acc, executor, self.channel):
                     yield event
-                yield TurnEnd("aborted", turn)
-                return
+                self.end = TurnEnd("aborted", self.turn)
             except ApiError as exc:
-                yield TurnEnd("error", turn, exc.message)
-                return
+                self.end = TurnEnd("error", self.turn, exc.message)
+            else:
+                async for event in self._after_stream(acc, executor, started):
+                    yield event
+        yield self.end
 
-            assistant = acc.message()
-            cost = cost_usd(params.model, acc.usage)
-            session_cost += cost
-            usage = Usage(
-                acc.usage.get("input_tokens", 0),
-                acc.usage.get("output_tokens", 0),
-                acc.usage.get("cache_creation_input_tokens", 0),
-                acc.usage.get("cache_read_input_tokens", 0),
-                cost,
-                session_cost,
-                time.monotonic() - started,
-            )
-            context_tokens = usage.context_tokens
-            yield usage
-            if assistant["content"]:
-                messages.append(assistant)
-                yield AssistantMessage(assistant, acc.stop_reason)
-            uses = tool_uses(assistant)
-            if not uses:
-                blocked, hook_events = await _stop_hooks(ctx, guard.stop_hook_active, assistant)
-                for event in hook_events:
-                    yield event
-                if blocked is not None:
-                    if guard.register_block():
-                        messages.append(user_text(f"Stop hook feedback:\n{blocked}"))
-                        yield UserMessage(messages[-1])
-                        continue
-                    yield Notice(guard.cap_message(), "warning")
-                yield TurnEnd(acc.stop_reason or "end_turn", turn)
+    async def _maybe_compact(self) -> AsyncIterator[AgentEvent]:
+        threshold = self.params.compact_threshold
+        if threshold and self.context_tokens > threshold:
+            async for event in run_compaction(self.messages, self.params, self.ctx, self.api,
+                                              "auto", "", self.context_tokens):
+                yield event
+            self.context_tokens = 0
+
+    def _usage(self, acc: StreamAccumulator, started: float) -> Usage:
+        cost = cost_usd(self.params.model, acc.usage)
+        self.session_cost += cost
+        usage = Usage(
+            acc.usage.get("input_tokens", 0),
+            acc.usage.get("output_tokens", 0),
+            acc.usage.get("cache_creation_input_tokens", 0),
+            acc.usage.get("cache_read_input_tokens", 0),
+            cost,
+            self.session_cost,
+            time.monotonic() - started,
+        )
+        self.context_tokens = usage.context_tokens
+        return usage
+
+    async def _after_stream(self, acc: StreamAccumulator, executor: StreamingToolExecutor | None,
+                            started: float) -> AsyncIterator[AgentEvent]:
+        yield self._usage(acc, started)
+        assistant = acc.message()
+        if assistant["content"]:
+            self.messages.append(assistant)
+            yield AssistantMessage(assistant, acc.stop_reason)
+        if not tool_uses(assistant):
+            async for event in self._end_of_answer(assistant, acc.stop_reason):
+                yield event
+            return
+        self.guard.reset()
+        assert executor is not None
+        async for event in self._run_tools(acc, executor):
+            yield event
+
+    async def _end_of_answer(self, assistant: dict[str, Any],
+                             stop_reason: str | None) -> AsyncIterator[AgentEvent]:
+        """No tool calls: the turn ends, unless a Stop hook sends the model back to work."""
+        blocked, hook_events = await _stop_hooks(self.ctx, self.guard.stop_hook_active, assistant)
+        for event in hook_events:
+            yield event
+        if blocked is not None:
+            if self.guard.register_block():
+                self.messages.append(user_text(f"Stop hook feedback:\n{blocked}"))
+                yield UserMessage(self.messages[-1])
                 return
-            guard.reset()
-            assert executor is not None
-            executor.finish_stream()
-            try:
-                async for event in _drain_tools(executor, channel):
-                    yield event
-            except _Aborted:
-                async for event in _finish_aborted(messages, acc, executor, channel,
-                                                   assistant_added=True):
-                    yield event
-                yield TurnEnd("aborted", turn)
-                return
-            outcomes = await executor.wait_all()
-            ctx = executor.ctx
-            if on_context is not None:
-                on_context(ctx)
-            yield _results_message(messages, outcomes)
-            enforce_aggregate_budget(messages, ctx.content_replacement, ctx.options.session_dir)
-            for outcome in outcomes:
-                for extra in outcome.new_messages:
-                    if extra.get("isSidechain"):
-                        extra = {**extra, "parentToolUseId": outcome.tool_use_id}
-                    messages.append(extra)
-                    yield (UserMessage(extra) if extra.get("role") == "user"
-                           else AssistantMessage(extra))
-            stop = next((o.stop_reason for o in outcomes if o.stop_reason), None)
-            if stop:
-                yield Notice(stop, "warning")
-                yield TurnEnd("hook_stopped", turn)
-                return
-            if params.max_turns is not None and turn >= params.max_turns:
-                yield TurnEnd("max_turns", turn)
-                return
-            if ctx.abort.aborted:
-                yield TurnEnd("aborted", turn)
-                return
-    finally:
-        channel.close()
+            yield Notice(self.guard.cap_message(), "warning")
+        self.end = TurnEnd(stop_reason or "end_turn", self.turn)
+
+    async def _run_tools(self, acc: StreamAccumulator,
+                         executor: StreamingToolExecutor) -> AsyncIterator[AgentEvent]:
+        executor.finish_stream()
+        try:
+            async for event in _drain_tools(executor, self.channel):
+                yield event
+        except _Aborted:
+            async for event in _finish_aborted(self.messages, acc, executor, self.channel,
+                                               assistant_added=True):
+                yield event
+            self.end = TurnEnd("aborted", self.turn)
+            return
+        outcomes = await executor.wait_all()
+        self.ctx = executor.ctx
+        if self.on_context is not None:
+            self.on_context(self.ctx)
+        yield _results_message(self.messages, outcomes)
+        enforce_aggregate_budget(self.messages, self.ctx.content_replacement,
+                                 self.ctx.options.session_dir)
+        for event in self._new_messages(outcomes):
+            yield event
+        self._check_limits(outcomes)
+        if self.end is not None and self.end.reason == "hook_stopped":
+            yield Notice(next(o.stop_reason for o in outcomes if o.stop_reason) or "", "warning")
+
+    def _new_messages(self, outcomes: list[ToolOutcome]) -> list[AgentEvent]:
+        """Messages tools added (a sub-agent's transcript, marked with its Agent call)."""
+        events: list[AgentEvent] = []
+        for outcome in outcomes:
+            for extra in outcome.new_messages:
+                if extra.get("isSidechain"):
+                    extra = {**extra, "parentToolUseId": outcome.tool_use_id}
+                self.messages.append(extra)
+                events.append(UserMessage(extra) if extra.get("role") == "user"
+                              else AssistantMessage(extra))
+        return events
+
+    def _check_limits(self, outcomes: list[ToolOutcome]) -> None:
+        if any(o.stop_reason for o in outcomes):
+            self.end = TurnEnd("hook_stopped", self.turn)
+        elif self.params.max_turns is not None and self.turn >= self.params.max_turns:
+            self.end = TurnEnd("max_turns", self.turn)
+        elif self.ctx.abort.aborted:
+            self.end = TurnEnd("aborted", self.turn)
 
 
 async def run_compaction(
