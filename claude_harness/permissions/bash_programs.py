@@ -22,8 +22,6 @@ from claude_harness.permissions.bash_options import long_option_matches, positio
 from claude_harness.permissions.bash_parse import SimpleCommand
 from claude_harness.permissions.bash_sed import awk_hazards, sed_hazards, sed_in_place
 
-# Wrappers that only change how the command runs; rules look through them (allow and deny).
-_TRANSPARENT_WRAPPERS = {"timeout", "nice", "nohup", "time", "stdbuf", "command", "builtin", "noglob"}
 # Wrappers that hide the real command: deny looks through them, allow never does.
 _OPAQUE_WRAPPERS = {"env", "sudo", "doas", "watch", "setsid", "ionice", "flock", "chroot",
                     "nsenter", "unshare", "chrt", "taskset", "runuser", "su", "script", "xvfb-run"}
@@ -63,7 +61,12 @@ class Normalised:
 
 
 def _strip_wrapper(argv: list[str]) -> tuple[list[str], bool] | None:
-    """Strip one wrapper; returns (rest, opaque) or None when argv[0] is not a wrapper."""
+    """Strip one wrapper; returns (rest, opaque) or None when argv[0] is not a wrapper.
+
+    Transparent (rules look through them for allow and deny): timeout, nice, nohup, time,
+    stdbuf, command, builtin, noglob. Opaque (deny looks through, allow never does): env, sudo,
+    watch, setsid, ionice, flock and the rest of _OPAQUE_WRAPPERS.
+    """
     name = argv[0]
     rest = argv[1:]
     if name == "timeout":
