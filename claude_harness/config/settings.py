@@ -14,6 +14,7 @@ resolver checks deny first).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -348,13 +349,60 @@ def _flag_settings(value: str, cwd: Path, warnings: list[str]) -> SettingsSource
     return SettingsSource("flagSettings", path, settings, cwd) if settings else None
 
 
+# Environment a repository's committed settings may not set: where API keys go, what every
+# child process preloads or runs (CVE-2026-21852 leaked keys through ANTHROPIC_BASE_URL).
+_REPO_ENV_DENY = re.compile(
+    r"^(ANTHROPIC_.*|CLAUDE_.*|.*_BASE_URL|.*PROXY|LD_.*|DYLD_.*|PATH|NODE_OPTIONS|PYTHON.*|"
+    r"GIT_.*|BASH_ENV|ENV|PAGER|EDITOR|VISUAL|LESSOPEN|PROMPT_COMMAND|HOME|SHELL|IFS)$",
+    re.IGNORECASE,
+)
+
+
+def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str]) -> SettingsSource:
+    """A repository's own settings cannot raise its privileges.
+
+    Committed `.claude/settings.json` may not pick bypassPermissions or set key-leaking / code-
+    loading environment variables. Before the workspace is trusted, project and local settings
+    grant nothing (allow rules, extra directories, a default mode); their deny/ask rules apply.
+    """
+    if src.source not in {"projectSettings", "localSettings"}:
+        return src
+    perms = src.settings.permissions
+    updates: dict[str, Any] = {}
+    env = dict(src.settings.env)
+    where = str(src.path)
+    if src.source == "projectSettings":
+        if perms.defaultMode == "bypassPermissions":
+            warnings.append(f"{where}: defaultMode bypassPermissions ignored (a repository "
+                            "cannot switch permission checks off; use --permission-mode)")
+            perms = perms.model_copy(update={"defaultMode": None})
+        blocked = sorted(k for k in env if _REPO_ENV_DENY.match(k))
+        if blocked:
+            warnings.append(f"{where}: env {', '.join(blocked)} ignored (a repository may not "
+                            "set these)")
+            env = {k: v for k, v in env.items() if k not in blocked}
+    if not trusted and (perms.allow or perms.additionalDirectories or perms.defaultMode):
+        warnings.append(f"{where}: allow rules, additionalDirectories and defaultMode ignored "
+                        "until this folder is trusted")
+        perms = perms.model_copy(update={"allow": [], "additionalDirectories": [],
+                                         "defaultMode": None})
+    updates = {"permissions": perms, "env": env}
+    return SettingsSource(src.source, src.path, src.settings.model_copy(update=updates),
+                          src.root)
+
+
 def load_settings(
     cwd: Path,
     *,
     cli: CliSettings | None = None,
     session_rules: list[PermissionRule] | None = None,
+    trusted: bool = True,
 ) -> LoadedSettings:
-    """Read every source; never raises on bad files (their problems become warnings)."""
+    """Read every source; never raises on bad files (their problems become warnings).
+
+    `trusted=False` (the folder has not been trusted yet) keeps project and local settings from
+    granting anything; their deny and ask rules still apply.
+    """
     cwd = Path(cwd).resolve()
     cli = cli or CliSettings()
     warnings: list[str] = []
@@ -379,7 +427,8 @@ def load_settings(
         settings, more = read_settings_file(path)
         warnings.extend(more)
         if settings is not None:
-            sources.append(SettingsSource(source, path, settings, root))  # type: ignore[arg-type]
+            src = SettingsSource(source, path, settings, root)  # type: ignore[arg-type]
+            sources.append(_restrict_repo_source(src, trusted, warnings))
     if cli.permission_mode:
         try:
             parse_mode(cli.permission_mode)
