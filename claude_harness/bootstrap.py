@@ -90,7 +90,7 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
     permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
     if permission.mode == "bypassPermissions":
         permission = replace(permission, bypass_available=True)
-    tools = assemble_tool_pool(permission, only=opts.tools)
+    tools = assemble_tool_pool(permission, only=opts.tools)  # MCP tools join at first request
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store)
     if trusted is None:
@@ -106,6 +106,7 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
         cwd=cwd, model=model, permission=permission, tools=tools, system_prompt=system,
         api=ApiSettings.from_env(), data_dir=store, max_turns=opts.max_turns,
         session_id=session_id, history=history, debug=opts.debug, verbose=opts.verbose,
+        tool_filter=tuple(opts.tools) if opts.tools is not None else None,
     )
     engine = Engine(config)
     hook_config = HookConfig.from_sources(loaded.hooks_sources, allow_project_hooks=trusted)
@@ -116,4 +117,27 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
             transcript_path=engine.transcript_path, get_permission_mode=lambda: engine.mode,
         )
     engine.memory_files = memory.files
+    engine.mcp = _mcp_manager(opts, cwd, loaded, warnings)
     return engine, warnings
+
+
+def _user_controlled_value(loaded: Any, key: str) -> Any:
+    """A setting from a source the user controls: never the committed project settings, or a
+    repository could approve its own MCP servers."""
+    for src in loaded.sources:
+        if src.source == "projectSettings":
+            continue
+        data = src.settings.model_dump(exclude_unset=True)
+        if data.get(key) is not None:
+            return data[key]
+    return None
+
+
+def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str]) -> Any:
+    """Servers from .mcp.json, the user config and --mcp-config (not started yet), or None."""
+    from claude_harness.mcp import McpManager, ProjectPolicy
+
+    policy = ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key))
+    manager = McpManager.from_options(cwd, opts.mcp_config, policy=policy)
+    warnings.extend(manager.warnings)
+    return manager if manager.connections else None

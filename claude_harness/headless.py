@@ -66,13 +66,14 @@ class Headless:
         e = self.engine
         return {"type": "system", "subtype": "init", "session_id": e.session_id,
                 "cwd": str(e.config.cwd), "model": e.model, "tools": e.tool_names(),
-                "permissionMode": e.mode, "mcp_servers": [], "apiKeySource":
+                "permissionMode": e.mode, "mcp_servers": e.mcp_status(), "apiKeySource":
                 "ANTHROPIC_API_KEY" if e.api.settings.api_key else "none"}
 
     async def run(self, prompt: str | list[Any]) -> int:
         """Run one prompt (or, for --input-format stream-json, each user message in turn);
         return the process exit code."""
         start = time.monotonic()
+        await self.engine.freeze_tools()  # MCP servers connect before init lists the tools
         if self.format == "stream-json":
             self._line(self.init_line())
         prompts = prompt if isinstance(prompt, list) else [prompt]

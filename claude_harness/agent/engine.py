@@ -70,6 +70,7 @@ class EngineConfig:
     debug: bool = False
     verbose: bool = False
     auto_compact: bool = True
+    tool_filter: tuple[str, ...] | None = None  # --tools: the built-ins to keep
     compact_threshold_tokens: int | None = None  # default: 85 % of the model's window
 
 
@@ -103,10 +104,9 @@ class Engine:
         self.session_id = (
             self.transcript.session_id if self.transcript else (config.session_id or "ephemeral")
         )
-        self._tool_schemas = [tool.api_schema() for tool in config.tools]
-        if self._tool_schemas:
-            self._tool_schemas[-1] = {**self._tool_schemas[-1],
-                                      "cache_control": {"type": "ephemeral"}}
+        self._tool_schemas = _schemas(config.tools)
+        self.mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
+        self._tools_frozen = False
         self._system = [{"type": "text", "text": config.system_prompt,
                          "cache_control": {"type": "ephemeral"}}]
         self._abort: AbortSignal | None = None
@@ -156,6 +156,29 @@ class Engine:
 
     # ── running a turn ──────────────────────────────────────────────────────────────────────
 
+    def start_background(self) -> None:
+        """Start MCP servers now (front ends call this right after their first paint)."""
+        if self.mcp is not None:
+            self.mcp.start()
+
+    async def freeze_tools(self) -> None:
+        """Fix the tool set for the whole session before the first request: MCP servers get
+        until their startup timeout to connect; the list never changes afterwards, since it
+        sits at the front of the prompt cache."""
+        if self._tools_frozen:
+            return
+        self._tools_frozen = True
+        if self.mcp is None:
+            return
+        from claude_harness.tools.registry import assemble_tool_pool
+
+        self.mcp.start()
+        await self.mcp.wait_ready()
+        tools = assemble_tool_pool(self.permission, mcp_tools=self.mcp.tools(),
+                                   only=self.config.tool_filter)
+        self.config.tools = tools
+        self._tool_schemas = _schemas(tools)
+
     def interrupt(self) -> None:
         if self._abort is not None:
             self._abort.abort()
@@ -199,6 +222,7 @@ class Engine:
                 yield Notice("The prompt was blocked by a UserPromptSubmit hook.", "warning")
                 yield TurnEnd("hook_stopped", 0)
                 return
+            await self.freeze_tools()
             message = {"role": "user", "content": [*content, *extra, *self._reminders()]}
             self.messages.append(message)
             self._append(message)
@@ -313,10 +337,23 @@ class Engine:
             return None, events
         return [{"type": "text", "text": c} for c in context if c.strip()], events
 
+    def mcp_status(self) -> list[dict[str, str]]:
+        return self.mcp.init_info() if self.mcp is not None else []
+
     async def close(self, reason: str = "other") -> None:
+        if self.mcp is not None:
+            await self.mcp.close()
         if self.config.hooks is not None and self._session_started:
             await self.config.hooks.run("SessionEnd", {"reason": reason,
                                                        "cwd": str(self.shell.cwd)})
         if self.transcript is not None:
             self.transcript.close()
         await self.api.close()
+
+
+def _schemas(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
+    """Tool definitions for the request, the last one marked as a cache breakpoint."""
+    schemas = [tool.api_schema() for tool in tools]
+    if schemas:
+        schemas[-1] = {**schemas[-1], "cache_control": {"type": "ephemeral"}}
+    return schemas
