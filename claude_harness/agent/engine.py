@@ -209,10 +209,23 @@ class Engine:
         if self.transcript is not None:
             self.transcript.append_message(message)
 
-    async def submit(self, prompt: str | list[dict[str, Any]]) -> AsyncIterator[AgentEvent]:
-        """Run one user prompt to the end of the model's turn, yielding every event."""
+    async def submit(
+        self, prompt: str | list[dict[str, Any]], *, allowed_tools: tuple[str, ...] = ()
+    ) -> AsyncIterator[AgentEvent]:
+        """Run one user prompt to the end of the model's turn, yielding every event.
+
+        `allowed_tools` are extra allow rules for this turn only (a custom command's
+        `allowed-tools` front matter)."""
         abort = AbortSignal()
         self._abort = abort
+        saved = self.permission
+        if allowed_tools:
+            from claude_harness.permissions.rules import parse_rule
+            from claude_harness.permissions.types import PermissionRule
+
+            extra_rules = tuple(PermissionRule("session", "allow", parse_rule(r))
+                                for r in allowed_tools)
+            self.permission = replace(saved, rules=(*saved.rules, *extra_rules))
         try:
             content = prompt if isinstance(prompt, list) else user_text(prompt)["content"]
             extra, hook_events = await self._user_prompt_hooks(prompt)
@@ -234,6 +247,8 @@ class Engine:
                 yield event
         finally:
             self._abort = None
+            if allowed_tools:  # keep a mode change made during the turn, drop the turn's rules
+                self.permission = replace(saved, mode=self.permission.mode)
             if self.transcript is not None:
                 self.transcript.sync()
 
@@ -336,6 +351,21 @@ class Engine:
                 events.append(Notice(reason, "warning"))
             return None, events
         return [{"type": "text", "text": c} for c in context if c.strip()], events
+
+    def expand_command(self, line: str) -> tuple[str, tuple[str, ...]] | None:
+        """`/name args` of a custom command (.claude/commands) → (prompt, allowed tools), or
+        None when `line` names no custom command."""
+        from claude_harness.commands import expand, find_command, load_commands
+
+        if not line.startswith("/"):
+            return None
+        name, _, args = line[1:].partition(" ")
+        command = find_command(load_commands(self.config.cwd, []), name)
+        if command is None:
+            return None
+        expanded = expand(command, args.strip(), session_id=self.session_id,
+                          project_dir=self.config.cwd)
+        return expanded.text, tuple(expanded.allowed_tools)
 
     def mcp_status(self) -> list[dict[str, str]]:
         return self.mcp.init_info() if self.mcp is not None else []

@@ -68,3 +68,25 @@ def test_sub_agent_write_is_denied_in_print_mode(project: Path, api: Any) -> Non
               if b.get("type") == "tool_result"]
     assert denied and denied[0]["is_error"] is True
     assert lines[-1]["subtype"] == "success"
+
+
+async def test_custom_command_expands_and_allows_its_tools_for_one_turn(project: Path,
+                                                                       api: Any) -> None:
+    (project / ".claude" / "commands").mkdir(parents=True)
+    (project / ".claude" / "commands" / "mark.md").write_text(
+        "---\ndescription: create a marker\nallowed-tools: Bash(touch *)\n---\n"
+        "Create the marker file $ARGUMENTS now.\n")
+    touch = {"content": [{"type": "tool_use", "name": "Bash",
+                          "input": {"command": "touch marker-a"}}]}
+    touch_b = {"content": [{"type": "tool_use", "name": "Bash",
+                            "input": {"command": "touch marker-b"}}]}
+    done = {"content": [{"type": "text", "text": "done"}]}
+    server = api([touch, done, touch_b, done])
+    engine = make_engine(server, project)
+    prompt, allowed = engine.expand_command("/mark marker-a")
+    assert prompt.strip() == "Create the marker file marker-a now." and allowed == ("Bash(touch *)",)
+    [e async for e in engine.submit(prompt, allowed_tools=allowed)]
+    assert (project / "marker-a").exists()
+    await run_prompt(engine, "again, without the command")
+    assert not (project / "marker-b").exists()  # the rule lasted one turn
+    assert engine.expand_command("/nope") is None and engine.expand_command("hi") is None
