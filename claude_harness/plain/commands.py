@@ -16,6 +16,7 @@ from rich.text import Text
 from claude_harness.agent.context import FileStateCache
 from claude_harness.api.models import MODEL_ALIASES, resolve_alias
 from claude_harness.permissions.types import PermissionMode
+from claude_harness.plain.previews import todo_lines
 
 if TYPE_CHECKING:
     from claude_harness.agent.engine import Engine
@@ -30,6 +31,7 @@ SLASH_COMMANDS: dict[str, str] = {
     "/status": "model, permission mode, folder, session",
     "/permissions": "the permission rules in effect",
     "/mode": "show or set the permission mode: /mode acceptEdits",
+    "/todos": "the model's current task checklist",
     "/exit": "leave (also /quit, Ctrl+D, Ctrl+C twice)",
     "/quit": "leave",
 }
@@ -130,6 +132,12 @@ def _mode(arg: str, engine: Engine, out: EventRenderer) -> None:
     out.line(f"Mode set to {arg}.", "ch.dim")
 
 
+def _todos(arg: str, engine: Engine, out: EventRenderer) -> None:
+    from claude_harness.tools.todo_write import get_todos
+
+    out.console.print(todo_lines(list(get_todos())))
+
+
 async def _compact(arg: str, engine: Engine, out: EventRenderer) -> None:
     compact = getattr(engine, "compact", None)
     if compact is None:
@@ -147,6 +155,6 @@ def _exit(arg: str, engine: Engine, out: EventRenderer) -> CommandOutcome:
 
 HANDLERS: dict[str, Callable[[str, Engine, EventRenderer], Any]] = {
     "/help": _help, "/clear": _clear, "/model": _model, "/cost": _cost, "/status": _status,
-    "/permissions": _permissions, "/mode": _mode, "/compact": _compact, "/exit": _exit,
+    "/permissions": _permissions, "/mode": _mode, "/compact": _compact, "/todos": _todos, "/exit": _exit,
     "/quit": _exit,
 }

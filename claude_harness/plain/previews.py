@@ -21,6 +21,8 @@ ARG_WIDTH = 100
 def header_argument(name: str, inp: dict[str, Any], key_argument: str = "") -> str:
     """The one argument that identifies the call: command, path, pattern..."""
     value = key_argument
+    if not value and name == "TodoWrite":
+        return ""  # the checklist itself is the preview
     if not value:
         for key in ("command", "file_path", "path", "pattern", "url", "query", "description"):
             if isinstance(inp.get(key), str) and inp[key]:
@@ -128,6 +130,9 @@ def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str,
         for line in short_preview(inp["content"]):
             text.append(f"    {line}\n", style="ch.diff.add")
         return text
+    if name == "TodoWrite" and isinstance(inp.get("todos"), list):
+        text.append_text(todo_lines(inp["todos"], f"  {branch} "))
+        return text
     if name == "Read":
         count = len(body.splitlines())
         text.append(f"  {branch} Read {count} line(s)\n", style="ch.dim")
@@ -167,3 +172,20 @@ def progress_lines(data: Any) -> list[str]:
             return [str(data["message"])]
         return []
     return [line for line in str(data).splitlines() if line.strip()] if data else []
+
+
+TODO_MARKS = {"completed": ("☒", "ch.dim"), "in_progress": ("◐", "bold"), "pending": ("☐", "")}
+
+
+def todo_lines(todos: list[Any], lead: str = "  ") -> Text:
+    """The model's checklist: done items dimmed, the current one bold."""
+    text = Text()
+    for i, todo in enumerate(todos):
+        if not isinstance(todo, dict):
+            continue
+        mark, style = TODO_MARKS.get(str(todo.get("status")), ("☐", ""))
+        text.append((lead if i == 0 else " " * len(lead)) + f"{mark} {todo.get('content', '')}\n",
+                    style=style)
+    if not text.plain:
+        text.append(f"{lead}(empty todo list)\n", style="ch.dim")
+    return text

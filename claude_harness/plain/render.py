@@ -83,8 +83,10 @@ class EventRenderer:
         self.area.resume()
 
     def end_turn(self) -> None:
+        """After a turn: final text settled, live area gone, a blank line before the prompt."""
         self.settle()
         self.area.clear()
+        self.console.print()
 
     def working_status(self, what: str = "Working") -> str:
         star = "✻" if self.glyphs.bullet == "●" else "*"

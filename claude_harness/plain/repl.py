@@ -31,6 +31,7 @@ from claude_harness.plain.input import (
 )
 from claude_harness.plain.paths import history_path
 from claude_harness.plain.render import EventRenderer, make_console
+from claude_harness.plain.replay import replay_history
 from claude_harness.plain.shell import run_shell
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
@@ -93,6 +94,8 @@ class PlainRepl:
                       "ch.dim")
         if not self.terminal:
             self.out.line(f"Permission mode: {e.mode}", "ch.dim")
+        if e.messages:
+            replay_history(e.messages, self.out)
 
     # ── main loop ───────────────────────────────────────────────────────────────────────────
 

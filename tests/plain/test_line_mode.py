@@ -117,3 +117,17 @@ def test_compact_replaces_the_history_with_a_summary(project: Path, home: Path) 
     assert "Still here." in done.stdout
     assert "SUMMARY: the user said hello." in json.dumps(last)
     assert "Hi there." not in json.dumps(last)  # the old turn is gone from the context
+
+
+def test_continue_replays_the_end_of_the_last_conversation(project: Path, home: Path) -> None:
+    with MockApiServer({"turns": ["The first answer."]}) as server:
+        first = run_piped(project, home, server, "first question\n")
+    assert first.returncode == 0, first.stderr
+    with MockApiServer({"turns": ["Second answer."]}) as server:
+        again = run_piped(project, home, server, "follow up\n", "-c")
+        sent = server.requests[-1]["messages"]
+    assert again.returncode == 0, again.stderr
+    before_prompt = again.stdout.partition("── resumed ──")[0]
+    assert "> first question" in before_prompt and "The first answer." in before_prompt
+    assert "Second answer." in again.stdout
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]

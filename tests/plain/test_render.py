@@ -176,3 +176,13 @@ def test_no_status_line_off_a_terminal() -> None:
     out.render(TurnEnd("end_turn", 1))
     assert "Running" not in buf.getvalue() and "compiling" not in buf.getvalue()
     assert ESC not in buf.getvalue()
+
+
+def test_todo_list_preview_marks_each_state() -> None:
+    out, buf = renderer()
+    todos = [{"content": "write tests", "status": "completed", "activeForm": "Writing tests"},
+             {"content": "fix bug", "status": "in_progress", "activeForm": "Fixing bug"},
+             {"content": "ship", "status": "pending", "activeForm": "Shipping"}]
+    out.render(ToolStart("t1", "TodoWrite", {"todos": todos}))
+    out.render(ToolResultEvent("t1", "TodoWrite", "Todos updated", input={"todos": todos}))
+    assert lines_of(buf)[1:] == ["  ⎿ ☒ write tests", "    ◐ fix bug", "    ☐ ship"]

@@ -55,7 +55,7 @@ class TmuxSession:
         flags = ["-e"] if styled else []
         return self._tmux("capture-pane", "-p", *flags, "-t", self.name, "-S", "-2000")
 
-    def wait_for(self, check: str | Callable[[str], bool], timeout: float = 20.0) -> str:
+    def wait_for(self, check: str | Callable[[str], bool], timeout: float = 30.0) -> str:
         predicate = (lambda s: check in s) if isinstance(check, str) else check
         deadline = time.monotonic() + timeout
         text = ""
