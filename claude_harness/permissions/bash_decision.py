@@ -229,6 +229,8 @@ def _view_allowed(view: CommandView, perm: PermissionContext, allow: list[Permis
             paths = []
         if paths and inside_any_all(paths, perm.working_dirs):
             return ""
+    if view.norm.via_xargs:
+        return f"`xargs {view.text}` takes file names from its input, which cannot be checked"
     return f"`{view.text}` is not covered by an allow rule"
 
 

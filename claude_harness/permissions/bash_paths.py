@@ -32,7 +32,8 @@ def path_arguments(argv: list[str]) -> list[str]:
         return []
     out: list[str] = []
     skip_first = argv[0] in _PATTERN_FIRST and not any(
-        a in {"-e", "--regexp", "--expression"} or a.startswith("--regexp=") for a in argv)
+        a in {"-e", "--regexp", "--expression", "-f", "--file"}
+        or a.startswith(("--regexp=", "--file=")) for a in argv)
     after_dd = False
     for arg in argv[1:]:
         if arg == "--" and not after_dd:

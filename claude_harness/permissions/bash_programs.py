@@ -58,6 +58,7 @@ class Normalised:
     argv: list[str]  # what allow rules and the read-only set see
     deny_forms: list[list[str]] = field(default_factory=list)  # every argv a deny rule tests
     hazards: list[str] = field(default_factory=list)
+    via_xargs: bool = False  # arguments come from input: file names cannot be checked
 
 
 def _strip_wrapper(argv: list[str]) -> tuple[list[str], bool] | None:
@@ -140,6 +141,7 @@ def normalise(cmd: SimpleCommand) -> Normalised:
                     break
                 if rest[0] not in XARGS_SAFE_TARGETS:
                     result.hazards.append(f"xargs runs {rest[0]!r} with arguments from input")
+                result.via_xargs = True
                 argv = rest
                 continue
             break
@@ -255,6 +257,18 @@ _LIMITED_POSITIONALS = {"uniq": 1, "xxd": 1, "hostname": 0}
 _GLOB_SAFE = {"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "stat", "du",
               "file", "md5sum", "sha256sum", "sha1sum", "diff", "echo", "printf", "nl", "cut",
               "basename", "dirname", "realpath", "tree", "jq", "od", "strings", "test", "["}
+def _follows_symlinks(name: str, args: list[str]) -> bool:
+    """Recursive readers told to follow symlinks can read a repo link's target outside."""
+    if name == "find":
+        return "-L" in args or "-follow" in args
+    short = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    longs = {a.split("=", 1)[0] for a in args if a.startswith("--")}
+    letters = {"grep": "R", "egrep": "R", "fgrep": "R", "rg": "L", "fd": "L", "fdfind": "L",
+               "du": "L", "tree": "l", "ls": "L"}.get(name)
+    follow_long = {"--dereference-recursive", "--follow", "--dereference"}
+    return bool(letters and letters in short) or bool(longs & follow_long)
+
+
 def is_read_only_argv(argv: list[str], cmd: SimpleCommand) -> bool:
     """Whether this (normalised) simple command only reads, searches or lists."""
     if not argv:
@@ -275,7 +289,7 @@ def is_read_only_argv(argv: list[str], cmd: SimpleCommand) -> bool:
         return False
     if name == "sed" and sed_in_place(args):
         return False
-    if name == "tar":
+    if name == "tar" or _follows_symlinks(name, args):
         return False
     if name not in _GLOB_SAFE and name not in {"find", "fd", "fdfind"}:
         if any(re.search(r"[*?\[]", u) for u in _unquoted_args(cmd)):

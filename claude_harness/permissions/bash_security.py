@@ -137,7 +137,8 @@ def analyse(
         hazards = [*cmd.hazards, *norm.hazards, *hazards_of(norm.argv, cmd)]
         view = CommandView(cmd, norm, hazards)
         if norm.argv:
-            view.read_only = is_read_only_argv(norm.argv, cmd)
+            # xargs feeds names we cannot see (`echo /etc/shadow | xargs cat`): not read-only
+            view.read_only = is_read_only_argv(norm.argv, cmd) and not norm.via_xargs
             view.outside = outside_paths(norm.argv, cmd, dirs)
             if norm.argv[0] == "cd" and cmd.cwd and not view.outside:
                 view.outside = _cd_outside(norm.argv, cmd, dirs)

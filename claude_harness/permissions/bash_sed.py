@@ -79,7 +79,8 @@ def awk_hazards(args: list[str]) -> list[str]:
     for arg in args:
         if arg == "-f" or arg.startswith("-f") or arg.startswith("--file"):
             return ["awk reads its program from a file"]
-    program = next((a for a in args if not a.startswith("-")), "")
-    if re.search(r"system|\||>|getline|print\s*>|fflush|close|ENVIRON|@load|@include", program):
+    # every argument, not just "the program": -v values and assignments are awk code too
+    danger = re.compile(r"system|\||>|getline|fflush|close|ENVIRON|@load|@include")
+    if any(danger.search(a) for a in args):
         return ["awk program may run commands or write files"]
     return []

@@ -142,6 +142,10 @@ ADVERSARIAL: list[str] = [
     "cat ~root/.bashrc", "cat ~-/notes", "cat .*/secret", "grep -r key .*", "cat vendor/id_rsa",
     "head vendor/id_rsa", "ls vendor/", "xargs -a /etc/passwd echo", "ls src/../..",
     "grep -rn KEY vendor", "find vendor -name id_rsa", "wc -c ./vendor/id_rsa",
+    # names fed by xargs, symlink-following recursion, awk code in -v, pattern files outside
+    "echo /etc/shadow | xargs cat", "grep -R KEY .", "rg -L KEY", "find -L . -name id_rsa",
+    "awk -v x=1 'BEGIN{ \"id\" | getline }'", "grep -f /etc/passwd f",
+    "grep --file=/etc/shadow f",
 ]
 
 EVERYDAY: list[str] = [
