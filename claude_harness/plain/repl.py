@@ -32,6 +32,7 @@ from claude_harness.plain.input import (
 from claude_harness.plain.paths import history_path
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
+from claude_harness.plain.resume import pick_session
 from claude_harness.plain.shell import run_shell
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
@@ -252,10 +253,21 @@ class PlainRepl:
         self.pending_context.append(result.context_text())
 
 
+def _read_line() -> str:
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    if not sys.stdin.isatty():
+        sys.stdout.write(line)  # a pipe does not echo: keep the transcript readable
+    return line
+
+
 def run_plain(opts: RunOptions) -> int:
     """Entry point used by the CLI for `--plain`, TERM=dumb, or a stdout that is not a TTY."""
-    from claude_harness.bootstrap import StartupError, build_engine
+    from claude_harness.bootstrap import StartupError, build_engine, data_dir
 
+    if opts.resume == "":  # -r without an id: pick from this folder's conversations
+        opts.resume = pick_session(data_dir(), opts.cwd.resolve(), sys.stdout, _read_line)
     theme, theme_warning = load_theme(opts.theme)
     console = make_console(theme.rich_theme())
     renderer = EventRenderer(console)

@@ -131,3 +131,18 @@ def test_continue_replays_the_end_of_the_last_conversation(project: Path, home: 
     assert "> first question" in before_prompt and "The first answer." in before_prompt
     assert "Second answer." in again.stdout
     assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+
+
+def test_resume_without_an_id_lists_conversations_and_resumes_the_pick(project: Path,
+                                                                       home: Path) -> None:
+    for prompt in ("older topic", "newer topic"):
+        with MockApiServer({"turns": [f"Answer to {prompt}."]}) as server:
+            assert run_piped(project, home, server, f"{prompt}\n").returncode == 0
+    with MockApiServer({"turns": ["Back on the older one."]}) as server:
+        done = run_piped(project, home, server, "9\n2\nwhere were we?\n", "-r")
+        sent = server.requests[-1]["messages"]
+    assert done.returncode == 0, done.stderr
+    listing = done.stdout.partition("Resume which conversation?")[2]
+    assert listing.index("newer topic") < listing.index("older topic")  # newest first
+    assert "Not a number from the list: '9'" in done.stdout
+    assert "older topic" in json.dumps(sent[0]) and "newer topic" not in json.dumps(sent)

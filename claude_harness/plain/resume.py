@@ -1,0 +1,62 @@
+"""`-r` without an id: list this folder's recent conversations and let the user pick one.
+
+Runs before the engine is built (the choice becomes `opts.resume`), with plain numbered lines
+so it works the same on a terminal, TERM=dumb or a pipe.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from claude_harness.session.transcript import list_sessions, load_messages
+
+MAX_LISTED = 20
+
+
+def first_prompt(path: Path) -> str:
+    """The first thing the user typed in a session, on one line."""
+    try:
+        messages = load_messages(path)
+    except (OSError, ValueError):
+        return "(unreadable)"
+    for message in messages:
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        for block in blocks or []:
+            text = str(block.get("text", "")) if block.get("type") == "text" else ""
+            if text.strip() and not text.lstrip().startswith("<"):
+                line = " ".join(text.split())
+                return line if len(line) <= 70 else line[:69] + "…"
+    return "(no prompt)"
+
+
+def pick_session(store: Path, cwd: Path, out: IO[str],
+                 read_line: Callable[[], str]) -> str | None:
+    """The chosen session id, or None (nothing to resume, or the user chose none)."""
+    sessions = list_sessions(store, cwd)[:MAX_LISTED]
+    if not sessions:
+        out.write("No conversations to resume in this folder; starting a new one.\n")
+        return None
+    out.write("Resume which conversation?\n")
+    for number, path in enumerate(sessions, 1):
+        when = dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        out.write(f"  {number:>2}. {when}  {first_prompt(path)}\n")
+    while True:
+        out.write(f"Number (1-{len(sessions)}, Enter for a new conversation): ")
+        out.flush()
+        try:
+            answer = read_line()
+        except (EOFError, KeyboardInterrupt):
+            out.write("\n")
+            return None
+        answer = answer.strip()
+        if not answer:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(sessions):
+            return sessions[int(answer) - 1].stem
+        out.write(f"Not a number from the list: {answer!r}\n")
