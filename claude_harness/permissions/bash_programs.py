@@ -257,7 +257,7 @@ _LIMITED_POSITIONALS = {"uniq": 1, "xxd": 1, "hostname": 0}
 _GLOB_SAFE = {"ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "stat", "du",
               "file", "md5sum", "sha256sum", "sha1sum", "diff", "echo", "printf", "nl", "cut",
               "basename", "dirname", "realpath", "tree", "jq", "od", "strings", "test", "["}
-def _follows_symlinks(name: str, args: list[str]) -> bool:
+def follows_symlinks(name: str, args: list[str]) -> bool:
     """Recursive readers told to follow symlinks can read a repo link's target outside."""
     if name == "find":
         return "-L" in args or "-follow" in args
@@ -289,7 +289,7 @@ def is_read_only_argv(argv: list[str], cmd: SimpleCommand) -> bool:
         return False
     if name == "sed" and sed_in_place(args):
         return False
-    if name == "tar" or _follows_symlinks(name, args):
+    if name == "tar" or follows_symlinks(name, args):
         return False
     if name not in _GLOB_SAFE and name not in {"find", "fd", "fdfind"}:
         if any(re.search(r"[*?\[]", u) for u in _unquoted_args(cmd)):

@@ -20,6 +20,7 @@ from claude_harness.permissions.bash_programs import (
     NEUTRAL,
     SHELLS,
     Normalised,
+    follows_symlinks,
     hazards_of,
     is_read_only_argv,
     normalise,
@@ -143,6 +144,9 @@ def analyse(
             if norm.argv[0] == "cd" and cmd.cwd and not view.outside:
                 view.outside = _cd_outside(norm.argv, cmd, dirs)
         view.outside += _outside_inputs(cmd, dirs)
+        if norm.argv and follows_symlinks(norm.argv[0], norm.argv[1:]):
+            # a followed symlink can lead anywhere: treat the walk as leaving the project
+            view.outside.append(f"{norm.argv[0]} following symlinks")
         views.append(view)
     return BashAnalysis(command, parsed, views)
 
