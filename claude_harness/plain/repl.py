@@ -180,6 +180,12 @@ class PlainRepl:
                         await self.answer(event)
                     else:
                         self.out.render(event)
+        except Exception as exc:  # a bug or an unexpected failure must not end the session
+            self.out.settle()
+            self.out.line(f"{self.out.glyphs.cross} Internal error: {type(exc).__name__}: {exc}",
+                          "ch.error")
+            if self.engine.config.debug:
+                self.out.console.print_exception()
         finally:
             self.out.end_turn()
             if self.terminal:
