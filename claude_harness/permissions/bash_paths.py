@@ -7,6 +7,7 @@ path (a relative name can be a repo symlink to ~/.ssh), so each is resolved thro
 
 from __future__ import annotations
 
+import glob
 import re
 from pathlib import Path
 
@@ -71,7 +72,34 @@ def outside_paths(argv: list[str], cmd: SimpleCommand, working_dirs: tuple[Path,
         if not any(is_inside(resolve_path(arg, cmd.cwd), d) for d in working_dirs):
             outside.append(arg)
     if argv and argv[0] not in _NO_PATH_ARGS:
-        for raw in cmd.raw_words[1:]:
-            if _DOT_GLOB.search(unquoted_text(raw)) and raw not in outside:
+        for raw, word in zip(cmd.raw_words[1:], cmd.words[1:], strict=False):
+            bare = unquoted_text(raw)
+            if _DOT_GLOB.search(bare) and raw not in outside:
                 outside.append(raw)
+            elif re.search(r"[*?\[]", bare) and raw not in outside:
+                if _glob_leaves(word, cmd.cwd, working_dirs):
+                    outside.append(raw)
     return outside
+
+
+MAX_GLOB_MATCHES = 2_000
+
+
+def _glob_leaves(pattern: str, cwd: Path, working_dirs: tuple[Path, ...]) -> bool:
+    """Expand a glob as bash would (no dotfiles) and check every match: `*/*` can walk
+    through a repo symlink. Too many matches to check counts as leaving."""
+    from claude_harness.permissions.paths import is_inside
+
+    if pattern.startswith("~"):
+        pattern = str(resolve_path(pattern.split("/", 1)[0], cwd)) + (
+            "/" + pattern.split("/", 1)[1] if "/" in pattern else "")
+    try:
+        matches = glob.glob(pattern, root_dir=cwd) if not pattern.startswith("/") else glob.glob(
+            pattern)
+    except (OSError, ValueError):
+        return True
+    if len(matches) > MAX_GLOB_MATCHES:
+        return True
+    return any(
+        not any(is_inside(resolve_path(m, cwd), d) for d in working_dirs) for m in matches
+    )

@@ -146,6 +146,8 @@ ADVERSARIAL: list[str] = [
     "echo /etc/shadow | xargs cat", "grep -R KEY .", "rg -L KEY", "find -L . -name id_rsa",
     "awk -v x=1 'BEGIN{ \"id\" | getline }'", "grep -f /etc/passwd f",
     "grep --file=/etc/shadow f",
+    # globs that expand through a repo symlink
+    "cat */id_rsa", "wc -l */*", "grep -r KEY *", "head -n1 v*/*",
 ]
 
 EVERYDAY: list[str] = [
