@@ -13,6 +13,15 @@ import pytest
 from claude_harness.testing.mock_api import MockApiServer
 from tests.plain.tmux_helpers import TmuxSession
 
+FORCING_VARS = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS", "LINES")
+
+
+@pytest.fixture(autouse=True)
+def no_forced_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Variables that make Rich treat a pipe as a terminal would hide what these tests check."""
+    for var in FORCING_VARS:
+        monkeypatch.delenv(var, raising=False)
+
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:

@@ -241,3 +241,13 @@ def test_no_with_feedback_tells_the_model_what_to_do_instead(plain_tmux: Any,
     result = server.requests[-1]["messages"][-1]["content"][0]
     assert result["is_error"] is True
     assert "keep dist, delete build" in str(result["content"])
+
+
+def test_theme_colours_map_onto_the_output(plain_tmux: Any) -> None:
+    session, _server = plain_tmux([], "--theme", "light", env={"COLORTERM": "truecolor"})
+    session.wait_for(READY)
+    banner = session.screen(styled=True).partition("claude-harness ·")[0]
+    assert "38;2;180;83;42" in banner  # light.toml primary #b4532a on the banner
+    other, _server2 = plain_tmux([], "--theme", "high-contrast", env={"COLORTERM": "truecolor"})
+    other.wait_for(READY)
+    assert "38;2;255;255;0" in other.screen(styled=True).partition("claude-harness ·")[0]
