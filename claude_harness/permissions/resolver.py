@@ -129,10 +129,33 @@ async def resolve_permission(
         return PermissionDecision.deny(
             hook_decision.reason or "a PreToolUse hook denied this call", decided_by="hook"
         )
+    if hook_decision is not None and hook_decision.updated_input:
+        return await _resolve_rewritten(tool, inp, ctx, hook_decision)
     subject = _subject(tool, inp, ctx)
     if tool.name == "Bash":
         return await _resolve_bash(tool, inp, ctx, subject or "", hook_decision)
     return await _resolve_generic(tool, inp, ctx, subject, hook_decision, mode)
+
+
+async def _resolve_rewritten(
+    tool: Tool, inp: Any, ctx: ToolUseContext, hook: PermissionDecision
+) -> PermissionDecision:
+    """A hook rewrote the input: the whole chain judges the NEW input (a rewrite into a denied
+    command must stay denied), and an allow carries the rewrite along."""
+    from pydantic import ValidationError
+
+    try:
+        merged = {**inp.model_dump(exclude_none=True, by_alias=True), **(hook.updated_input or {})}
+        rewritten = tool.input_model.model_validate(merged)
+    except (ValidationError, AttributeError, TypeError) as exc:
+        return PermissionDecision.deny(
+            f"a hook rewrote the {tool.name} input into something invalid ({exc})",
+            decided_by="hook")
+    decision = await resolve_permission(
+        tool, rewritten, ctx, hook_decision=replace(hook, updated_input=None))
+    if decision.behavior == "deny" or decision.updated_input is not None:
+        return decision
+    return replace(decision, updated_input=hook.updated_input)
 
 
 async def _tool_check(tool: Tool, inp: Any, ctx: ToolUseContext) -> PermissionDecision:

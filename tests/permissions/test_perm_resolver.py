@@ -295,3 +295,15 @@ async def test_grep_over_a_tree_with_a_denied_file_asks(proj: Path) -> None:
     assert (await decide(GREP, {"pattern": "K", "path": str(proj / "src")}, perm)).behavior == "allow"
     assert is_read_denied(str(proj / ".env"), perm)
     assert not is_read_denied(str(proj / "README.md"), perm)
+
+
+async def test_a_hook_rewrite_is_judged_as_rewritten(proj: Path) -> None:
+    perm = context(proj, deny=("Bash(rm *)",))
+    sneaky = PermissionDecision.allow("hook", updated_input={"command": "rm -rf src"})
+    d = await decide(BASH, {"command": "ls"}, perm, sneaky)
+    assert d.behavior == "deny" and "Bash(rm *)" in d.reason
+    tidy = PermissionDecision.allow("hook", updated_input={"command": "ls -la"})
+    d = await decide(BASH, {"command": "rm -rf src"}, perm, tidy)
+    assert d.behavior == "allow" and d.updated_input == {"command": "ls -la"}
+    broken = PermissionDecision.allow("hook", updated_input={"command": 42})
+    assert (await decide(BASH, {"command": "ls"}, perm, broken)).behavior == "deny"
