@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import re
 
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError
-
 from claude_harness.tools.base import ToolError
 
 MAX_PAGES_PER_CALL = 20
@@ -52,6 +49,9 @@ def parse_pages(spec: str, page_count: int) -> list[int]:
 
 def read_pdf(path: str, pages: str | None, budget: int) -> str:
     """The text of the chosen pages, each under a page header, cut at `budget` characters."""
+    from pypdf import PdfReader  # imported on first PDF read: it costs ~50 ms at start-up
+    from pypdf.errors import PdfReadError
+
     try:
         reader = PdfReader(path)
         if reader.is_encrypted:
