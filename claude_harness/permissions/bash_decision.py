@@ -258,9 +258,13 @@ def _writes_allowed(view: CommandView, perm: PermissionContext) -> str:
     return ""
 
 
-def bash_verdict(command: str, perm: PermissionContext) -> BashVerdict:
+def bash_verdict(
+    command: str, perm: PermissionContext, shell_cwd: Path | None = None
+) -> BashVerdict:
     """Run every Bash stage once."""
-    analysis = analyse(command, perm.cwd, perm.working_dirs)
+    # relative paths resolve where the shell really is (a `cd` persists between calls); rules
+    # stay anchored at the project root (perm.cwd)
+    analysis = analyse(command, shell_cwd or perm.cwd, perm.working_dirs)
     verdict = BashVerdict(analysis)
     verdict.deny = _rule_stage(verdict, perm.rules_for("deny"), perm)
     verdict.ask = _rule_stage(verdict, perm.rules_for("ask"), perm)

@@ -148,11 +148,11 @@ def _node_children(node: Any) -> list[Any]:
 class _Walker:
     """Walks the bashlex tree in execution order, collecting simple commands."""
 
-    def __init__(self, source: str, cwd: Path) -> None:
+    def __init__(self, source: str, cwd: Path, outside_start: bool = False) -> None:
         self.source = source
         self.start_cwd = cwd
         self.cwd = cwd
-        self.left = False
+        self.left = outside_start  # the shell already sits outside the project
         self.result = ParsedCommand(source)
 
     def raw(self, node: Any) -> str:
@@ -304,8 +304,12 @@ def resolve_path(word: str, cwd: Path) -> Path:
     return Path(os.path.realpath(p))
 
 
-def parse_command(command: str, cwd: Path) -> ParsedCommand:
-    """Parse `command` into simple commands; never raises."""
+def parse_command(command: str, cwd: Path, *, outside_start: bool = False) -> ParsedCommand:
+    """Parse `command` into simple commands; never raises.
+
+    `outside_start`: the shell's directory is outside the working dirs (an earlier approved
+    `cd`), so every command already runs "elsewhere" (git there runs a foreign repo's hooks).
+    """
     screened = _screen_raw(command)
     if screened is not None and len(command) > MAX_COMMAND_CHARS:
         return _fallback(command, cwd, screened)
@@ -317,7 +321,7 @@ def parse_command(command: str, cwd: Path) -> ParsedCommand:
     except Exception as exc:  # bashlex raises several unrelated types; all mean "cannot read"
         reason = f"the command could not be parsed ({type(exc).__name__}: {exc})"
         return _fallback(command, cwd, screened or reason)
-    walker = _Walker(source, cwd)
+    walker = _Walker(source, cwd, outside_start)
     for tree in trees:
         walker.walk(tree)
     result = walker.result

@@ -123,7 +123,9 @@ def analyse(
     commands), so deny rules and safety checks see `bash -c 'rm -rf ~'`.
     """
     dirs = working_dirs or (cwd,)
-    parsed = parse_command(command, cwd)
+    from claude_harness.permissions.paths import inside_any
+
+    parsed = parse_command(command, cwd, outside_start=not inside_any(cwd, dirs))
     if _depth < _MAX_NESTING:
         for cmd in list(parsed.commands):
             argv = normalise(cmd).argv

@@ -197,7 +197,7 @@ async def _resolve_bash(
     ):
         from claude_harness.permissions.sed_sim import simulate_sed
 
-        sim = await asyncio.to_thread(simulate_sed, command, ctx.permission)
+        sim = await asyncio.to_thread(simulate_sed, command, ctx.permission, ctx.cwd)
         if sim is not None:
             decision = replace(decision, updated_input=sim.updated_input, preview=sim.diff)
     return decision
@@ -209,7 +209,7 @@ async def _bash_chain(
     from claude_harness.permissions.bash_decision import bash_verdict
 
     perm = ctx.permission
-    verdict = bash_verdict(command, perm)
+    verdict = bash_verdict(command, perm, shell_cwd=ctx.cwd)
     if verdict.deny:
         return verdict.deny
     param = _param_rule_decision(perm, "deny", tool.name, inp) or _param_rule_decision(

@@ -40,10 +40,12 @@ class SedSimulation:
                                         "new_content": self.new_content}}
 
 
-def _single_sed(command: str, perm: PermissionContext) -> tuple[list[str], Path] | None:
+def _single_sed(
+    command: str, perm: PermissionContext, shell_cwd: Path | None
+) -> tuple[list[str], Path] | None:
     from claude_harness.permissions.bash_security import analyse
 
-    analysis = analyse(command, perm.cwd, perm.working_dirs)
+    analysis = analyse(command, shell_cwd or perm.cwd, perm.working_dirs)
     if analysis.fatal or analysis.hazards or len(analysis.views) != 1:
         return None
     view = analysis.views[0]
@@ -67,9 +69,11 @@ def _single_sed(command: str, perm: PermissionContext) -> tuple[list[str], Path]
     return argv, path
 
 
-def simulate_sed(command: str, perm: PermissionContext) -> SedSimulation | None:
+def simulate_sed(
+    command: str, perm: PermissionContext, shell_cwd: Path | None = None
+) -> SedSimulation | None:
     """Run the command's sed on a copy; None when the command is not a simulatable `sed -i`."""
-    found = _single_sed(command, perm)
+    found = _single_sed(command, perm, shell_cwd)
     if found is None:
         return None
     argv, path = found

@@ -307,3 +307,19 @@ async def test_a_hook_rewrite_is_judged_as_rewritten(proj: Path) -> None:
     assert d.behavior == "allow" and d.updated_input == {"command": "ls -la"}
     broken = PermissionDecision.allow("hook", updated_input={"command": 42})
     assert (await decide(BASH, {"command": "ls"}, perm, broken)).behavior == "deny"
+
+
+async def test_bash_paths_resolve_where_the_shell_is(proj: Path, tmp_path: Path) -> None:
+    """After an approved `cd` elsewhere, relative paths and git run outside the project."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "README.md").write_text("x")
+    perm = context(proj, allow=("Bash(git *)",))
+    ctx = replace(ctx_for(perm), shell=ShellState(elsewhere))
+    inp = BASH.input_model.model_validate({"command": "cat README.md"})
+    assert (await resolve_permission(BASH, inp, ctx)).behavior == "ask"
+    inp = BASH.input_model.model_validate({"command": "git status"})
+    assert (await resolve_permission(BASH, inp, ctx)).behavior == "ask"
+    inside = replace(ctx_for(perm), shell=ShellState(proj / "src"))
+    inp = BASH.input_model.model_validate({"command": "cat main.py"})
+    assert (await resolve_permission(BASH, inp, inside)).behavior == "allow"
