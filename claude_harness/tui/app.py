@@ -375,6 +375,23 @@ class HarnessApp(App[None]):
         else:
             self._hide_completion()
 
+    def on_text_area_changed(self, message: Any) -> None:
+        """Typing `/` at the start lists the matching commands live (Tab completes)."""
+        if message.text_area is not self.prompt:
+            return
+        text = self.prompt.text
+        hint = self.query_one("#completion-hint", Static)
+        if text.startswith("/") and " " not in text and "\n" not in text:
+            from claude_harness.tui.commands import describe_commands
+
+            lines = describe_commands(self.cwd, text[1:])
+            if lines:
+                hint.update("\n".join(lines[:14]))
+                hint.add_class("-open")
+                return
+        if hint.has_class("-open") and not text.startswith("@", text.rfind(" ") + 1):
+            hint.remove_class("-open")
+
     def _hide_completion(self) -> None:
         self.query_one("#completion-hint", Static).remove_class("-open")
 

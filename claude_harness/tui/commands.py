@@ -113,8 +113,8 @@ async def _add_rule(app: HarnessApp, behavior: str, rule: str) -> None:
 
 
 async def _resume(app: HarnessApp, args: str) -> None:
-    from claude_harness.session.transcript import list_sessions, load_messages
-    from claude_harness.tui.router import history_widgets
+    """No argument: a picker; `/resume <n or id>`: that session directly."""
+    from claude_harness.session.transcript import list_sessions
 
     assert app.engine is not None
     sessions = [p for p in list_sessions(app.engine.config.data_dir, app.cwd)
@@ -124,12 +124,18 @@ async def _resume(app: HarnessApp, args: str) -> None:
         if not sessions:
             await app.post_notice("No earlier sessions in this project.")
             return
-        lines = []
-        for i, path in enumerate(sessions[:20], 1):
+        from claude_harness.tui.screens.session_picker import SessionPicker
+
+        items = []
+        for path in sessions[:50]:
             when = _dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-            lines.append(f"{i:2}. {when}  {path.stem}  {_first_prompt(path)}")
-        await app.post_notice("\n".join(lines) + "\n\nResume one with /resume <number or id>.",
-                              boxed=True)
+            items.append((path, f"{when}  {_first_prompt(path) or path.stem}"))
+
+        async def chosen(path: Path | None) -> None:
+            if path is not None:
+                await load_session(app, path)
+
+        app.push_screen(SessionPicker(items), chosen)
         return
     path = None
     if choice.isdigit() and 1 <= int(choice) <= len(sessions):
@@ -138,6 +144,19 @@ async def _resume(app: HarnessApp, args: str) -> None:
         path = next((p for p in sessions if p.stem.startswith(choice)), None)
     if path is None:
         await app.post_notice(f"No session {choice!r}.", "error")
+        return
+    await load_session(app, path)
+
+
+async def load_session(app: HarnessApp, path: Path) -> None:
+    """Continue an earlier conversation: its messages become the engine's history, and the
+    tail is drawn (older blocks stay in the history and in /export)."""
+    from claude_harness.session.transcript import load_messages
+    from claude_harness.tui.router import history_widgets
+
+    assert app.engine is not None
+    if app.busy:
+        await app.post_notice("Wait for the current turn to finish before resuming.", "warning")
         return
     messages = load_messages(path)
     app.engine.messages[:] = messages
@@ -242,6 +261,15 @@ def custom_commands(cwd: Path) -> dict[str, Path]:
                 name = ":".join(path.relative_to(folder).with_suffix("").parts)
                 found[name] = path
     return found
+
+
+def describe_commands(cwd: Path, prefix: str) -> list[str]:
+    """`/name  description` lines for the commands starting with `prefix`."""
+    lines = [f"/{c.name:<12} {c.description}" for c in BUILTINS.values()
+             if c.name.startswith(prefix)]
+    lines += [f"/{name:<12} custom command" for name in sorted(custom_commands(cwd))
+              if name.startswith(prefix)]
+    return lines
 
 
 def command_names(cwd: Path) -> list[str]:

@@ -71,6 +71,8 @@ def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, A
 def progress_text(data: Any) -> list[str]:
     """Live progress lines: Bash output tails, match counts, sub-agent steps."""
     if isinstance(data, dict):
+        if "agent_step" in data:
+            return [agent_step_line(data)]
         if "stdout" in data or "stderr" in data:
             text = f"{data.get('stdout') or ''}{data.get('stderr') or ''}"
             return text.splitlines()
@@ -82,6 +84,17 @@ def progress_text(data: Any) -> list[str]:
     if isinstance(data, str):
         return data.splitlines()
     return [str(data)]
+
+
+def agent_step_line(step: dict[str, Any]) -> str:
+    """One line per sub-agent step, nested under its Agent call."""
+    kind = step.get("agent_step")
+    if kind == "tool":
+        key = f"({step['key']})" if step.get("key") else ""
+        return f"→ {step.get('name')}{key}"
+    if kind == "result":
+        return f"{'✗' if step.get('is_error') else '✓'} {step.get('name')}"
+    return f"sub-agent finished ({step.get('reason', 'done')})"
 
 
 def format_input(inp: dict[str, Any]) -> str:

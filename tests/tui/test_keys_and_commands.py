@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import OptionList
+
+from claude_harness.tui.screens.session_picker import SessionPicker
 from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 from tests.tui.helpers import screen_text, send, type_text, wait_for
@@ -214,11 +217,15 @@ async def test_resume_lists_and_loads_an_earlier_session(api: Any, make_app: Any
     async with app2.run_test(size=(120, 40)) as pilot:
         await ready_app(pilot, app2)
         await send(pilot, "/resume")
-        await wait_for(pilot, lambda: "remember the word pineapple" in screen_text(app2),
-                       what="picker")
-        await send(pilot, "/resume 1")
+        picker = await wait_for(pilot, lambda: isinstance(app2.screen, SessionPicker)
+                                and app2.screen, what="picker")
+        assert "remember the word pineapple" in str(picker.query_one(OptionList).get_option_at_index(0).prompt)
+        await pilot.press("enter")
         await wait_for(pilot, lambda: len(app2.engine.messages) == 2, what="loaded")
         assert "first session answer" in screen_text(app2)
+        assert not isinstance(app2.screen, SessionPicker)
+        await send(pilot, "/resume 1")  # by number: the same earlier session
+        await wait_for(pilot, lambda: screen_text(app2).count("Resumed") == 1, what="resumed")
 
 
 async def test_long_sessions_keep_the_widget_tree_bounded(api: Any, make_app: Any) -> None:
@@ -251,3 +258,39 @@ async def test_theme_comes_from_settings_unless_given(api: Any, make_app: Any,
     async with app2.run_test() as pilot:
         await pilot.pause()
         assert app2.theme == "light"
+
+
+async def test_typing_slash_lists_matching_commands(api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_text(pilot, "/")
+        hint = app.query_one("#completion-hint")
+        assert hint.has_class("-open")
+        assert "/help" in str(hint.render()) and "/theme" in str(hint.render())
+        await type_text(pilot, "co")
+        text = str(hint.render())
+        assert "/compact" in text and "/cost" in text and "/help" not in text
+        await type_text(pilot, "st ")
+        assert not hint.has_class("-open")
+
+
+async def test_view_follows_output_only_while_at_the_bottom(api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        conversation = app.query_one(Conversation)
+        for i in range(30):
+            await conversation.add(UserPromptView(f"line {i}"))
+        await pilot.pause()
+        assert conversation.scroll_y == conversation.max_scroll_y > 0  # following
+        conversation.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        for i in range(5):
+            await conversation.add(UserPromptView(f"more {i}"))
+        await pilot.pause()
+        assert conversation.scroll_y == 0  # the reader scrolled up: the view stays put
+        conversation.scroll_end(animate=False)
+        await pilot.pause()
+        await conversation.add(UserPromptView("after"))
+        await pilot.pause()
+        assert conversation.scroll_y == conversation.max_scroll_y  # back at the bottom: follows

@@ -207,7 +207,7 @@ async def test_escape_interrupts_a_long_command_and_the_next_prompt_works(
 
 async def test_message_typed_while_working_is_queued_and_sent_next(
         api: Any, make_app: Any) -> None:
-    server = api([{"content": [bash("sleep 1")]}, "First done.", "Second done."])
+    server = api([{"content": [bash("sleep 3")]}, "First done.", "Second done."])
     app = make_app(server, mode="bypassPermissions", bypass=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")

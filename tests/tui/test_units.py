@@ -99,6 +99,10 @@ def test_previews_for_edit_write_errors_and_progress() -> None:
                                  True) == ["boom"]
     assert previews.progress_text({"stdout": "a\nb\n", "stderr": "", "total_bytes": 4}) == ["a", "b"]
     assert previews.progress_text({"matches": 7}) == ["7 matches so far"]
+    assert previews.progress_text({"agent_step": "tool", "name": "Grep", "key": "TODO"}) == \
+        ["→ Grep(TODO)"]
+    assert previews.progress_text({"agent_step": "result", "name": "Grep",
+                                   "is_error": True}) == ["✗ Grep"]
     assert previews.header_argument("Read", {"file_path": "/x/y.py"}) == "/x/y.py"
     assert len(previews.header_argument("Bash", {"command": "x" * 500})) == 120
     assert previews.format_elapsed(75) == "1m15s"

@@ -1,0 +1,1 @@
+"""Modal screens (pickers) pushed over the conversation."""
