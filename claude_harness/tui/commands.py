@@ -78,12 +78,17 @@ async def _permissions(app: HarnessApp, args: str) -> None:
     if len(parts) == 2 and parts[0] in ("allow", "deny", "ask"):
         await _add_rule(app, parts[0], parts[1].strip())
         return
+    if len(parts) == 2 and parts[0] == "remove":
+        await _remove_rule(app, parts[1].strip())
+        return
     rules = [f"{r.behavior:5} {r.value}  [{r.source}]" for r in app.engine.permission.rules]
     rules += [f"{r.behavior:5} {r.value}  [{r.source}, this session]"
               for r in getattr(app.engine, "session_rules", [])]
     text = "\n".join(rules) if rules else "No permission rules."
     await app.post_notice(f"Mode: {app.engine.mode}\n{text}\n\nAdd one with "
-                          "/permissions allow|deny|ask <rule>, e.g. /permissions allow Bash(npm test:*)",
+                          "/permissions allow|deny|ask <rule>, e.g. /permissions allow Bash(npm test:*);\n"
+                          "remove one saved in .claude/settings.local.json with "
+                          "/permissions remove <rule>",
                           boxed=True)
 
 
@@ -110,6 +115,38 @@ async def _add_rule(app: HarnessApp, behavior: str, rule: str) -> None:
     value = rules_module.parse_rule(rule)
     app.engine.session_rules.append(PermissionRule("localSettings", behavior, value))  # type: ignore[union-attr,arg-type]
     await app.post_notice(f"Saved {behavior} rule {rule} to .claude/settings.local.json.")
+
+
+async def _remove_rule(app: HarnessApp, rule: str) -> None:
+    """Drop a rule from .claude/settings.local.json and from this session's rules."""
+    import json
+    from dataclasses import replace
+
+    assert app.engine is not None
+    path = app.cwd / ".claude" / "settings.local.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        await app.post_notice(f"Could not read {path}: {exc}", "error")
+        return
+    perms = data.get("permissions") if isinstance(data, dict) else None
+    removed = False
+    if isinstance(perms, dict):
+        for kind in ("allow", "deny", "ask"):
+            items = perms.get(kind)
+            if isinstance(items, list) and rule in items:
+                perms[kind] = [r for r in items if r != rule]
+                removed = True
+    if not removed:
+        await app.post_notice(f"{rule} is not in {path}.", "warning")
+        return
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    engine = app.engine
+    keep = tuple(r for r in engine.permission.rules
+                 if not (r.source == "localSettings" and str(r.value) == rule))
+    engine.permission = replace(engine.permission, rules=keep)
+    engine.session_rules[:] = [r for r in engine.session_rules if str(r.value) != rule]
+    await app.post_notice(f"Removed {rule} from .claude/settings.local.json.")
 
 
 async def _resume(app: HarnessApp, args: str) -> None:
@@ -240,7 +277,8 @@ BUILTINS: dict[str, Command] = {c.name: c for c in (
     Command("clear", "start a fresh conversation", _clear, True),
     Command("compact", "summarise the conversation to free context", _compact, True),
     Command("model", "show or switch the model", _model, True),
-    Command("permissions", "view rules; /permissions allow|deny|ask <rule> adds one", _permissions, True),
+    Command("permissions", "view rules; allow|deny|ask <rule> adds, remove <rule> drops",
+            _permissions, True),
     Command("resume", "list earlier sessions; /resume <n> continues one", _resume, True),
     Command("cost", "tokens and cost of this session", _cost, True),
     Command("status", "model, mode, session, API endpoint, tools", _status),

@@ -202,8 +202,14 @@ async def test_permissions_command_adds_and_lists_a_rule(api: Any, make_app: Any
         await send(pilot, "/permissions")
         await wait_for(pilot, lambda: "Bash(npm test:*)" in screen_text(app)
                        and "Mode: default" in screen_text(app), what="listed")
+        settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+        assert "Bash(npm test:*)" in settings["permissions"]["allow"]
+        await send(pilot, "/permissions remove Bash(npm test:*)")
+        await wait_for(pilot, lambda: "Removed Bash(npm test:*)" in screen_text(app),
+                       what="removed")
+        assert not app.engine.session_rules
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
-    assert "Bash(npm test:*)" in settings["permissions"]["allow"]
+    assert settings["permissions"]["allow"] == []
 
 
 async def test_resume_lists_and_loads_an_earlier_session(api: Any, make_app: Any) -> None:

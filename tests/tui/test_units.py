@@ -131,3 +131,17 @@ async def test_shell_escape_captures_output_exit_code_and_timeout(tmp_path: Path
     assert slow.returncode is None and "timed out" in slow.display()
     here = await run_shell_escape("pwd", tmp_path)
     assert here.stdout.strip() == str(tmp_path)
+
+
+def test_importing_the_app_pulls_in_no_engine_sdk_or_pydantic() -> None:
+    """First paint must not wait for the engine, the tools, pydantic or the anthropic SDK."""
+    import subprocess
+    import sys
+
+    code = ("import sys, claude_harness.cli, claude_harness.tui.app\n"
+            "heavy = [m for m in ('anthropic', 'pydantic', 'claude_harness.agent.engine',\n"
+            "         'claude_harness.bootstrap', 'claude_harness.tools.registry', 'httpx',\n"
+            "         'textual.widgets._markdown') if m in sys.modules]\n"
+            "print(','.join(heavy))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
