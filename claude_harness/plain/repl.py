@@ -8,9 +8,11 @@ decision stay in the engine: this module only moves text between the user and th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prompt_toolkit.formatted_text import FormattedText
@@ -168,10 +170,25 @@ class PlainRepl:
         self.pending_context = []
         return [*blocks, {"type": "text", "text": prompt}]
 
-    async def turn(self, prompt: str) -> None:
+    @contextlib.contextmanager
+    def _sigint(self, handler: Callable[[], None]) -> Iterator[None]:
+        """Ctrl+C runs `handler` for the block. In line mode the REPL's own handler is always
+        installed (there is no prompt-toolkit to catch the key), so it comes back afterwards."""
         loop = asyncio.get_running_loop()
-        if self.terminal:
-            loop.add_signal_handler(signal.SIGINT, self._on_sigint)
+        loop.add_signal_handler(signal.SIGINT, handler)
+        try:
+            yield
+        finally:
+            if self.terminal:
+                loop.remove_signal_handler(signal.SIGINT)
+            else:
+                loop.add_signal_handler(signal.SIGINT, self._on_sigint)
+
+    async def turn(self, prompt: str) -> None:
+        with self._sigint(self._on_sigint):
+            await self._run_turn(prompt)
+
+    async def _run_turn(self, prompt: str) -> None:
         try:
             with self.keys.active(self.terminal):
                 self.out.begin_turn()
@@ -188,8 +205,6 @@ class PlainRepl:
                 self.out.console.print_exception()
         finally:
             self.out.end_turn()
-            if self.terminal:
-                loop.remove_signal_handler(signal.SIGINT)
 
     async def answer(self, request: PermissionRequest) -> None:
         """Show the exact request, let the user pick, resolve the future (if still open)."""
@@ -237,22 +252,19 @@ class PlainRepl:
         if not command:
             self.out.line("Usage: !<shell command>", "ch.dim")
             return
-        self.out.console.print(previews.tool_header("!", {}, command, self.out.glyphs.bullet))
-        loop = asyncio.get_running_loop()
+        self.out.line(f"! {command}", "ch.accent")
         task = asyncio.ensure_future(run_shell(command, self.engine.shell.cwd))
-        if self.terminal:
-            loop.add_signal_handler(signal.SIGINT, task.cancel)
+        on_escape, self.keys.on_escape = self.keys.on_escape, task.cancel
         try:
-            with self.keys.active(self.terminal):
+            with self._sigint(task.cancel), self.keys.active(self.terminal):
                 self.out.area.set_status(self.out.working_status("Running the command"))
                 result = await task
         except asyncio.CancelledError:
             self.out.line("  Stopped.", "ch.warning")
             return
         finally:
+            self.keys.on_escape = on_escape
             self.out.area.clear()
-            if self.terminal:
-                loop.remove_signal_handler(signal.SIGINT)
         for i, line in enumerate(result.display_lines()):
             lead = f"  {self.out.glyphs.branch} " if i == 0 else "    "
             self.out.line(lead + line, "ch.dim" if result.returncode == 0 else "ch.error")

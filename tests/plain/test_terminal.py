@@ -251,3 +251,27 @@ def test_theme_colours_map_onto_the_output(plain_tmux: Any) -> None:
     other, _server2 = plain_tmux([], "--theme", "high-contrast", env={"COLORTERM": "truecolor"})
     other.wait_for(READY)
     assert "38;2;255;255;0" in other.screen(styled=True).partition("claude-harness ·")[0]
+
+
+@pytest.mark.parametrize("stop_key", ["C-c", "Escape"])
+def test_a_bang_command_runs_directly_and_can_be_stopped(plain_tmux: Any, project: Path,
+                                                         stop_key: str) -> None:
+    session, server = plain_tmux(["Noted."])
+    session.wait_for(READY)
+    session.type("!echo direct > made.txt; cat made.txt")
+    session.send("Enter")
+    session.wait_for("⎿ direct")
+    assert (project / "made.txt").read_text() == "direct\n"
+    session.type("!sleep 30")
+    session.send("Enter")
+    session.wait_for("Running the command")
+    started = time.monotonic()
+    session.send(stop_key)
+    session.wait_for(lambda s: READY in s.partition("(stopped)")[2], timeout=10)
+    assert time.monotonic() - started < 10
+    session.type("what happened?")
+    session.send("Enter")
+    session.wait_for("Noted.")
+    texts = [b.get("text", "") for b in server.requests[-1]["messages"][-1]["content"]]
+    assert any("<bash-stdout>direct\n</bash-stdout>" in t for t in texts)
+    assert "what happened?" in texts
