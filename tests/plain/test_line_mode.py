@@ -50,11 +50,12 @@ def test_permission_always_saves_the_rule_and_runs(project: Path, home: Path) ->
     ]
     with MockApiServer({"turns": turns}) as server:
         done = run_piped(project, home, server, "make a file\n2\n")
-    assert done.returncode == 0, done.stderr
-    assert "touch made" in done.stdout
-    assert "Do you want to proceed?" in done.stdout
-    assert "Made it." in done.stdout
-    assert (project / "made").exists()
+    shown = done.stdout + done.stderr
+    assert done.returncode == 0, shown
+    assert "touch made" in done.stdout, shown
+    assert "Do you want to proceed?" in done.stdout, shown
+    assert "Made it." in done.stdout, shown
+    assert (project / "made").exists(), shown
     saved = json.loads((project / ".claude" / "settings.local.json").read_text())
     assert any("touch" in rule for rule in saved["permissions"]["allow"])
 
