@@ -103,3 +103,18 @@ def test_keys_typed_during_a_turn() -> None:
     assert calls == ["backtab", "esc"]
     assert keys.take_typeahead() == "fix the tests"
     assert keys.take_typeahead() == ""
+
+
+@pytest.mark.parametrize("sequence", ["\x1b[27;2;13~", "\x1b[13;2u"])
+def test_reported_shift_enter_arrives_as_the_alt_enter_newline(sequence: str) -> None:
+    from prompt_toolkit.input.vt100_parser import Vt100Parser
+    from prompt_toolkit.keys import Keys
+
+    from claude_harness.plain.keys import enable_shift_enter
+
+    enable_shift_enter()
+    keys: list[object] = []
+    parser = Vt100Parser(lambda press: keys.append(press.key))
+    parser.feed(sequence)
+    parser.flush()
+    assert keys == [Keys.Escape, Keys.ControlM]
