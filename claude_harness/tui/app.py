@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 EngineFactory = Callable[[], Any]  # an Engine, or (Engine, warnings) as build_engine returns
 EXIT_WINDOW = 2.0  # seconds between two Ctrl+C on an empty prompt
 
+WELCOME = ("✻ claude-harness · /help for commands and keys · Shift+Tab switches permission mode "
+           "· Esc interrupts · !cmd runs a shell command · @ completes files")
 NO_KEY_NOTICE = (
     "No API key found. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in your environment, "
     "or point ANTHROPIC_BASE_URL at a compatible server, then restart. You can still browse "
@@ -114,6 +116,7 @@ class HarnessApp(App[None]):
             self.register_theme(theme)
         self.apply_theme(self.requested_theme, errors)
         self.status.set_state(cwd=self.cwd, note="starting…")
+        self.conversation.mount(NoticeView(WELCOME, boxed=True))
         self.prompt.focus()
         self.call_after_refresh(self._start_background)
 

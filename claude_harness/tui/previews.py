@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from pathlib import Path
 from typing import Any
 
 PREVIEW_LINES = 5
@@ -51,12 +52,45 @@ def edit_diff(inp: dict[str, Any]) -> list[str]:
     return [ln for ln in lines[2:]] if lines else []
 
 
+MAX_DIFF_FILE = 2_000_000
+
+
+def file_change_diff(name: str, inp: dict[str, Any]) -> list[str] | None:
+    """The change an Edit or Write would make to the file as it is now, with context lines.
+
+    Called before the tool runs (permission prompt, ToolStart); None when the file cannot be
+    read or the edit cannot be located verbatim (the tool may still match tolerantly).
+    """
+    path = inp.get("file_path")
+    if name not in ("Edit", "Write") or not isinstance(path, str):
+        return None
+    try:
+        file = Path(path)
+        if not file.is_file() or file.stat().st_size > MAX_DIFF_FILE:
+            return None
+        old_text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if name == "Write":
+        new_text = str(inp.get("content", ""))
+    else:
+        old, new = str(inp.get("old_string", "")), str(inp.get("new_string", ""))
+        if not old or old not in old_text:
+            return None
+        new_text = old_text.replace(old, new, -1 if inp.get("replace_all") else 1)
+    diff = difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), lineterm="", n=2)
+    lines = [ln for ln in diff][2:]
+    return lines or None
+
+
 def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, Any]],
-                 is_error: bool) -> list[str]:
+                 is_error: bool, diff: list[str] | None = None) -> list[str]:
     """All lines worth showing for a finished call; the widget cuts them to a preview."""
     text = content_text(content)
     if is_error:
         return strip_error_wrapper(text).splitlines() or ["(error)"]
+    if diff:
+        return diff
     if name == "Edit" and "old_string" in inp:
         return edit_diff(inp) or text.splitlines()
     if name == "Write" and isinstance(inp.get("content"), str):

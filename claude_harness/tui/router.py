@@ -25,6 +25,7 @@ from claude_harness.agent.events import (
     TurnEnd,
     Usage,
 )
+from claude_harness.tui import previews
 from claude_harness.tui.widgets.assistant_text import AssistantTextView, FrozenText
 from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.notice import NoticeView
@@ -99,7 +100,8 @@ class TurnRenderer:
                          key: str = "") -> ToolCallView:
         view = self.tools.get(tid)
         if view is None:
-            view = ToolCallView(tid, name, inp, key)
+            diff = previews.file_change_diff(name, inp) if inp else None
+            view = ToolCallView(tid, name, inp, key, diff)
             view.set_class(self.expanded, "-expanded")
             self.tools[tid] = view
             await self.conversation.add(view)

@@ -217,3 +217,30 @@ async def test_message_typed_while_working_is_queued_and_sent_next(
         assert app.queued == ["second"]
         await wait_for(pilot, lambda: "Second done." in screen_text(app), what="queued answer")
     assert server.requests[-1]["messages"][-1]["content"][-1]["text"] == "second"
+
+
+async def test_edit_prompt_shows_the_diff_and_the_result_preview(api: Any, make_app: Any,
+                                                                 project: Path) -> None:
+    target = str(project / "src" / "app.py")
+    server = api([
+        {"content": [{"type": "tool_use", "id": "r1", "name": "Read",
+                      "input": {"file_path": target}}]},
+        {"content": [{"type": "tool_use", "id": "e1", "name": "Edit",
+                      "input": {"file_path": target, "old_string": "'hello ' + name",
+                                "new_string": "'hi ' + name"}}]},
+        "Changed the greeting.",
+    ])
+    app = make_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "shorter greeting")
+        prompt = await wait_for(pilot, lambda: app.prompt_widget, what="edit prompt")
+        body = str(prompt.query_one(".perm-body").render())
+        assert target in body
+        assert "-    return 'hello ' + name" in body and "+    return 'hi ' + name" in body
+        await pilot.press("1")
+        await wait_for(pilot, lambda: not app.busy, what="turn end")
+        edit_view = app.renderer.tools["e1"]
+        preview = str(edit_view.query_one(".tool-result").render())
+        assert "+    return 'hi ' + name" in preview
+    assert "'hi ' + name" in (project / "src" / "app.py").read_text()

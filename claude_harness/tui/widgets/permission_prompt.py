@@ -36,6 +36,8 @@ def describe(request: PermissionRequest) -> list[str]:
         lines = str(inp["command"]).splitlines()
         if inp.get("description"):
             lines.append(f"({inp['description']})")
+    elif (diff := previews.file_change_diff(request.tool_name, inp)) is not None:
+        lines = [str(inp.get("file_path", ""))] + diff
     elif request.tool_name in ("Edit", "MultiEdit") and "old_string" in inp:
         lines = [str(inp.get("file_path", ""))] + previews.edit_diff(inp)
     elif request.tool_name == "Write" and "content" in inp:

@@ -57,6 +57,9 @@ class StatusBar(Horizontal):
     def on_mount(self) -> None:
         self.refresh_status()
 
+    def on_resize(self) -> None:
+        self.refresh_status()
+
     def set_state(self, **values: object) -> None:
         for key, value in values.items():
             setattr(self, key, value)
@@ -66,10 +69,12 @@ class StatusBar(Horizontal):
     def refresh_status(self) -> None:
         mode_view = self.query_one("#status-mode", Static)
         label = MODE_LABELS.get(self.mode, self.mode)
-        mode_view.update(Content.from_markup(f"{escape(label)} [dim](shift+tab to cycle)[/]"))
+        narrow = 0 < self.size.width < 100
+        hint = "" if narrow else " [dim](shift+tab to cycle)[/]"
+        mode_view.update(Content.from_markup(f"{escape(label)}{hint}"))
         mode_view.set_classes(f"-{self.mode}")
         parts = [p for p in (self.note, self.model) if p]
         parts.append(f"ctx {self.context_percent:.0f}%")
         parts.append(f"${self.cost:.4f}" if self.cost < 1 else f"${self.cost:.2f}")
-        parts.append(short_cwd(self.cwd))
+        parts.append(short_cwd(self.cwd, 24 if narrow else 40))
         self.query_one("#status-info", Static).update(" · ".join(parts))

@@ -35,8 +35,9 @@ class ToolCallView(Vertical):
     """
 
     def __init__(self, tool_use_id: str, name: str, inp: dict[str, Any],
-                 key_argument: str = "") -> None:
+                 key_argument: str = "", diff: list[str] | None = None) -> None:
         super().__init__(classes="-running")
+        self.diff = diff  # Edit/Write: the change, computed before the tool touched the file
         self.tool_use_id = tool_use_id
         self.tool_name = name
         self.tool_input = inp
@@ -81,7 +82,7 @@ class ToolCallView(Vertical):
             self._timer.stop()
             self._timer = None
         self.result_lines = previews.result_lines(self.tool_name, self.tool_input, content,
-                                                  is_error)
+                                                  is_error, self.diff)
         self.remove_class("-running")
         self.add_class("-done")
         self.set_class(is_error, "-error")
