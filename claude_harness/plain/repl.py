@@ -36,6 +36,7 @@ from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
 from claude_harness.plain.shell import run_shell
+from claude_harness.plain.stream import PlainMarkdown, emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
 
@@ -55,6 +56,7 @@ PERMISSION_TITLES = {
     "Write": "Write file",
     "NotebookEdit": "Edit notebook",
     "WebFetch": "Fetch web page",
+    "ExitPlanMode": "Ready to code? Here is the plan:",
 }
 
 
@@ -229,6 +231,9 @@ class PlainRepl:
     def show_request(self, request: PermissionRequest) -> None:
         title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
         self.out.line(title, "ch.tool")
+        if request.tool_name == "ExitPlanMode" and request.preview:
+            emit(self.out.console, PlainMarkdown(request.preview))  # the plan, as Markdown
+            return
         for line in previews.permission_body(request.tool_name, request.input, request.preview):
             style = ""
             if line.startswith("+") and request.tool_name != "Bash":

@@ -147,3 +147,21 @@ def test_resume_without_an_id_lists_conversations_and_resumes_the_pick(project: 
     assert listing.index("newer topic") < listing.index("older topic")  # newest first
     assert "Not a number from the list: '9'" in done.stdout
     assert "older topic" in json.dumps(sent[0]) and "newer topic" not in json.dumps(sent)
+
+
+def test_plan_mode_exit_shows_the_plan_and_approval_leaves_plan_mode(project: Path,
+                                                                     home: Path) -> None:
+    plan = "# Plan\n\n1. Add the flag\n2. Test it"
+    turns: list[Any] = [
+        {"content": [{"type": "tool_use", "name": "ExitPlanMode", "input": {"plan": plan}}]},
+        "Starting now.",
+    ]
+    with MockApiServer({"turns": turns}) as server:
+        done = run_piped(project, home, server, "plan it\n1\n/status\n", "--permission-mode",
+                         "plan")
+    shown = done.stdout + done.stderr
+    assert done.returncode == 0, shown
+    approval = done.stdout.partition("Here is the plan:")[2].partition("Do you want")[0]
+    assert "Plan" in approval and "Add the flag" in approval, shown
+    assert "Starting now." in done.stdout
+    assert "Mode:         default" in done.stdout  # approving the plan left plan mode
