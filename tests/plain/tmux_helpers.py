@@ -67,5 +67,8 @@ class TmuxSession:
         raise AssertionError(f"timed out waiting for {check!r}; screen was:\n{text}")
 
     def kill(self) -> None:
+        """Stop this session's tmux server and remove its socket file."""
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
                        timeout=10)
+        folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+        (folder / self.socket).unlink(missing_ok=True)
