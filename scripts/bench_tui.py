@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MARKER = "shift+tab to cycle"  # the footer: present once the first frame is painted
+MARKER = "default mode"  # the footer: present once the first frame is painted
 SESSION = "bench-tui"
 SOCKET = f"bench-tui-{os.getpid()}"  # our own tmux server: no interference with other sessions
 

@@ -208,6 +208,9 @@ class HarnessApp(App[None]):
 
     async def send_prompt(self, text: str) -> None:
         """Run now when idle and ready; otherwise queue (shown dimmed) to send next."""
+        if self.renderer is not None and self.engine is None:
+            await self.post_notice(f"The agent is not available: {self.engine_error}", "error")
+            return
         if self.busy or not self.ready:
             view = UserPromptView(text, classes="-queued")
             self.queued.append(text)

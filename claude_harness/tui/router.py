@@ -61,6 +61,7 @@ class TurnRenderer:
             case ThinkingDelta(text=text):
                 if self._thinking is None:
                     self._thinking = ThinkingView()
+                    self._thinking.collapsed = not self.expanded
                     await self.conversation.add(self._thinking)
                 self._thinking.append_delta(text)
             case AssistantMessage():
@@ -137,9 +138,12 @@ class TurnRenderer:
             await self.notice(f"Stopped after the maximum of {event.num_turns} turns.", "warning")
 
     def set_expanded(self, expanded: bool) -> None:
+        """Ctrl+O: the detailed transcript (full tool results and inputs, thinking shown)."""
         self.expanded = expanded
         for view in self.conversation.query(ToolCallView):
             view.set_expanded(expanded)
+        for thinking in self.conversation.query(ThinkingView):
+            thinking.collapsed = not expanded
 
 
 def _hook_worth_showing(event: HookRan) -> bool:

@@ -110,3 +110,19 @@ async def test_footer_shows_model_cost_context_and_cwd(api: Any, make_app: Any,
         assert engine.totals.cost_usd > 0
         assert f"${engine.totals.cost_usd:.4f}" in info
         assert project.name in info
+
+
+async def test_engine_that_fails_to_start_is_explained(project: Path, home: Path) -> None:
+    from claude_harness.tui.app import HarnessApp
+
+    def broken() -> Any:
+        raise RuntimeError("settings file is not JSON")
+
+    app = HarnessApp(cwd=project, engine_factory=broken, preload_sdk=False)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: "settings file is not JSON" in screen_text(app),
+                       what="start-up error")
+        await send(pilot, "hello?")
+        await wait_for(pilot, lambda: "The agent is not available" in screen_text(app),
+                       what="not available notice")
+        assert app.queued == []

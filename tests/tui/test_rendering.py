@@ -22,10 +22,13 @@ async def test_thinking_is_collapsed_and_dimmed_until_opened(api: Any, make_app:
         assert view.collapsed and view.text == "Weighing the secret plan."
         body = view.query_one(".thinking-body")
         assert not body.region.height  # collapsed: nothing of it on screen
-        view.collapsed = False
+        await pilot.press("ctrl+o")  # the detailed transcript shows thinking
         await pilot.pause()
+        assert not view.collapsed
         assert "Weighing the secret plan." in str(body.render())
         assert body.region.height >= 1
+        await pilot.press("ctrl+o")
+        assert view.collapsed
 
 
 async def test_todo_write_fills_the_ctrl_t_panel(api: Any, make_app: Any) -> None:

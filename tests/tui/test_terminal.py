@@ -71,7 +71,7 @@ def test_installed_app_prompt_approve_and_result(api: Any, terminal: Any, projec
                                       "ANTHROPIC_API_KEY")}
     env["TERM"] = "xterm-256color"
     term = terminal(env)
-    term.wait("shift+tab to cycle")
+    term.wait("default mode")  # the footer: the first frame is up
     term.keys("please create the file", literal=True)
     term.keys("Enter")
     screen = term.wait("Do you want to proceed?")
