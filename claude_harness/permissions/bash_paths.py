@@ -22,6 +22,21 @@ _SPECIAL_FILES = {"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "-"}
 _DOT_GLOB = re.compile(r"(^|/)\.[*?\[]")
 
 
+def _pattern_from_option(args: list[str]) -> bool:
+    """`grep -e PAT`, `-ePAT`, `-rf FILE`, `sed -ne p`, `jq -f prog`: then the first positional
+    is a file, not the pattern. Any short cluster holding e or f counts (conservative)."""
+    for a in args:
+        if a == "--":
+            break
+        if a.startswith("--"):
+            if a.split("=", 1)[0] in {"--regexp", "--file", "--expression", "--from-file",
+                                      "--source"}:
+                return True
+        elif a.startswith("-") and ("e" in a[1:] or "f" in a[1:]):
+            return True
+    return False
+
+
 def path_arguments(argv: list[str]) -> list[str]:
     """Arguments that may name files (for the inside-working-dirs check).
 
@@ -32,9 +47,7 @@ def path_arguments(argv: list[str]) -> list[str]:
     if not argv or argv[0] in _NO_PATH_ARGS:
         return []
     out: list[str] = []
-    skip_first = argv[0] in _PATTERN_FIRST and not any(
-        a in {"-e", "--regexp", "--expression", "-f", "--file"}
-        or a.startswith(("--regexp=", "--file=")) for a in argv)
+    skip_first = argv[0] in _PATTERN_FIRST and not _pattern_from_option(argv[1:])
     after_dd = False
     for arg in argv[1:]:
         if arg == "--" and not after_dd:

@@ -75,10 +75,18 @@ def sed_hazards(args: list[str]) -> list[str]:
     return hazards
 
 
+_AWK_SAFE_FLAGS = ("-F", "-v", "-e", "--source", "--field-separator", "--assign", "-S",
+                   "--sandbox", "-b", "--characters-as-bytes", "-c", "--traditional", "-P",
+                   "--posix", "-n", "--non-decimal-data", "-M", "--bignum", "-N",
+                   "--use-lc-numeric", "--")
+
+
 def awk_hazards(args: list[str]) -> list[str]:
+    """Allowlisted flags only: gawk's -f/-i/-E load code, -l loads a library, -d/-p/-o write
+    files; and no argument may mention what reaches outside (system, pipes, getline...)."""
     for arg in args:
-        if arg == "-f" or arg.startswith("-f") or arg.startswith("--file"):
-            return ["awk reads its program from a file"]
+        if arg.startswith("-") and arg != "-" and not arg.startswith(_AWK_SAFE_FLAGS):
+            return [f"awk option {arg} loads code or writes files"]
     # every argument, not just "the program": -v values and assignments are awk code too
     danger = re.compile(r"system|\||>|getline|fflush|close|ENVIRON|@load|@include")
     if any(danger.search(a) for a in args):

@@ -148,6 +148,10 @@ ADVERSARIAL: list[str] = [
     "grep --file=/etc/shadow f",
     # globs that expand through a repo symlink
     "cat */id_rsa", "wc -l */*", "grep -r KEY *", "head -n1 v*/*",
+    # patterns passed by option, so the first positional is a file; awk code-loading options
+    "grep -efoo /etc/passwd", "grep -rie foo /etc", "sed -ne p /etc/passwd",
+    "jq -f prog.jq /etc/passwd", "awk -i inc.awk '{print}' f", "awk -l ext f",
+    "awk -d/tmp/x '{print}' f", "awk -o/tmp/x '{print}' f",
 ]
 
 EVERYDAY: list[str] = [
