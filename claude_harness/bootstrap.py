@@ -77,7 +77,9 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
 
     cwd = opts.cwd.resolve()
     store = data_dir()
-    loaded = load_settings(cwd, cli=CliSettings(
+    if trusted is None:
+        trusted = opts.print_mode or is_trusted(store, cwd)
+    loaded = load_settings(cwd, trusted=trusted, cli=CliSettings(
         settings=opts.settings,
         allowed_tools=opts.allowed_tools,
         disallowed_tools=opts.disallowed_tools,
@@ -93,8 +95,6 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
     tools = assemble_tool_pool(permission, only=opts.tools)  # MCP tools join at first request
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store)
-    if trusted is None:
-        trusted = opts.print_mode or is_trusted(store, cwd)
     from claude_harness.config.memory import load_memory
 
     memory = load_memory(cwd)

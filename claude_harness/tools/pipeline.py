@@ -250,8 +250,10 @@ async def _settle_ask(call: ToolCall, decision: PermissionDecision) -> Permissio
         outcome = await hooks.run("PermissionRequest", _hook_payload(call), matcher_value=call.name)
         _report_hook_messages(call, outcome)
         hook_verdict = outcome.permission_decision
-        if hook_verdict is not None and hook_verdict.behavior in ("allow", "deny"):
+        if hook_verdict is not None and hook_verdict.behavior == "deny":
             return hook_verdict
+        if hook_verdict is not None and hook_verdict.behavior == "allow":
+            return await _recheck_hook_allow(call, hook_verdict, outcome.updated_input)
     if not call.ctx.permission.interactive:
         return PermissionDecision.deny(
             f"Permission to use {call.name} was not granted ({decision.reason or 'needs approval'}"
@@ -287,6 +289,30 @@ async def _settle_ask(call: ToolCall, decision: PermissionDecision) -> Permissio
                                     updated_input=decision.updated_input)
 
 
+async def _recheck_hook_allow(call: ToolCall, verdict: PermissionDecision,
+                              updated_input: dict[str, Any] | None) -> PermissionDecision:
+    """A PermissionRequest hook said allow (maybe with a rewritten input): the input is
+    validated again and the whole chain re-checked with the hook's verdict, so deny rules and
+    safety checks still hold."""
+    from claude_harness.permissions.resolver import resolve_permission
+
+    assert call.tool is not None and call.parsed is not None
+    if updated_input is not None:
+        try:
+            call.parsed = call.tool.input_model.model_validate(updated_input)
+        except ValidationError as exc:
+            return PermissionDecision.deny("A PermissionRequest hook rewrote the input into an "
+                                           "invalid one: " + format_validation_error(call.tool, exc))
+        await input_backfill(call)
+    ctx = replace(call.ctx, permission=call.ctx.effective_permission())
+    again = await resolve_permission(call.tool, call.parsed, ctx, hook_decision=verdict)
+    if again.behavior == "deny":
+        return again
+    # The hook answered the prompt the user would have seen: that is its approval.
+    return PermissionDecision.allow(verdict.reason or "approved by a PermissionRequest hook",
+                                    decided_by="hook", updated_input=again.updated_input)
+
+
 async def _await_answer(request: PermissionRequest, ctx: ToolUseContext) -> PermissionAnswer:
     """Wait for the user's answer; an abort answers "no" (and closes the prompt)."""
     if ctx.abort.aborted:
@@ -300,16 +326,21 @@ async def _await_answer(request: PermissionRequest, ctx: ToolUseContext) -> Perm
         remove()
 
 
-def _remember_rule(call: ToolCall, rule_text: str) -> None:
-    from claude_harness.permissions.rules import parse_rule, save_local_rule
+def _remember_rule(call: ToolCall, suggestion: str) -> None:
+    """"Yes, and don't ask again": save the suggested rule(s) (a compound command brings up to
+    five) to .claude/settings.local.json and apply them for the rest of the session."""
+    from claude_harness.permissions.rules import parse_rule, save_local_rule, split_rules
     from claude_harness.permissions.types import PermissionRule
 
     try:
-        save_local_rule(call.ctx.permission.cwd, rule_text)
-    except OSError as exc:
-        call.emit(Notice(f"Could not save rule {rule_text}: {exc}", "warning"))
-    value = parse_rule(rule_text)
-    call.ctx.session_rules.append(PermissionRule("localSettings", "allow", value))
+        save_local_rule(call.ctx.permission.cwd, suggestion)
+    except (OSError, ValueError) as exc:
+        call.emit(Notice(f"Could not save rule {suggestion}: {exc}", "warning"))
+    for text in split_rules(suggestion):
+        try:
+            call.ctx.session_rules.append(PermissionRule("localSettings", "allow", parse_rule(text)))
+        except ValueError:
+            continue
 
 
 async def permission_denied(call: ToolCall) -> ToolOutcome | None:

@@ -132,3 +132,39 @@ def test_hooks_from_project_settings_run_in_print_mode_and_stream_as_events(
     events = [x for x in ndjson(proc.stdout) if x.get("subtype") == "hook_response"]
     assert events and events[0]["hook_event"] == "PostToolUse"
     assert events[0]["hooks"][0]["exit_code"] == 0
+
+
+async def test_permission_request_hook_answers_the_prompt_but_not_past_deny(
+        project: Path, api: Any, tmp_path: Path) -> None:
+    approve = script(tmp_path, "approve.sh", 'read input\ncase "$input" in *rewrite-me*) '
+                     'echo \'{"hookSpecificOutput": {"hookEventName": "PermissionRequest", '
+                     '"decision": {"behavior": "allow", "updatedInput": {"command": '
+                     '"touch forbidden.txt"}}}}\';; *) echo \'{"hookSpecificOutput": '
+                     '{"hookEventName": "PermissionRequest", "decision": {"behavior": '
+                     '"allow"}}}\';; esac\n')
+    server = api([bash_turn("touch approved.txt"), bash_turn("touch rewrite-me.txt"), TEXT])
+    engine = make_engine(server, project, deny=("Bash(touch forbidden*)",), hooks=runner(
+        project, {"PermissionRequest": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": approve}]}]}))
+    events = await run_prompt(engine, "go")
+    first, second = [e for e in events if isinstance(e, ToolResultEvent)]
+    assert not first.is_error and (project / "approved.txt").exists()
+    assert second.is_error and not (project / "forbidden.txt").exists()
+    assert not (project / "rewrite-me.txt").exists()
+
+
+async def test_dont_ask_again_with_a_compound_command_saves_every_rule(project: Path,
+                                                                       api: Any) -> None:
+    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+
+    server = api([bash_turn("mkdir -p out && touch out/a"), bash_turn("mkdir -p out && touch out/b"),
+                  TEXT])
+    engine = make_engine(server, project, interactive=True)
+    prompts = 0
+    async for event in engine.submit("go"):
+        if isinstance(event, PermissionRequest):
+            prompts += 1
+            event.future.set_result(PermissionAnswer("always"))
+    assert prompts == 1 and (project / "out" / "b").exists()
+    saved = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert len(saved["permissions"]["allow"]) == 2
