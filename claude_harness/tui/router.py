@@ -76,6 +76,7 @@ class TurnRenderer:
                 view.finish(content, err)
                 if name == "TodoWrite" and isinstance(event.data, dict):
                     self.on_todos(list(event.data.get("todos") or []))
+                self.on_usage()  # a tool may have changed the mode (plan mode) or the cwd
             case PermissionRequest():
                 self.on_permission(event)
             case Usage():

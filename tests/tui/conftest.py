@@ -3,7 +3,6 @@ and the real app wired to a real Engine pointed at that server."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,6 @@ from typing import Any
 import pytest
 
 from claude_harness.testing.mock_api import MockApiServer
-
-# Built-in tools the app tests rely on; imported one by one so a tool that has not landed yet
-# does not take the others down with it.
-TOOL_MODULES = ("bash", "read", "write", "edit", "grep", "glob", "todo_write")
 
 
 @pytest.fixture
@@ -41,15 +36,11 @@ def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     return proj
 
 
-def available_tools() -> tuple[Any, ...]:
-    tools = []
-    for name in TOOL_MODULES:
-        try:
-            module = importlib.import_module(f"claude_harness.tools.{name}")
-        except ImportError:
-            continue
-        tools.append(module.TOOL)
-    return tuple(sorted(tools, key=lambda t: t.name))
+def available_tools(perm: Any) -> tuple[Any, ...]:
+    """The built-in tool pool as bootstrap assembles it."""
+    from claude_harness.tools.registry import assemble_tool_pool
+
+    return assemble_tool_pool(perm)
 
 
 def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "default",
@@ -62,7 +53,7 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
     perm = PermissionContext(mode=mode, cwd=proj, interactive=True,  # type: ignore[arg-type]
                              bypass_available=bypass)
     config = EngineConfig(
-        cwd=proj, model="claude-sonnet-4-5", permission=perm, tools=available_tools(),
+        cwd=proj, model="claude-sonnet-4-5", permission=perm, tools=available_tools(perm),
         system_prompt="You are a test assistant.",
         api=ApiSettings(api_key=key, auth_token=None,
                         base_url=server.url if server else "http://127.0.0.1:9",

@@ -45,3 +45,11 @@ def screen_text(app: Any) -> str:
         elif isinstance(widget, Static):
             parts.append(str(widget.render()))
     return "\n".join(parts)
+
+
+def sent_texts(message: dict[str, Any]) -> list[str]:
+    """The text blocks of a message the app sent (the engine may add reminder blocks)."""
+    content = message["content"]
+    if isinstance(content, str):
+        return [content]
+    return [b.get("text", "") for b in content if b.get("type") == "text"]

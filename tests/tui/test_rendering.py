@@ -68,3 +68,25 @@ async def test_compact_replaces_the_history_with_a_summary(api: Any, make_app: A
         await wait_for(pilot, lambda: not app.busy, what="idle")
         assert app.engine.messages != before
         assert "the user asked one question" in str(app.engine.messages)
+
+
+async def test_exit_plan_mode_shows_the_plan_and_approval_leaves_plan_mode(
+        api: Any, make_app: Any) -> None:
+    from claude_harness.tui.widgets.status_bar import StatusBar
+
+    plan = "## Plan\n\n1. Add the **flag**\n2. Write a test"
+    server = api([{"content": [{"type": "tool_use", "name": "ExitPlanMode",
+                                "input": {"plan": plan}}]}, "Implementing now."])
+    app = make_app(server, mode="plan")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        assert app.query_one(StatusBar).mode == "plan"
+        await send(pilot, "plan it")
+        prompt = await wait_for(pilot, lambda: app.prompt_widget, what="plan approval")
+        assert "Leave plan mode" in screen_text(app)
+        rendered = prompt.query_one(".perm-body")
+        assert rendered.region.height >= 4  # the plan is drawn as Markdown, not as JSON
+        await pilot.press("1")
+        await wait_for(pilot, lambda: not app.busy, what="turn end")
+        assert app.engine.mode == "default"
+        assert app.query_one(StatusBar).mode == "default"

@@ -13,7 +13,7 @@ from typing import Any
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
@@ -22,7 +22,8 @@ from textual.widgets import Input, Static
 from claude_harness.agent.events import PermissionAnswer, PermissionRequest
 from claude_harness.tui import previews
 
-TITLES = {"Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",
+TITLES = {"ExitPlanMode": "The plan is ready. Leave plan mode and start implementing it?",
+          "Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",
           "MultiEdit": "Edit file", "NotebookEdit": "Edit notebook", "WebFetch": "Fetch URL"}
 MAX_PREVIEW_LINES = 14
 
@@ -63,6 +64,7 @@ class PermissionPrompt(Vertical, can_focus=True):
     PermissionPrompt:focus-within { border: round $warning; }
     PermissionPrompt .perm-title { text-style: bold; color: $warning; }
     PermissionPrompt .perm-body { padding: 0 0 0 2; color: $text; }
+    PermissionPrompt .perm-plan { height: auto; max-height: 50vh; }
     PermissionPrompt .perm-reason { color: $text-muted; padding: 0 0 0 2; }
     PermissionPrompt .perm-option { padding: 0 1; }
     PermissionPrompt .perm-option.-selected { background: $primary 30%; text-style: bold; }
@@ -101,7 +103,13 @@ class PermissionPrompt(Vertical, can_focus=True):
     def compose(self) -> ComposeResult:
         title = TITLES.get(self.request.tool_name, f"Use {self.request.tool_name}")
         yield Static(title, classes="perm-title", markup=False)
-        yield Static("\n".join(describe(self.request)), classes="perm-body", markup=False)
+        if self.request.tool_name == "ExitPlanMode" and self.request.preview:
+            from rich.markdown import Markdown as RichMarkdown
+
+            with VerticalScroll(classes="perm-plan"):
+                yield Static(RichMarkdown(self.request.preview), classes="perm-body")
+        else:
+            yield Static("\n".join(describe(self.request)), classes="perm-body", markup=False)
         if self.request.reason:
             yield Static(self.request.reason, classes="perm-reason", markup=False)
         yield Static("Do you want to proceed?")
