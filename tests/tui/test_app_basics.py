@@ -64,6 +64,11 @@ async def test_no_api_key_still_opens_with_a_clear_notice(project: Path, home: P
         assert "ANTHROPIC_BASE_URL" in text
         await type_text(pilot, "still typing")
         assert app.prompt.text == "still typing"
+        await pilot.press("enter")  # sending anyway fails cleanly and leaves the app usable
+        await wait_for(pilot, lambda: not app.busy and "Error" in screen_text(app),
+                       what="error notice")
+        await type_text(pilot, "more")
+        assert app.prompt.text == "more"
 
 
 async def test_shift_tab_cycles_the_footer_mode(api: Any, make_app: Any) -> None:

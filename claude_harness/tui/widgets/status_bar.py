@@ -52,7 +52,7 @@ class StatusBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-mode")
-        yield Static(id="status-info")
+        yield Static(id="status-info", markup=False)
 
     def on_mount(self) -> None:
         self.refresh_status()
