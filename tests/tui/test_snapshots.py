@@ -72,3 +72,21 @@ def test_permission_screen(snap_compare: Any, api: Any, make_app: Any, theme: st
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("theme", THEMES)
+def test_first_start_without_a_key(snap_compare: Any, project: Path, theme: str,
+                                   size: tuple[int, int]) -> None:
+    from claude_harness.tui.app import HarnessApp
+    from tests.tui.conftest import make_engine
+
+    app = HarnessApp(cwd=project, engine_factory=lambda: make_engine(None, project, key=None),
+                     theme=theme, preload_sdk=False)
+
+    async def run_before(pilot: Any) -> None:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        pin_cwd(app)
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
