@@ -332,10 +332,25 @@ class HarnessApp(App[None]):
     def action_interrupt(self) -> None:
         if self.busy and self.engine is not None:
             self.engine.interrupt()
+            self._unqueue_into_prompt()
             self.prompt.display = True
             self.prompt.focus()
         else:
             self._hide_completion()
+
+    def _unqueue_into_prompt(self) -> None:
+        """An interrupt means "stop and listen": queued prompts come back to the input to be
+        edited or resent, instead of going out on their own."""
+        if not self.queued:
+            return
+        pending = "\n\n".join(self.queued)
+        current = self.prompt.text
+        self.prompt.set_text(f"{pending}\n{current}" if current else pending)
+        self.queued = []
+        for view in self._queued_views:
+            view.remove()
+        self._queued_views = []
+        self.activity.set_queued(0)
 
     def action_ctrl_c(self) -> None:
         if self.busy:

@@ -244,3 +244,19 @@ async def test_edit_prompt_shows_the_diff_and_the_result_preview(api: Any, make_
         preview = str(edit_view.query_one(".tool-result").render())
         assert "+    return 'hi ' + name" in preview
     assert "'hi ' + name" in (project / "src" / "app.py").read_text()
+
+
+async def test_interrupt_returns_queued_prompts_to_the_input(api: Any, make_app: Any) -> None:
+    server = api([{"content": [bash("sleep 30")]}])
+    app = make_app(server, mode="bypassPermissions", bypass=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "first")
+        await wait_for(pilot, lambda: app.busy and app.renderer.tools, what="tool running")
+        await send(pilot, "then this")
+        assert app.queued == ["then this"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.busy, timeout=5, what="interrupted")
+        await pilot.pause(0.2)
+        assert app.prompt.text == "then this" and app.queued == []
+        assert len(server.requests) == 1  # nothing was sent on its own after the interrupt
