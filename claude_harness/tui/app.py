@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from claude_harness.tui.history import PromptHistory
+from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine
 from claude_harness.tui.widgets.conversation import Conversation
@@ -75,8 +76,6 @@ class HarnessApp(App[None]):
         self.busy = False
         self.queued: list[str] = []
         self.pending_context: list[dict[str, Any]] = []
-        self.permission_queue: deque[PermissionRequest] = deque()
-        self.prompt_widget: PermissionPrompt | None = None
         self.renderer: TurnRenderer | None = None
         self.details = False
         self._last_ctrl_c = 0.0
@@ -117,6 +116,7 @@ class HarnessApp(App[None]):
         self.apply_theme(self.requested_theme, errors)
         self.status.set_state(cwd=self.cwd, note="starting…")
         self.conversation.mount(NoticeView(WELCOME, boxed=True))
+        self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt)
         self.prompt.focus()
         self.call_after_refresh(self._start_background)
 
@@ -246,7 +246,7 @@ class HarnessApp(App[None]):
             self.busy = False
             self.prompt.remove_class("-busy")
             self.activity.stop()
-            self._clear_permissions()
+            self.permissions.clear()
             self.refresh_status()
         await self._drain_queue()
 
@@ -275,50 +275,19 @@ class HarnessApp(App[None]):
 
     # ── permission prompts ──────────────────────────────────────────────────────────────────
 
+    @property
+    def prompt_widget(self) -> PermissionPrompt | None:
+        return self.permissions.current
+
+    @property
+    def permission_queue(self) -> deque[PermissionRequest]:
+        return self.permissions.waiting
+
     def enqueue_permission(self, request: PermissionRequest) -> None:
-        self.permission_queue.append(request)
-        request.future.add_done_callback(lambda _f: self._on_request_settled(request))
-        if self.prompt_widget is None:
-            self._show_next_permission()
-        else:
-            self.prompt_widget.set_queued(len(self.permission_queue))
-
-    def _show_next_permission(self) -> None:
-        from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
-
-        while self.permission_queue and self.permission_queue[0].future.done():
-            self.permission_queue.popleft()
-        if not self.permission_queue:
-            self.prompt.display = True
-            self.prompt.focus()
-            return
-        request = self.permission_queue.popleft()
-        self.prompt_widget = PermissionPrompt(request, queued=len(self.permission_queue))
-        self.prompt.display = False
-        self.query_one("#input-area").mount(self.prompt_widget, before=self.prompt)
-        self.bell()
+        self.permissions.add(request)
 
     def on_permission_prompt_answered(self, message: PermissionPrompt.Answered) -> None:
-        if not message.request.future.done():
-            message.request.future.set_result(message.answer)
-        self._close_prompt_widget()
-
-    def _on_request_settled(self, request: PermissionRequest) -> None:
-        """Answered elsewhere (an interrupt answers "no"): drop its prompt if it is showing."""
-        if (self.prompt_widget is not None and self.prompt_widget.request is request
-                and self.prompt_widget.is_attached):
-            self._close_prompt_widget()
-
-    def _close_prompt_widget(self) -> None:
-        if self.prompt_widget is not None:
-            self.prompt_widget.remove()
-            self.prompt_widget = None
-        self._show_next_permission()
-
-    def _clear_permissions(self) -> None:
-        self.permission_queue.clear()
-        if self.prompt_widget is not None:
-            self._close_prompt_widget()
+        self.permissions.answer(message.request, message.answer)
 
     # ── keys ────────────────────────────────────────────────────────────────────────────────
 
