@@ -19,6 +19,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
+from textual.worker import Worker
 
 from claude_harness.tui.history import PromptHistory
 from claude_harness.tui.permission_queue import PermissionQueue
@@ -81,6 +82,7 @@ class HarnessApp(App[None]):
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
+        self._shell_worker: Worker[None] | None = None
 
     # ── layout ──────────────────────────────────────────────────────────────────────────────
 
@@ -262,16 +264,40 @@ class HarnessApp(App[None]):
         self._start_turn(text)
 
     async def run_shell(self, command: str) -> None:
-        """`!cmd`: run it now in the session's cwd; its output goes into the next prompt."""
-        from claude_harness.tui.shell_escape import run_shell_escape
+        """`!cmd`: run it now in the session's cwd; its output goes into the next prompt.
 
+        It runs in a worker like a turn (the UI stays live, prompts queue, Esc stops it)."""
         if not command:
+            return
+        if self.busy:
+            await self.post_notice("Wait for the current job to finish (or Esc) before !cmd.",
+                                   "warning")
             return
         cwd = self.engine.shell.cwd if self.engine is not None else self.cwd
         await self.conversation.add(UserPromptView(command, marker="!", classes="-shell"))
-        result = await run_shell_escape(command, cwd)
-        await self.conversation.add(NoticeView(result.display(), "error" if result.failed else "info"))
+        self.busy = True
+        self.prompt.add_class("-busy")
+        self.activity.start(f"Running !{command[:40]}")
+        self._shell_worker = self.run_worker(self._run_shell(command, cwd), group="shell",
+                                             exit_on_error=False)
+
+    async def _run_shell(self, command: str, cwd: Path) -> None:
+        from claude_harness.tui.shell_escape import run_shell_escape
+
+        try:
+            result = await run_shell_escape(command, cwd)
+        except asyncio.CancelledError:
+            await self.post_notice(f"Stopped !{command}", "warning")
+            raise
+        finally:
+            self.busy = False
+            self._shell_worker = None
+            self.prompt.remove_class("-busy")
+            self.activity.stop()
+        await self.conversation.add(NoticeView(result.display(),
+                                               "error" if result.failed else "info"))
         self.pending_context.append({"type": "text", "text": result.context_text()})
+        await self._drain_queue()
 
     # ── permission prompts ──────────────────────────────────────────────────────────────────
 
@@ -299,6 +325,10 @@ class HarnessApp(App[None]):
         self.refresh_status()
 
     def action_interrupt(self) -> None:
+        if self._shell_worker is not None:
+            self._shell_worker.cancel()
+            self._unqueue_into_prompt()
+            return
         if self.busy and self.engine is not None:
             self.engine.interrupt()
             self._unqueue_into_prompt()

@@ -59,10 +59,19 @@ async def run_shell_escape(command: str, cwd: Path, timeout: float = TIMEOUT) ->
     try:
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
         code: int | None = proc.returncode
-    except (TimeoutError, asyncio.CancelledError):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+    except TimeoutError:
+        _kill_group(proc.pid)
         out, err = await proc.communicate()
         code = None
+    except asyncio.CancelledError:  # Esc: stop the whole process group, then give up
+        _kill_group(proc.pid)
+        with contextlib.suppress(Exception):
+            await asyncio.shield(proc.wait())
+        raise
     return ShellResult(command, _cut(out.decode("utf-8", "replace")),
                        _cut(err.decode("utf-8", "replace")), code)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)

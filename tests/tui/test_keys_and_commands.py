@@ -299,3 +299,23 @@ async def test_view_follows_output_only_while_at_the_bottom(api: Any, make_app: 
         await conversation.add(UserPromptView("after"))
         await pilot.pause()
         assert conversation.scroll_y == conversation.max_scroll_y  # back at the bottom: follows
+
+
+async def test_long_shell_escape_keeps_the_ui_live_and_esc_stops_it(
+        api: Any, make_app: Any, project: Path) -> None:
+    import time as _time
+
+    app = make_app(api([]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready_app(pilot, app)
+        started = _time.monotonic()
+        await send(pilot, "!sleep 30; touch never.txt")
+        await wait_for(pilot, lambda: app.busy, what="shell running")
+        await type_text(pilot, "typing works")  # the UI is not blocked by the command
+        assert app.prompt.text == "typing works"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.busy, timeout=5, what="shell stopped")
+        assert _time.monotonic() - started < 10
+        assert "Stopped !sleep 30" in screen_text(app)
+        assert app.pending_context == []
+    assert not (project / "never.txt").exists()
