@@ -4,6 +4,7 @@ type a prompt, approve the permission prompt with a key, read the result off the
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -46,15 +47,26 @@ class Terminal:
         raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen()}")
 
 
+def app_env() -> dict[str, str]:
+    env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
+                                      "CLAUDE_HARNESS_MANAGED_SETTINGS", "ANTHROPIC_BASE_URL",
+                                      "ANTHROPIC_API_KEY")}
+    env["TERM"] = "xterm-256color"
+    return env
+
+
 @pytest.fixture
 def terminal(project: Path) -> Iterator[Any]:
     name = f"tui-test-{uuid.uuid4().hex[:8]}"
     term = Terminal(name)
 
-    def start(env: dict[str, str]) -> Terminal:
-        exports = [f"{k}={v}" for k, v in env.items()]
-        subprocess.run(["tmux", "-L", name, "new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c",
-                        str(project), "env", *exports, str(BINARY)], check=True)
+    def start(env: dict[str, str], *args: str, then: str = "") -> Terminal:
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        command = f"env {exports} {BINARY} {' '.join(args)}"
+        if then:
+            command += f"; {then}"
+        subprocess.run(["tmux", "-L", name, "new-session", "-d", "-s", name, "-x", "100", "-y",
+                        "30", "-c", str(project), command], check=True)
         return term
 
     yield start
@@ -66,11 +78,7 @@ def test_installed_app_prompt_approve_and_result(api: Any, terminal: Any, projec
     server = api([{"content": ["Creating it.", {"type": "tool_use", "name": "Bash",
                                                 "input": {"command": "touch from-tmux.txt"}}]},
                   "The file from-tmux.txt is there now."])
-    env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
-                                      "CLAUDE_HARNESS_MANAGED_SETTINGS", "ANTHROPIC_BASE_URL",
-                                      "ANTHROPIC_API_KEY")}
-    env["TERM"] = "xterm-256color"
-    term = terminal(env)
+    term = terminal(app_env())
     term.wait("default mode")  # the footer: the first frame is up
     term.keys("please create the file", literal=True)
     term.keys("Enter")
@@ -91,3 +99,18 @@ def test_installed_app_prompt_approve_and_result(api: Any, terminal: Any, projec
         raise AssertionError("Ctrl+D did not exit the app")
     texts = [b.get("text") for b in server.requests[0]["messages"][0]["content"]]
     assert "please create the file" in texts
+
+
+@pytest.mark.skipif(not BINARY.exists(), reason="claude-harness is not installed in this venv")
+def test_inline_mode_leaves_the_conversation_in_the_scrollback(api: Any, terminal: Any) -> None:
+    api(["An inline answer with **bold** text."])
+    term = terminal(app_env(), "--inline", then="echo APP-EXITED; sleep 30")
+    term.wait("default mode")
+    term.keys("hello inline", literal=True)
+    term.keys("Enter")
+    term.wait("An inline answer")
+    term.keys("C-d")
+    screen = term.wait("APP-EXITED")
+    before_exit = screen[: screen.index("APP-EXITED")]
+    assert "› hello inline" in before_exit
+    assert "An inline answer with bold text." in before_exit  # rendered Markdown, printed
