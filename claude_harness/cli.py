@@ -12,29 +12,14 @@ from typing import Any
 
 from claude_harness import __version__
 from claude_harness.options import RunOptions
+from claude_harness.permissions.rule_lists import split_rule_list
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
 
 
 def split_tool_list(values: list[str] | None) -> list[str]:
-    """`--allowedTools "Bash(git *)" Read,Edit`: split on commas/spaces outside parentheses."""
-    items: list[str] = []
-    for value in values or []:
-        depth, current = 0, ""
-        for ch in value:
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth = max(0, depth - 1)
-            if depth == 0 and (ch == "," or ch.isspace()):
-                if current.strip():
-                    items.append(current.strip())
-                current = ""
-                continue
-            current += ch
-        if current.strip():
-            items.append(current.strip())
-    return items
+    """`--allowedTools "Bash(git *)" Read,Edit`: every value may hold several rules."""
+    return [item for value in values or [] for item in split_rule_list(value)]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,7 +40,6 @@ from claude_harness.permissions.types import PermissionContext, PermissionMode
 from claude_harness.session.transcript import Transcript
 from claude_harness.tools.base import Tool
 
-MODE_CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
 AUTO_COMPACT_FRACTION = 0.85
 MODE_NOTES = {
     "plan": "Plan mode is active: research and plan only. Do not edit files or run commands "
@@ -130,13 +129,11 @@ class Engine:
 
     def cycle_mode(self) -> PermissionMode:
         """Shift+Tab: default → acceptEdits → plan (→ bypassPermissions if started with it)."""
-        cycle = list(MODE_CYCLE)
-        if self.permission.bypass_available:
-            cycle.append("bypassPermissions")
-        current = self.mode if self.mode in cycle else "default"
-        nxt = cycle[(cycle.index(current) + 1) % len(cycle)] if current in cycle else "default"
-        self.set_mode(nxt)
-        return nxt
+        from claude_harness.permissions.modes import next_mode
+
+        mode = next_mode(self.mode, self.permission.bypass_available)
+        self.set_mode(mode)
+        return mode
 
     @property
     def context_percent(self) -> float:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from claude_harness.permissions.rule_lists import split_rule_list
+
 Value = str | list[str]
 
 _KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s+(.*)|\s*)$")
@@ -47,34 +49,13 @@ class FrontMatter:
             return None
         if isinstance(value, list):
             return [v for v in value if v]
-        return split_items(value)
+        return split_rule_list(value)
 
     def flag(self, key: str, default: bool = False) -> bool:
         value = self.data.get(key)
         if isinstance(value, str):
             return value.strip().lower() in ("true", "yes", "on", "1")
         return default
-
-
-def split_items(text: str) -> list[str]:
-    """Split on commas and white space outside parentheses: `Bash(git add:*), Read Grep`."""
-    items: list[str] = []
-    depth = 0
-    current = ""
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        if depth == 0 and (ch == "," or ch.isspace()):
-            if current.strip():
-                items.append(current.strip())
-            current = ""
-            continue
-        current += ch
-    if current.strip():
-        items.append(current.strip())
-    return items
 
 
 def parse_front_matter(text: str) -> FrontMatter:

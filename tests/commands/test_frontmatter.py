@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from claude_harness.commands.frontmatter import parse_front_matter, split_items
+from claude_harness.commands.frontmatter import parse_front_matter
+from claude_harness.permissions.rule_lists import split_rule_list as split_items
 
 
 def test_scalars_quotes_comments_and_body() -> None:
