@@ -65,8 +65,10 @@ class HarnessApp(App[None]):
     ]
 
     def __init__(self, *, cwd: Path | None = None, engine_factory: EngineFactory | None = None,
-                 theme: str | None = None, preload_sdk: bool = True) -> None:
+                 theme: str | None = None, preload_sdk: bool = True,
+                 pick_session: bool = False) -> None:
         super().__init__()
+        self.pick_session = pick_session  # `--resume` without an id: open the picker
         self.cwd = (cwd or Path.cwd()).resolve()
         self.engine_factory = engine_factory
         self.engine: Engine | None = None
@@ -176,7 +178,20 @@ class HarnessApp(App[None]):
             await self.post_notice(warning, "warning")
         if not engine.api.settings.has_credentials:
             await self.post_notice(NO_KEY_NOTICE, "warning", boxed=True)
+        if engine.messages:
+            await self._show_history(engine.messages)
+        elif self.pick_session:
+            from claude_harness.tui.commands import run_command
+
+            await run_command(self, "/resume")
         await self._drain_queue()
+
+    async def _show_history(self, messages: list[dict[str, Any]]) -> None:
+        """`--continue` / `--resume ID`: draw the tail of the conversation being continued."""
+        from claude_harness.tui.router import history_widgets
+
+        await self.conversation.add_many(history_widgets(messages[-60:]))
+        await self.post_notice(f"Continuing the conversation ({len(messages)} messages).")
 
     @property
     def ready(self) -> bool:
@@ -443,7 +458,8 @@ def run_app(opts: Any) -> int:
 
         return build_engine(opts)
 
-    app = HarnessApp(cwd=cwd, engine_factory=factory, theme=getattr(opts, "theme", None))
+    app = HarnessApp(cwd=cwd, engine_factory=factory, theme=getattr(opts, "theme", None),
+                     pick_session=getattr(opts, "resume", None) == "")
     app.run(inline=inline)
     if inline and app.engine is not None and app.engine.messages:
         from claude_harness.tui.export import print_transcript

@@ -44,7 +44,8 @@ def available_tools(perm: Any) -> tuple[Any, ...]:
 
 
 def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "default",
-                bypass: bool = False, key: str | None = "test") -> Any:
+                bypass: bool = False, key: str | None = "test",
+                history: list[dict[str, Any]] | None = None) -> Any:
     """An Engine wired as bootstrap does, pointed at `server`, without reading settings files."""
     from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
@@ -58,7 +59,7 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
         api=ApiSettings(api_key=key, auth_token=None,
                         base_url=server.url if server else "http://127.0.0.1:9",
                         retry_base_delay=0.05, max_retries=1),
-        data_dir=proj.parent / "home" / "data",
+        data_dir=proj.parent / "home" / "data", history=list(history or []),
     )
     return Engine(config)
 

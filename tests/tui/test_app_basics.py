@@ -131,3 +131,26 @@ async def test_engine_that_fails_to_start_is_explained(project: Path, home: Path
         await wait_for(pilot, lambda: "The agent is not available" in screen_text(app),
                        what="not available notice")
         assert app.queued == []
+
+
+async def test_continued_session_draws_its_tail_and_goes_on(api: Any, make_app: Any) -> None:
+    history = [
+        {"role": "user", "content": [{"type": "text", "text": "earlier question"}]},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": "Let me check."},
+            {"type": "tool_use", "id": "toolu_old", "name": "Bash", "input": {"command": "ls"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_old",
+                                      "content": "README.md"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Earlier answer."}]},
+    ]
+    server = api(["New answer."])
+    app = make_app(server, history=history)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        text = await wait_for(pilot, lambda: "Continuing the conversation (4 messages)"
+                              in screen_text(app) and screen_text(app), what="history")
+        assert "earlier question" in text and "Earlier answer." in text
+        assert "Bash(ls)" in text and "README.md" in text
+        await send(pilot, "and now?")
+        await wait_for(pilot, lambda: "New answer." in screen_text(app), what="new answer")
+    assert len(server.requests[0]["messages"]) == 5

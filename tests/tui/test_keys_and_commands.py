@@ -319,3 +319,22 @@ async def test_long_shell_escape_keeps_the_ui_live_and_esc_stops_it(
         assert "Stopped !sleep 30" in screen_text(app)
         assert app.pending_context == []
     assert not (project / "never.txt").exists()
+
+
+async def test_resume_without_an_id_opens_the_picker_at_start(api: Any, make_app: Any,
+                                                               project: Path) -> None:
+    from claude_harness.tui.app import HarnessApp
+    from tests.tui.conftest import make_engine
+
+    app = make_app(api(["stored answer"]))
+    async with app.run_test() as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "stored question")
+        await wait_for(pilot, lambda: not app.busy and len(app.engine.messages) == 2, what="turn")
+    server = api([])
+    app2 = HarnessApp(cwd=project, engine_factory=lambda: make_engine(server, project),
+                      preload_sdk=False, pick_session=True)
+    async with app2.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app2.screen, SessionPicker), what="picker")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "stored answer" in screen_text(app2), what="resumed")
