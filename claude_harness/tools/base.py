@@ -93,6 +93,16 @@ async def _valid(inp: Any, ctx: ToolUseContext) -> ValidationResult:
     return VALID
 
 
+def no_prompt_needed(reason: str) -> Callable[[Any, ToolUseContext], Awaitable[PermissionDecision]]:
+    """A `check_permissions` for tools that change nothing outside the conversation (the task
+    list, loading tool definitions, starting a sub-agent whose own calls are each checked)."""
+
+    async def check(inp: Any, ctx: ToolUseContext) -> PermissionDecision:
+        return PermissionDecision.allow(reason, decided_by="tool")
+
+    return check
+
+
 SAFE_DEFAULTS: dict[str, Any] = {
     "aliases": (),
     "is_enabled": lambda: True,

@@ -30,9 +30,15 @@ from claude_harness.agent.events import (
 from claude_harness.agent.messages import final_text, user_text
 from claude_harness.agent.prompt import environment_section
 from claude_harness.api.models import resolve_alias
-from claude_harness.permissions.types import PermissionDecision
 from claude_harness.tools.agent.definitions import GENERAL_PURPOSE, agent_definitions, find_agent
-from claude_harness.tools.base import ToolError, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.tools.base import (
+    ToolError,
+    ToolInput,
+    ToolResult,
+    build_tool,
+    load_prompt,
+    no_prompt_needed,
+)
 
 _ids = itertools.count(1)
 
@@ -49,11 +55,6 @@ class AgentInput(ToolInput):
 def parallel_agents_enabled() -> bool:
     """Agents run one at a time unless the user opts in (settings `parallelAgents`)."""
     return os.environ.get("CLAUDE_HARNESS_PARALLEL_AGENTS", "") in ("1", "true")
-
-
-async def _no_prompt_needed(inp: AgentInput, ctx: ToolUseContext) -> PermissionDecision:
-    """Starting a sub-agent changes nothing; each of its tool calls is checked on its own."""
-    return PermissionDecision.allow("sub-agents are checked per tool call", decided_by="tool")
 
 
 def _summary(event: Any) -> dict[str, Any] | None:
@@ -114,7 +115,7 @@ TOOL = build_tool(
     description=load_prompt(__file__),
     input_model=AgentInput,
     call=call,
-    check_permissions=_no_prompt_needed,
+    check_permissions=no_prompt_needed("each of a sub-agent's tool calls is checked on its own"),
     is_concurrency_safe=lambda inp: parallel_agents_enabled(),
     key_argument=lambda inp: inp.description,
     max_result_size_chars=100_000,

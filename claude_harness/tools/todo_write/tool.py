@@ -7,8 +7,14 @@ from typing import Any
 from pydantic import Field
 
 from claude_harness.agent.context import ToolUseContext
-from claude_harness.permissions.types import PermissionDecision
-from claude_harness.tools.base import Progress, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.tools.base import (
+    Progress,
+    ToolInput,
+    ToolResult,
+    build_tool,
+    load_prompt,
+    no_prompt_needed,
+)
 from claude_harness.tools.todo_write.state import Todo, TodoStatus, set_todos
 
 
@@ -45,17 +51,13 @@ def _render(data: dict[str, Any]) -> str:
     return _UPDATED
 
 
-async def _no_prompt(inp: TodoWriteInput, ctx: ToolUseContext) -> PermissionDecision:
-    return PermissionDecision.allow("TodoWrite only updates the task list", decided_by="tool")
-
-
 TOOL = build_tool(
     name="TodoWrite",
     description=load_prompt(__file__),
     input_model=TodoWriteInput,
     call=_call,
     render_result=_render,
-    check_permissions=_no_prompt,
+    check_permissions=no_prompt_needed("TodoWrite only updates the task list"),
     key_argument=lambda inp: f"{len(inp.todos)} tasks",
     search_hint="task list checklist plan progress",
 )

@@ -16,8 +16,14 @@ from typing import Any
 from pydantic import Field
 
 from claude_harness.agent.context import ToolUseContext
-from claude_harness.permissions.types import PermissionDecision
-from claude_harness.tools.base import Tool, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.tools.base import (
+    Tool,
+    ToolInput,
+    ToolResult,
+    build_tool,
+    load_prompt,
+    no_prompt_needed,
+)
 
 
 class ToolSearchInput(ToolInput):
@@ -77,17 +83,13 @@ def loaded_from_history(messages: list[dict[str, Any]]) -> frozenset[str]:
     return frozenset(names)
 
 
-async def _allowed(inp: ToolSearchInput, ctx: ToolUseContext) -> PermissionDecision:
-    return PermissionDecision.allow("loading tool definitions changes nothing", decided_by="tool")
-
-
 TOOL = build_tool(
     name="ToolSearch",
     description=load_prompt(__file__),
     input_model=ToolSearchInput,
     call=call,
     render_result=render,
-    check_permissions=_allowed,
+    check_permissions=no_prompt_needed("loading tool definitions changes nothing"),
     is_read_only=lambda inp: True,
     is_concurrency_safe=lambda inp: True,
     key_argument=lambda inp: inp.query,
