@@ -338,3 +338,20 @@ async def test_resume_without_an_id_opens_the_picker_at_start(api: Any, make_app
         await wait_for(pilot, lambda: isinstance(app2.screen, SessionPicker), what="picker")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "stored answer" in screen_text(app2), what="resumed")
+
+
+async def test_page_keys_scroll_the_conversation_from_the_prompt(api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready_app(pilot, app)
+        conversation = app.query_one(Conversation)
+        for i in range(40):
+            await conversation.add(UserPromptView(f"line {i}"))
+        await pilot.pause()
+        bottom = conversation.scroll_y
+        await pilot.press("pageup")
+        await pilot.pause(0.3)
+        assert conversation.scroll_y < bottom
+        assert app.prompt.has_focus
+        await pilot.press("tab")  # Tab on an empty prompt keeps the focus where it is
+        assert app.prompt.has_focus

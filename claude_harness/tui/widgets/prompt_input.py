@@ -8,6 +8,7 @@ command, shell escape) is the app's business, so this widget only posts `Submitt
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
@@ -28,6 +29,11 @@ class PromptInput(TextArea):
     PromptInput.-busy { border: round $secondary; }
     PromptInput .text-area--cursor-line { background: transparent; }
     """
+
+    BINDINGS = [
+        Binding("pageup", "page_conversation(-1)", show=False),
+        Binding("pagedown", "page_conversation(1)", show=False),
+    ]
 
     class Submitted(Message):
         def __init__(self, text: str) -> None:
@@ -71,11 +77,12 @@ class PromptInput(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if key == "tab" and self.text:
+        if key == "tab":  # completion only: focus never leaves the prompt by accident
             event.stop()
             event.prevent_default()
-            row, col = self.cursor_location
-            self.post_message(self.Completion(self.document.get_line(row), col))
+            if self.text:
+                row, col = self.cursor_location
+                self.post_message(self.Completion(self.document.get_line(row), col))
             return
         if key == "up" and self.cursor_location[0] == 0:
             older = self.prompt_history.older(self.text)
@@ -92,6 +99,14 @@ class PromptInput(TextArea):
                 self.set_text(newer)
             return
         await super()._on_key(event)
+
+    def action_page_conversation(self, direction: int) -> None:
+        """PageUp/PageDown scroll the conversation while typing (the prompt is short)."""
+        conversation = self.screen.query_one("#conversation")
+        if direction < 0:
+            conversation.scroll_page_up()
+        else:
+            conversation.scroll_page_down()
 
     def _submit(self) -> None:
         text = self.text
