@@ -1,24 +1,17 @@
 """Where the interactive app keeps its own files (prompt history, user themes).
 
-`CLAUDE_HARNESS_DATA_DIR` overrides the platform data dir so tests and benchmarks never touch
-the real home directory.
+The data dir comes from `claude_harness.config.paths` (one place honours the
+`CLAUDE_HARNESS_DATA_DIR` override for every reader).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
+from claude_harness.config.paths import data_dir
 
-def data_dir() -> Path:
-    """The harness data dir (not created here: callers create what they write)."""
-    override = os.environ.get("CLAUDE_HARNESS_DATA_DIR")
-    if override:
-        return Path(override).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("claude-harness"))
+__all__ = ["data_dir", "project_key"]
 
 
 def project_key(cwd: Path) -> str:
