@@ -12,15 +12,16 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Protocol
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.history import History, InMemoryHistory
 from prompt_toolkit.styles import Style
 
+from claude_harness.history import PromptHistory
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
 from claude_harness.plain.keys import enable_shift_enter, prompt_bindings
@@ -39,7 +40,7 @@ class InputSide(Protocol):
 class PromptInput:
     """prompt-toolkit: multi-line editing, history file, completion, mode toolbar."""
 
-    def __init__(self, cwd: Path, history_file: Path | None, style: dict[str, str],
+    def __init__(self, cwd: Path, history_cwd: Path | None, style: dict[str, str],
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
                  notify: Callable[[str], None]) -> None:
         enable_shift_enter()
@@ -50,7 +51,7 @@ class PromptInput:
             message=FormattedText([("class:prompt", "> ")]),
             multiline=True,
             prompt_continuation="  ",
-            history=_history(history_file),
+            history=_history(history_cwd),
             completer=PlainCompleter(cwd),
             complete_while_typing=True,
             key_bindings=prompt_bindings(on_cycle_mode),
@@ -94,14 +95,25 @@ class PromptInput:
         """Ctrl+C arrives as a key while prompt-toolkit reads; nothing to do here."""
 
 
-def _history(path: Path | None) -> FileHistory | InMemoryHistory:
+class SharedHistory(History):
+    """prompt-toolkit's view of the per-project prompt history the Textual app also uses."""
+
+    def __init__(self, prompts: PromptHistory) -> None:
+        super().__init__()
+        self.prompts = prompts
+
+    def load_history_strings(self) -> Iterable[str]:
+        return reversed(self.prompts.entries)  # newest first, as prompt-toolkit expects
+
+    def store_string(self, string: str) -> None:
+        self.prompts.add(string)
+
+
+def _history(path: Path | None) -> SharedHistory | InMemoryHistory:
+    """The shared history of the project at `path`, or a throwaway one."""
     if path is None:
         return InMemoryHistory()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return FileHistory(str(path))
-    except OSError:
-        return InMemoryHistory()  # history is a convenience; never fail the REPL over it
+    return SharedHistory(PromptHistory.for_project(path))
 
 
 class LineInput:
@@ -115,7 +127,7 @@ class LineInput:
     _WAKE = object()
 
     def __init__(self, out: IO[str] | None = None, stream: IO[str] | None = None,
-                 history_file: Path | None = None) -> None:
+                 history_cwd: Path | None = None) -> None:
         self.out = out or sys.stdout
         self.stream = stream or sys.stdin
         self._queue: asyncio.Queue[object] = asyncio.Queue()
@@ -123,7 +135,7 @@ class LineInput:
         self._last_interrupt = 0.0
         self._tty_in = self.stream.isatty()
         # Only a person typing adds to the shared history; a piped script does not.
-        self._history = _history(history_file) if self._tty_in and history_file else None
+        self._history = _history(history_cwd) if self._tty_in and history_cwd else None
         threading.Thread(target=self._pump, name="plain-stdin", daemon=True).start()
 
     def _pump(self) -> None:

@@ -31,7 +31,6 @@ from claude_harness.plain.input import (
     PromptInput,
     terminal_capable,
 )
-from claude_harness.plain.paths import history_path
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
@@ -75,10 +74,10 @@ class PlainRepl:
 
     def _make_input(self) -> InputSide:
         if self.terminal:
-            return PromptInput(self.engine.config.cwd, history_path(self.engine.config.cwd),
+            return PromptInput(self.engine.config.cwd, self.engine.config.cwd,
                                self.theme.prompt_style(), self.toolbar, self.cycle_mode,
                                lambda text: self.out.line(text, "ch.dim"))
-        return LineInput(history_file=history_path(self.engine.config.cwd))
+        return LineInput(history_cwd=self.engine.config.cwd)
 
     def toolbar(self) -> FormattedText:
         e = self.engine

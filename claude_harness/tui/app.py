@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual.worker import Worker
 
-from claude_harness.tui.history import PromptHistory
+from claude_harness.history import PromptHistory
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.theme import Theme
 
-from claude_harness.tui.paths import data_dir
+from claude_harness.config.paths import data_dir
 
 BUILTIN_DIR = Path(__file__).resolve().parents[2] / "themes"
 DEFAULT_THEME = "dark"

@@ -11,7 +11,6 @@ from prompt_toolkit.document import Document
 
 from claude_harness.plain.choice import options_for, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
-from claude_harness.plain.paths import history_path, project_slug
 from claude_harness.plain.previews import permission_body
 from claude_harness.plain.shell import run_shell
 
@@ -53,15 +52,22 @@ def test_typed_choices_follow_the_numbering_of_the_options() -> None:
     assert parse_typed_choice("3", without_rule) == "no"
 
 
-def test_history_file_is_per_project_under_the_data_dir(
+def test_history_is_the_projects_shared_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain REPL reads and writes the same per-project history file as the Textual app."""
+    from claude_harness.history import PromptHistory, history_path
+    from claude_harness.plain.input import SharedHistory
+
     monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(tmp_path / "data"))
     project = tmp_path / "my proj.v2"
     project.mkdir()
-    slug = project_slug(project)
-    assert slug.endswith("-my-proj-v2") and slug.startswith("-")
-    assert all(c.isalnum() or c == "-" for c in slug)
-    assert history_path(project) == tmp_path / "data" / "history" / f"{project_slug(project)}.txt"
+    PromptHistory.for_project(project).add("typed in the app")
+    shared = SharedHistory(PromptHistory.for_project(project))
+    assert list(shared.load_history_strings()) == ["typed in the app"]
+    shared.store_string("typed in the plain REPL")
+    assert PromptHistory.for_project(project).entries == ["typed in the app",
+                                                          "typed in the plain REPL"]
+    assert history_path(project).parent == tmp_path / "data" / "history"
 
 
 def test_permission_body_shows_the_exact_command_or_diff() -> None:

@@ -105,7 +105,7 @@ def test_newline_keys_and_history_shared_across_sessions(plain_tmux: Any, home: 
     session.type("/exit")
     session.send("Enter")
     session.wait_for("[exited 0]")
-    history = list((home / "data" / "history").glob("*.txt"))
+    history = list((home / "data" / "history").glob("*.jsonl"))
     assert len(history) == 1 and "line three" in history[0].read_text()
 
     again, server2 = plain_tmux(["Two."])
@@ -201,7 +201,7 @@ def test_dumb_terminal_gets_plain_lines_and_ctrl_c_still_interrupts(plain_tmux: 
     session.send("Enter")
     session.wait_for("Next answer.")
     assert "\x1b[" not in session.screen(styled=True)  # no colour, no cursor movement
-    history = list((home / "data" / "history").glob("*.txt"))
+    history = list((home / "data" / "history").glob("*.jsonl"))
     assert len(history) == 1 and "+again" in history[0].read_text()  # typed, so remembered
     session.send("C-c")
     session.wait_for("Press Ctrl+C again to exit.")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from claude_harness.history import MAX_ENTRIES, PromptHistory
 from claude_harness.tui import previews
 from claude_harness.tui.completion import complete
 from claude_harness.tui.export import conversation_markdown
-from claude_harness.tui.history import MAX_ENTRIES, PromptHistory
 from claude_harness.tui.shell_escape import run_shell_escape
 from claude_harness.tui.themes import ThemeFileError, load_themes, theme_from_file
 
@@ -42,7 +42,7 @@ def test_history_browses_and_survives_a_restart(tmp_path: Path) -> None:
     history = PromptHistory(path)
     for text in ("one", "two", "two", "multi\nline"):
         history.add(text)
-    from claude_harness.tui.history import _read
+    from claude_harness.history import _read
 
     loaded = PromptHistory(path, _read(path))
     assert loaded.entries == ["one", "two", "multi\nline"]  # consecutive duplicates dropped

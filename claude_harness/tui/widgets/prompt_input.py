@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
-from claude_harness.tui.history import PromptHistory
+from claude_harness.history import PromptHistory
 
 
 class PromptInput(TextArea):

@@ -1,4 +1,5 @@
-"""Prompt history for Up/Down, persisted per project as JSON lines.
+"""Prompt history for Up/Down, persisted per project as JSON lines, shared by the Textual app
+and the plain REPL (a prompt typed in one is offered by the other).
 
 One file per project so that Up in one repository never offers prompts typed in another.
 Appends are one short write each; the file is trimmed when it grows far past the limit.
@@ -6,12 +7,25 @@ Appends are one short write each; the file is trimmed when it grows far past the
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
-from claude_harness.tui.paths import data_dir, project_key
+from claude_harness.config.paths import data_dir
 
 MAX_ENTRIES = 500
+
+
+def project_key(cwd: Path) -> str:
+    """A short, filesystem-safe name for one project, stable across runs."""
+    resolved = str(cwd.resolve())
+    tail = "".join(c if c.isalnum() else "-" for c in Path(resolved).name)[:40] or "root"
+    digest = hashlib.sha1(resolved.encode()).hexdigest()[:10]
+    return f"{tail}-{digest}"
+
+
+def history_path(cwd: Path) -> Path:
+    return data_dir() / "history" / f"{project_key(cwd)}.jsonl"
 
 
 class PromptHistory:
@@ -25,7 +39,7 @@ class PromptHistory:
 
     @classmethod
     def for_project(cls, cwd: Path) -> PromptHistory:
-        path = data_dir() / "history" / f"{project_key(cwd)}.jsonl"
+        path = history_path(cwd)
         return cls(path, _read(path))
 
     def add(self, text: str) -> None:
