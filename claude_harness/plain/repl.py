@@ -34,10 +34,10 @@ from claude_harness.plain.input import (
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
-from claude_harness.plain.shell import run_shell
 from claude_harness.plain.stream import PlainMarkdown, emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
+from claude_harness.shell_escape import run_shell_escape
 
 MODE_LABELS = {
     "default": "default mode",
@@ -257,7 +257,7 @@ class PlainRepl:
             self.out.line("Usage: !<shell command>", "ch.dim")
             return
         self.out.line(f"! {command}", "ch.accent")
-        task = asyncio.ensure_future(run_shell(command, self.engine.shell.cwd))
+        task = asyncio.ensure_future(run_shell_escape(command, self.engine.shell.cwd))
         on_escape, self.keys.on_escape = self.keys.on_escape, task.cancel
         try:
             with self._sigint(task.cancel), self.keys.active(self.terminal):

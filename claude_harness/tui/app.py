@@ -297,7 +297,7 @@ class HarnessApp(App[None]):
                                              exit_on_error=False)
 
     async def _run_shell(self, command: str, cwd: Path) -> None:
-        from claude_harness.tui.shell_escape import run_shell_escape
+        from claude_harness.shell_escape import run_shell_escape
 
         try:
             result = await run_shell_escape(command, cwd)

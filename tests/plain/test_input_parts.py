@@ -12,7 +12,7 @@ from prompt_toolkit.document import Document
 from claude_harness.plain.choice import options_for, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
 from claude_harness.plain.previews import permission_body
-from claude_harness.plain.shell import run_shell
+from claude_harness.shell_escape import run_shell_escape as run_shell
 
 
 def complete(completer: PlainCompleter, text: str) -> list[str]:
@@ -93,7 +93,7 @@ async def test_bang_shell_runs_in_the_given_folder_and_times_out(tmp_path: Path)
     assert (await run_shell("pwd", tmp_path)).stdout.strip() == str(tmp_path)
     slow = await run_shell("sleep 20", tmp_path, timeout=0.3)
     assert slow.returncode is None
-    assert slow.display_lines()[-1] == "(stopped)"
+    assert slow.display_lines()[-1] == "(timed out)"
 
 
 def test_keys_typed_during_a_turn() -> None:

@@ -1,5 +1,8 @@
 """`!cmd` in the prompt: run a shell command directly (no model, no permission prompt: the user
 typed it) and keep its output for the model's next prompt.
+
+Shared by the Textual app and the plain REPL, so the context the model gets
+(<bash-input>/<bash-stdout>/<bash-stderr>) is the same whichever front end ran the command.
 """
 
 from __future__ import annotations
@@ -26,14 +29,20 @@ class ShellResult:
     def failed(self) -> bool:
         return self.returncode != 0
 
+    def display_lines(self, limit: int = 20) -> list[str]:
+        """What the user sees: the output (at most `limit` lines) and a status line if it
+        failed."""
+        lines = ((self.stdout + self.stderr).rstrip() or "(no output)").splitlines()
+        if len(lines) > limit:
+            lines = [*lines[:limit], f"… +{len(lines) - limit} lines"]
+        if self.returncode is None:
+            lines.append("(timed out)")
+        elif self.returncode != 0:
+            lines.append(f"(exit {self.returncode})")
+        return lines
+
     def display(self) -> str:
-        body = (self.stdout + self.stderr).rstrip() or "(no output)"
-        lines = body.splitlines()
-        if len(lines) > 20:
-            body = "\n".join(lines[:20]) + f"\n… +{len(lines) - 20} lines"
-        status = "" if self.returncode == 0 else (
-            " (timed out)" if self.returncode is None else f" (exit {self.returncode})")
-        return f"{body}{status}"
+        return "\n".join(self.display_lines())
 
     def context_text(self) -> str:
         """What the model sees in front of the next prompt."""
