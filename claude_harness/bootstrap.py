@@ -6,7 +6,6 @@ the same configuration. Imports tools and pydantic, never the anthropic SDK.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
 from claude_harness.config.paths import data_dir
+from claude_harness.config.trust import is_trusted
 from claude_harness.options import RunOptions
 from claude_harness.session.transcript import find_session, latest_session, load_messages
 
@@ -43,29 +43,6 @@ def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, A
             raise StartupError("No conversation found to continue in this directory.")
         return load_messages(path), path.stem
     return [], opts.session_id
-
-
-def is_trusted(store: Path, cwd: Path) -> bool:
-    path = store / "trusted_folders.json"
-    try:
-        folders = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(folders, list) and str(cwd) in folders
-
-
-def trust_folder(store: Path, cwd: Path) -> None:
-    path = store / "trusted_folders.json"
-    try:
-        folders = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(folders, list):
-            folders = []
-    except (OSError, ValueError):
-        folders = []
-    if str(cwd) not in folders:
-        folders.append(str(cwd))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(folders, indent=2), encoding="utf-8")
 
 
 def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engine, list[str]]:

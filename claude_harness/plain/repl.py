@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.formatted_text import FormattedText
@@ -284,6 +285,29 @@ def _read_line() -> str:
     return line
 
 
+def _settle_trust(cwd: Path, renderer: EventRenderer) -> bool:
+    """First start in a folder: ask whether its files are trusted (project settings and hooks
+    apply only then). Without a person at stdin, go on untrusted. False: the user said no."""
+    from claude_harness.config.paths import data_dir
+    from claude_harness.config.trust import is_trusted, trust_folder
+
+    store = data_dir()
+    if is_trusted(store, cwd):
+        return True
+    if not sys.stdin.isatty():
+        renderer.line("This folder is not trusted: its project settings and hooks are off.",
+                      "ch.dim")
+        return True
+    renderer.line(f"Do you trust the files in this folder? {cwd}", "ch.warning")
+    renderer.line("Project settings and hooks (.claude/settings.json) apply only in folders you "
+                  "trust.  1. Yes, proceed   2. No, exit", "ch.dim")
+    answer = _read_line().strip().lower()
+    if answer not in ("", "1", "y", "yes"):
+        return False
+    trust_folder(store, cwd)
+    return True
+
+
 def run_plain(opts: RunOptions) -> int:
     """Entry point used by the CLI for `--plain`, TERM=dumb, or a stdout that is not a TTY."""
     from claude_harness.bootstrap import StartupError, build_engine, data_dir
@@ -293,6 +317,8 @@ def run_plain(opts: RunOptions) -> int:
     theme, theme_warning = load_theme(opts.theme)
     console = make_console(theme.rich_theme())
     renderer = EventRenderer(console)
+    if not _settle_trust(opts.cwd.resolve(), renderer):
+        return 1
     try:
         engine, warnings = build_engine(opts)
     except StartupError as exc:

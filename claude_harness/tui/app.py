@@ -66,8 +66,9 @@ class HarnessApp(App[None]):
 
     def __init__(self, *, cwd: Path | None = None, engine_factory: EngineFactory | None = None,
                  theme: str | None = None, preload_sdk: bool = True,
-                 pick_session: bool = False) -> None:
+                 pick_session: bool = False, ask_trust: bool = False) -> None:
         super().__init__()
+        self.ask_trust = ask_trust  # first start in an untrusted folder: ask before building
         self.pick_session = pick_session  # `--resume` without an id: open the picker
         self.cwd = (cwd or Path.cwd()).resolve()
         self.engine_factory = engine_factory
@@ -127,6 +128,28 @@ class HarnessApp(App[None]):
     def _start_background(self) -> None:
         if self.preload:
             self._preload_sdk()
+        if self.ask_trust:
+            from claude_harness.tui.widgets.trust_prompt import TrustPrompt
+
+            prompt = TrustPrompt(self.cwd)
+            self.query_one("#input-area").mount(prompt, before=self.prompt)
+            self.prompt.display = False
+            prompt.focus()
+            return
+        self._build_engine()
+
+    def on_trust_prompt_answered(self, message: Any) -> None:
+        from claude_harness.config.paths import data_dir
+        from claude_harness.config.trust import trust_folder
+
+        self.query_one("#trust-prompt").remove()
+        if not message.trusted:
+            self.exit()
+            return
+        trust_folder(data_dir(), self.cwd)
+        self.ask_trust = False
+        self.prompt.display = True
+        self.prompt.focus()
         self._build_engine()
 
     def apply_theme(self, name: str, errors: list[str] | None = None) -> bool:
@@ -174,8 +197,13 @@ class HarnessApp(App[None]):
             await self.post_notice(f"The agent could not start: {error}", "error", boxed=True)
             return
         self.refresh_status()
+        engine.start_background()  # MCP servers connect while the user types
         for warning in warnings or []:
             await self.post_notice(warning, "warning")
+        if engine.mcp is not None and (pending := engine.mcp.pending_approvals()):
+            names = ", ".join(c.name for c in pending)
+            await self.post_notice(f"This project's .mcp.json offers MCP servers that need your "
+                                   f"approval: {names}. Use /mcp approve <name>.", "warning")
         if not engine.api.settings.has_credentials:
             await self.post_notice(NO_KEY_NOTICE, "warning", boxed=True)
         if engine.messages:
@@ -223,8 +251,11 @@ class HarnessApp(App[None]):
             return
         await self.send_prompt(text)
 
-    async def send_prompt(self, text: str) -> None:
-        """Run now when idle and ready; otherwise queue (shown dimmed) to send next."""
+    async def send_prompt(self, text: str, *, allowed_tools: tuple[str, ...] = ()) -> None:
+        """Run now when idle and ready; otherwise queue (shown dimmed) to send next.
+
+        `allowed_tools`: a custom command's extra allow rules for this turn (never queued:
+        commands wait for an idle app)."""
         if self.renderer is not None and self.engine is None:
             await self.post_notice(f"The agent is not available: {self.engine_error}", "error")
             return
@@ -236,13 +267,13 @@ class HarnessApp(App[None]):
             self.activity.set_queued(len(self.queued))
             return
         await self.conversation.add(UserPromptView(text))
-        self._start_turn(text)
+        self._start_turn(text, allowed_tools)
 
-    def _start_turn(self, text: str) -> None:
+    def _start_turn(self, text: str, allowed_tools: tuple[str, ...] = ()) -> None:
         assert self.engine is not None
         content: list[dict[str, Any]] = [*self.pending_context, {"type": "text", "text": text}]
         self.pending_context = []
-        self.run_events(self.engine.submit(content))
+        self.run_events(self.engine.submit(content, allowed_tools=allowed_tools))
 
     def run_events(self, events: AsyncIterator[Any], label: str = "Working") -> None:
         """Render an engine event stream (a turn, a compaction) as the one running job."""
@@ -458,8 +489,12 @@ def run_app(opts: Any) -> int:
 
         return build_engine(opts)
 
+    from claude_harness.config.paths import data_dir
+    from claude_harness.config.trust import is_trusted
+
     app = HarnessApp(cwd=cwd, engine_factory=factory, theme=getattr(opts, "theme", None),
-                     pick_session=getattr(opts, "resume", None) == "")
+                     pick_session=getattr(opts, "resume", None) == "",
+                     ask_trust=not is_trusted(data_dir(), cwd.resolve()))
     app.run(inline=inline)
     if inline and app.engine is not None and app.engine.messages:
         from claude_harness.tui.export import print_transcript

@@ -1,15 +1,14 @@
 """Slash commands: built-ins that act on the app and engine, plus custom prompts from
-`.claude/commands/*.md` (project, then user), where `$ARGUMENTS` is replaced by what follows.
+`.claude/commands/*.md` (project and user; loaded and expanded by `claude_harness.commands`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from claude_harness.tui.app import HarnessApp
@@ -35,8 +34,8 @@ KEYS_HELP = (
 
 async def _help(app: HarnessApp, _args: str) -> None:
     lines = [f"/{c.name} — {c.description}" for c in BUILTINS.values()]
-    custom = custom_commands(app.cwd)
-    lines += [f"/{name} — custom command ({path})" for name, path in sorted(custom.items())]
+    lines += [f"/{c.name} — {c.description or 'custom command'} ({c.path})"
+              for c in custom_commands(app.cwd)]
     await app.post_notice("\n".join([*lines, "", KEYS_HELP]), boxed=True)
 
 
@@ -272,6 +271,70 @@ async def _export(app: HarnessApp, args: str) -> None:
     await app.post_notice(f"Conversation exported to {target}.")
 
 
+async def _hooks(app: HarnessApp, _args: str) -> None:
+    hooks = app.engine.config.hooks if app.engine is not None else None
+    lines = [str(line) for line in hooks.describe()] if hooks is not None else []
+    await app.post_notice("\n".join(["Configured hooks:", *lines]) if lines
+                          else "No hooks are configured.", boxed=bool(lines))
+
+
+async def _mcp(app: HarnessApp, args: str) -> None:
+    assert app.engine is not None
+    manager = app.engine.mcp
+    if manager is None:
+        await app.post_notice("No MCP servers are configured (.mcp.json, ~/.claude.json or "
+                              "--mcp-config).")
+        return
+    verb, _, name = args.strip().partition(" ")
+    if verb == "approve" and name:
+        from claude_harness.mcp.approvals import approval_project, record_approval
+
+        config = next((c for c in manager.pending_approvals() if c.name == name), None)
+        if config is None:
+            await app.post_notice(f"No project server {name!r} is waiting for approval.",
+                                  "warning")
+            return
+        record_approval(approval_project(config, app.cwd), name, True)
+        manager.approve(name)
+        await app.post_notice(f"Approved {name}; it starts now. Its tools are offered from the "
+                              "next session on (the tool list is fixed per session).")
+        return
+    if verb == "reconnect" and name:
+        ok = manager.reconnect(name)
+        await app.post_notice(f"Reconnecting {name}…" if ok else f"Cannot reconnect {name}.")
+        return
+    await app.post_notice(manager.format_status(), boxed=True)
+
+
+async def _memory(app: HarnessApp, _args: str) -> None:
+    import os
+    import shlex
+
+    assert app.engine is not None
+    files = getattr(app.engine, "memory_files", [])
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    target = files[-1] if files else app.cwd / "CLAUDE.md"
+    if editor:
+        with app.suspend():
+            os.system(f"{editor} {shlex.quote(str(target))}")  # noqa: S605 - the user's editor
+    listing = "\n".join(str(f) for f in files) or "(none yet)"
+    await app.post_notice(f"Memory files (changes apply from the next session):\n{listing}"
+                          + ("" if editor else "\nSet $EDITOR to edit them from here."),
+                          boxed=True)
+
+
+INIT_PROMPT = (
+    "Please analyse this codebase and create a CLAUDE.md file in the repository root with the "
+    "guidance a coding assistant needs here: how to build, lint and run the tests (including a "
+    "single test), the high-level architecture, and conventions that are not obvious from a "
+    "single file. Keep it short and specific to this project; if a CLAUDE.md exists, improve it."
+)
+
+
+async def _init(app: HarnessApp, _args: str) -> None:
+    await app.send_prompt(INIT_PROMPT)
+
+
 BUILTINS: dict[str, Command] = {c.name: c for c in (
     Command("help", "commands and keys", _help),
     Command("clear", "start a fresh conversation", _clear, True),
@@ -284,34 +347,32 @@ BUILTINS: dict[str, Command] = {c.name: c for c in (
     Command("status", "model, mode, session, API endpoint, tools", _status),
     Command("theme", "show or switch the theme", _theme),
     Command("export", "write the conversation as Markdown", _export, True),
+    Command("hooks", "list configured hooks and where they come from", _hooks, True),
+    Command("mcp", "MCP servers and their status; approve|reconnect <name>", _mcp, True),
+    Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files", _memory,
+            True),
+    Command("init", "ask the model to write a CLAUDE.md for this project", _init, True),
     Command("exit", "quit", _exit),
 )}
 
-_FRONTMATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+def custom_commands(cwd: Path) -> list[Any]:
+    """Custom commands of this project and the user, project ones winning a name clash."""
+    from claude_harness.commands import load_commands
 
-
-def custom_commands(cwd: Path) -> dict[str, Path]:
-    """name -> file, project commands overriding user ones of the same name."""
-    found: dict[str, Path] = {}
-    for folder in (Path.home() / ".claude" / "commands", cwd / ".claude" / "commands"):
-        if folder.is_dir():
-            for path in sorted(folder.rglob("*.md")):
-                name = ":".join(path.relative_to(folder).with_suffix("").parts)
-                found[name] = path
-    return found
+    return load_commands(cwd, [])
 
 
 def describe_commands(cwd: Path, prefix: str) -> list[str]:
     """`/name  description` lines for the commands starting with `prefix`."""
     lines = [f"/{c.name:<12} {c.description}" for c in BUILTINS.values()
              if c.name.startswith(prefix)]
-    lines += [f"/{name:<12} custom command" for name in sorted(custom_commands(cwd))
-              if name.startswith(prefix)]
+    lines += [f"/{c.name:<12} {c.description or 'custom command'}" for c in custom_commands(cwd)
+              if c.name.startswith(prefix)]
     return lines
 
 
 def command_names(cwd: Path) -> list[str]:
-    return sorted({*BUILTINS, *custom_commands(cwd)})
+    return sorted({*BUILTINS, *(c.name for c in custom_commands(cwd))})
 
 
 async def run_command(app: HarnessApp, text: str) -> None:
@@ -323,15 +384,16 @@ async def run_command(app: HarnessApp, text: str) -> None:
             return
         await command.handler(app, args)
         return
-    path = custom_commands(app.cwd).get(name)
-    if path is None:
+    if app.engine is None:
+        await app.post_notice(f"/{name} needs the agent, which is still starting.", "warning")
+        return
+    expanded = app.engine.expand_command(text)
+    if expanded is None:
         await app.post_notice(f"Unknown command /{name}. Type /help for the list.", "error")
         return
-    try:
-        body = _FRONTMATTER.sub("", path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        await app.post_notice(f"Could not read {path}: {exc}", "error")
+    if app.busy:
+        await app.post_notice(f"Wait for the current job to finish (or Esc) before /{name}.",
+                              "warning")
         return
-    prompt = body.replace("$ARGUMENTS", args) if "$ARGUMENTS" in body else (
-        body.rstrip() + (f"\n\n{args}" if args else ""))
-    await app.send_prompt(prompt.strip())
+    prompt, allowed_tools = expanded
+    await app.send_prompt(prompt.strip(), allowed_tools=allowed_tools)

@@ -161,6 +161,8 @@ def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
     widgets: list[Widget] = []
     pending: dict[str, ToolCallView] = {}
     for message in messages:
+        if message.get("isSidechain"):
+            continue  # a sub-agent's own transcript: summarised by its Agent call's view
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
         for block in blocks:

@@ -59,8 +59,12 @@ def plain_tmux(project: Path, home: Path) -> Iterator[Any]:
         pytest.fail("tmux is required for the plain REPL terminal tests")
     started: list[tuple[TmuxSession, MockApiServer]] = []
 
-    def start(turns: list[Any], *args: str,
-              env: dict[str, str] | None = None) -> tuple[TmuxSession, MockApiServer]:
+    def start(turns: list[Any], *args: str, env: dict[str, str] | None = None,
+              trusted: bool = True) -> tuple[TmuxSession, MockApiServer]:
+        if trusted:  # most tests start in a folder the user already trusted
+            from claude_harness.config.trust import trust_folder
+
+            trust_folder(home / "data", project.resolve())
         server = MockApiServer({"turns": turns})
         try:
             session = TmuxSession(project, {**child_env(home, server), **(env or {})},

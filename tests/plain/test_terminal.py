@@ -202,7 +202,7 @@ def test_dumb_terminal_gets_plain_lines_and_ctrl_c_still_interrupts(plain_tmux: 
     session.wait_for("Next answer.")
     assert "\x1b[" not in session.screen(styled=True)  # no colour, no cursor movement
     history = list((home / "data" / "history").glob("*.jsonl"))
-    assert len(history) == 1 and "+again" in history[0].read_text()  # typed, so remembered
+    assert len(history) == 1 and "\"again\"" in history[0].read_text()  # typed: remembered
     session.send("C-c")
     session.wait_for("Press Ctrl+C again to exit.")
     session.send("C-c")
@@ -275,3 +275,15 @@ def test_a_bang_command_runs_directly_and_can_be_stopped(plain_tmux: Any, projec
     texts = [b.get("text", "") for b in server.requests[-1]["messages"][-1]["content"]]
     assert any("<bash-stdout>direct\n</bash-stdout>" in t for t in texts)
     assert "what happened?" in texts
+
+
+def test_first_start_asks_to_trust_the_folder(plain_tmux: Any, home: Path,
+                                              project: Path) -> None:
+    from claude_harness.config.trust import is_trusted
+
+    session, _server = plain_tmux(["ok"], trusted=False)
+    session.wait_for("Do you trust the files in this folder?")
+    session.type("1")
+    session.send("Enter")
+    session.wait_for(READY)
+    assert is_trusted(home / "data", project.resolve())

@@ -61,6 +61,9 @@ def terminal(project: Path) -> Iterator[Any]:
     term = Terminal(name)
 
     def start(env: dict[str, str], *args: str, then: str = "") -> Terminal:
+        from claude_harness.config.trust import trust_folder
+
+        trust_folder(Path(env["CLAUDE_HARNESS_DATA_DIR"]), project.resolve())
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         command = f"env {exports} {BINARY} {' '.join(args)}"
         if then:
