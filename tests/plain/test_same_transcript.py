@@ -1,6 +1,6 @@
-"""The plain REPL and `-p` drive the same engine: one scripted session gives the same
-transcript on disk (same messages, same tool results), even though `-p` is allowed by a rule
-and the REPL's user approves interactively."""
+"""`-p`, the Textual app and the plain REPL drive the same engine: one scripted session gives
+the same transcript on disk (same messages, same tool results), though `-p` is allowed by a rule
+and the two interactive front ends' user approves the Bash call with `1`."""
 
 from __future__ import annotations
 
@@ -42,13 +42,48 @@ def run(project: Path, home: Path, args: list[str], stdin: str) -> list[dict[str
     return load_messages(path)
 
 
-def test_plain_and_print_mode_write_the_same_transcript(project: Path, tmp_path: Path) -> None:
-    home_p, home_plain = tmp_path / "home-p", tmp_path / "home-plain"
-    home_p.mkdir()
-    home_plain.mkdir()
-    headless = run(project, home_p, ["-p", "summarise", "--allowedTools", "Bash(touch *)"], "")
+async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The real Textual app, built by the real bootstrap, driven by a pilot."""
+    from claude_harness.bootstrap import build_engine
+    from claude_harness.options import RunOptions
+    from claude_harness.tui.app import HarnessApp
+    from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
+    from tests.tui.helpers import send, wait_for
+
+    with MockApiServer({"turns": script(project)}) as server:
+        for key, value in child_env(home, server).items():
+            monkeypatch.setenv(key, value)
+        app = HarnessApp(cwd=project, preload_sdk=False, engine_factory=lambda: build_engine(
+            RunOptions(cwd=project), trusted=True))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: app.ready, what="engine ready")
+            await send(pilot, "summarise")
+            await wait_for(pilot, lambda: next(iter(app.query(PermissionPrompt)), None),
+                           what="permission prompt")
+            await pilot.press("1")
+            await wait_for(pilot, lambda: server.remaining_turns == 0 and not app.busy,
+                           timeout=30, what="turn end")
+    path = latest_session(home / "data", project)
+    assert path is not None
+    return load_messages(path)
+
+
+async def test_print_mode_app_and_plain_write_the_same_transcript(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    homes = {name: tmp_path / f"home-{name}" for name in ("p", "app", "plain")}
+    for home in homes.values():
+        home.mkdir()
+    headless = run(project, homes["p"], ["-p", "summarise", "--allowedTools", "Bash(touch *)"],
+                   "")
     (project / "out.txt").unlink()
-    plain = run(project, home_plain, ["--plain"], "summarise\n1\n")
+    app = await run_app(project, homes["app"], monkeypatch)
+    assert (project / "out.txt").exists()
+    (project / "out.txt").unlink()
+    from claude_harness.config.trust import trust_folder
+
+    trust_folder(homes["plain"] / "data", project.resolve())
+    plain = run(project, homes["plain"], ["--plain"], "summarise\n1\n")
     assert (project / "out.txt").exists()
     assert len(plain) == 6
     assert plain == headless
+    assert app == headless

@@ -54,7 +54,7 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
     perm = PermissionContext(mode=mode, cwd=proj, interactive=True,  # type: ignore[arg-type]
                              bypass_available=bypass)
     config = EngineConfig(
-        cwd=proj, model="claude-sonnet-4-5", permission=perm, tools=available_tools(perm),
+        cwd=proj, model="claude-sonnet-5-5", permission=perm, tools=available_tools(perm),
         system_prompt="You are a test assistant.",
         api=ApiSettings(api_key=key, auth_token=None,
                         base_url=server.url if server else "http://127.0.0.1:9",

@@ -108,7 +108,7 @@ async def test_footer_shows_model_cost_context_and_cwd(api: Any, make_app: Any,
                        what="turn end")
         await pilot.pause()
         info = str(app.query_one("#status-info").render())
-        assert "claude-sonnet-4-5" in info
+        assert "claude-sonnet-5-5" in info
         engine = app.engine
         assert engine.context_percent >= 10  # 21k+ tokens of a 200k window
         assert f"ctx {engine.context_percent:.0f}%" in info
