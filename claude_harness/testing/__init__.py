@@ -19,7 +19,19 @@ A request the real API would refuse gets HTTP 400 (invalid_request_error, naming
 and consumes no turn; see `validation.py`.
 """
 
-from claude_harness.testing.mock_api import MockApiServer
-from claude_harness.testing.script import ScriptError, load_script
+from typing import Any
 
 __all__ = ["MockApiServer", "ScriptError", "load_script"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import lazily, so `python -m claude_harness.testing.mock_api` runs its module once."""
+    if name == "MockApiServer":
+        from claude_harness.testing.mock_api import MockApiServer
+
+        return MockApiServer
+    if name in ("ScriptError", "load_script"):
+        from claude_harness.testing import script
+
+        return getattr(script, name)
+    raise AttributeError(name)
