@@ -8,54 +8,30 @@ formatting is unit-testable. Tool output is never parsed as Rich markup (it may 
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any
 
 from rich.text import Text
+
+from claude_harness.previews import (
+    content_text,
+    header_argument,
+    progress_text,
+    strip_error_wrapper,
+)
 
 PREVIEW_LINES = 4
 DIFF_LINES = 40
 ARG_WIDTH = 100
 
 
-def header_argument(name: str, inp: dict[str, Any], key_argument: str = "") -> str:
-    """The one argument that identifies the call: command, path, pattern..."""
-    value = key_argument
-    if not value and name == "TodoWrite":
-        return ""  # the checklist itself is the preview
-    if not value:
-        for key in ("command", "file_path", "path", "pattern", "url", "query", "description"):
-            if isinstance(inp.get(key), str) and inp[key]:
-                value = inp[key]
-                break
-    if not value and inp:
-        value = json.dumps(inp, ensure_ascii=False)
-    value = " ".join(value.split()) if "\n" in value else value
-    return value if len(value) <= ARG_WIDTH else value[: ARG_WIDTH - 1] + "…"
-
-
 def tool_header(name: str, inp: dict[str, Any], key_argument: str = "", bullet: str = "●") -> Text:
     text = Text()
     text.append(f"{bullet} ", style="ch.accent")
     text.append(name, style="ch.tool")
-    argument = header_argument(name, inp, key_argument)
+    argument = header_argument(name, inp, key_argument, ARG_WIDTH)
     if argument:
         text.append(f"({argument})")
     return text
-
-
-def content_text(content: str | list[dict[str, Any]]) -> str:
-    """A tool_result's content as text; images and documents become a short marker."""
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        kind = block.get("type")
-        if kind == "text":
-            parts.append(str(block.get("text", "")))
-        else:
-            parts.append(f"[{kind}]")
-    return "\n".join(parts)
 
 
 def unified_diff(path: str, old: str, new: str, limit: int = DIFF_LINES) -> list[str]:
@@ -110,7 +86,7 @@ def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str,
     body = content_text(content)
     text = Text()
     if is_error:
-        body = body.replace("<tool_use_error>", "").replace("</tool_use_error>", "").strip()
+        body = strip_error_wrapper(body)
         for i, line in enumerate(short_preview(body, 6)):
             lead = f"  {branch} " if i == 0 else "    "
             text.append(lead + ("Error: " if i == 0 else "") + line + "\n", style="ch.error")
@@ -161,17 +137,8 @@ def permission_body(tool_name: str, inp: dict[str, Any], preview: str | None) ->
 
 
 def progress_lines(data: Any) -> list[str]:
-    """Live progress as lines: a Bash output tail, match counts, a sub-agent's step."""
-    if isinstance(data, dict):
-        if "stdout" in data or "stderr" in data:
-            return [line for line in f"{data.get('stdout') or ''}{data.get('stderr') or ''}"
-                    .splitlines() if line.strip()]
-        if "matches" in data:
-            return [f"{data['matches']} matches so far"]
-        if "message" in data:
-            return [str(data["message"])]
-        return []
-    return [line for line in str(data).splitlines() if line.strip()] if data else []
+    """Live progress as non-blank lines: a Bash output tail, match counts, a sub-agent's step."""
+    return [line for line in progress_text(data) if line.strip()] if data else []
 
 
 TODO_MARKS = {"completed": ("☒", "ch.dim"), "in_progress": ("◐", "bold"), "pending": ("☐", "")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from claude_harness.tui.previews import content_text
+from claude_harness.previews import content_text
 
 
 def conversation_markdown(messages: list[dict[str, Any]], *, tail: int | None = None) -> str:

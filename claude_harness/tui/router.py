@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.widget import Widget
 
+from claude_harness import previews
 from claude_harness.agent.events import (
     AgentEvent,
     ApiRetry,
@@ -25,7 +26,6 @@ from claude_harness.agent.events import (
     TurnEnd,
     Usage,
 )
-from claude_harness.tui import previews
 from claude_harness.tui.widgets.assistant_text import AssistantTextView, FrozenText
 from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.notice import NoticeView

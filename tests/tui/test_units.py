@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from claude_harness import previews
 from claude_harness.history import MAX_ENTRIES, PromptHistory
 from claude_harness.shell_escape import run_shell_escape
-from claude_harness.tui import previews
 from claude_harness.tui.completion import complete
 from claude_harness.tui.export import conversation_markdown
 from claude_harness.tui.themes import ThemeFileError, load_themes, theme_from_file

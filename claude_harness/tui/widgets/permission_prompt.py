@@ -19,8 +19,8 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from claude_harness import previews
 from claude_harness.agent.events import PermissionAnswer, PermissionRequest
-from claude_harness.tui import previews
 
 TITLES = {"ExitPlanMode": "The plan is ready. Leave plan mode and start implementing it?",
           "Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",

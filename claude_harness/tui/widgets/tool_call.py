@@ -16,7 +16,8 @@ from textual.markup import escape
 from textual.timer import Timer
 from textual.widgets import Static
 
-from claude_harness.tui import clock, previews
+from claude_harness import previews
+from claude_harness.tui import clock
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 PROGRESS_LINES = 5

@@ -1,6 +1,7 @@
-"""Pure functions that turn tool inputs, progress and results into short text for the UI.
+"""Pure functions that turn tool inputs, progress and results into short text for people.
 
-Kept apart from the widgets so they are cheap to test and reuse (transcript export, `-p`).
+Shared by both front ends (the Textual app's widgets, the plain REPL's Rich output) and the
+transcript export, so a tool call reads the same everywhere; each front end only styles it.
 """
 
 from __future__ import annotations
@@ -31,17 +32,20 @@ def strip_error_wrapper(text: str) -> str:
     return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "").strip()
 
 
-def header_argument(name: str, inp: dict[str, Any], key_argument: str = "") -> str:
+def header_argument(name: str, inp: dict[str, Any], key_argument: str = "",
+                    width: int = 120) -> str:
     """The one argument that identifies a call in its header line."""
     value = key_argument
+    if not value and name == "TodoWrite":
+        return ""  # the checklist itself is the preview
     if not value:
-        for key in ("command", "file_path", "path", "pattern", "notebook_path", "url",
+        for key in ("command", "file_path", "path", "pattern", "notebook_path", "url", "query",
                     "description", "bash_id", "shell_id"):
             if isinstance(inp.get(key), str) and inp[key]:
                 value = inp[key]
                 break
     value = " ".join(str(value).split())
-    return value if len(value) <= 120 else value[:119] + "…"
+    return value if len(value) <= width else value[: width - 1] + "…"
 
 
 def edit_diff(inp: dict[str, Any]) -> list[str]:
