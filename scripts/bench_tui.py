@@ -70,10 +70,10 @@ def _engine(cwd: Path) -> object:
         pass
     from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
+    from claude_harness.config.paths import data_dir
     from claude_harness.permissions.types import PermissionContext
-    from claude_harness.tui.paths import data_dir
 
-    config = EngineConfig(cwd=cwd, model="claude-sonnet-4-5", permission=PermissionContext(cwd=cwd),
+    config = EngineConfig(cwd=cwd, model="claude-sonnet-5-5", permission=PermissionContext(cwd=cwd),
                           tools=(), system_prompt="bench", api=ApiSettings.from_env(),
                           data_dir=data_dir())
     return Engine(config)
