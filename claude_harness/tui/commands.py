@@ -248,7 +248,11 @@ async def _theme(app: HarnessApp, args: str) -> None:
         await app.post_notice(f"Theme: {app.theme}. Available: {names}. Use /theme <name>.")
         return
     if app.apply_theme(name):
-        await app.post_notice(f"Theme set to {name}.")
+        from claude_harness.tui.themes import save_user_theme
+
+        error = save_user_theme(name)
+        await app.post_notice(f"Theme set to {name}." + (
+            f" (Not saved: {error})" if error else " Saved to your user settings."))
 
 
 async def _exit(app: HarnessApp, _args: str) -> None:

@@ -85,3 +85,26 @@ def settings_theme(cwd: Path) -> str | None:
         if isinstance(value, str) and value.strip():
             chosen = value.strip()
     return chosen
+
+
+def save_user_theme(name: str) -> str | None:
+    """Remember `/theme NAME` in the user settings file (other keys kept); an error text on
+    failure (an unreadable or non-object settings file is left alone)."""
+    from claude_harness.config.paths import user_settings_path
+
+    path = user_settings_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError) as exc:
+        return f"{path}: {exc}"
+    if not isinstance(data, dict):
+        return f"{path} does not hold a JSON object"
+    data["theme"] = name
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        return f"{path}: {exc}"
+    return None

@@ -154,6 +154,9 @@ async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
         await wait_for(pilot, lambda: app.theme == "light", what="theme")
         await send(pilot, "/theme high-contrast")
         await wait_for(pilot, lambda: app.theme == "high-contrast", what="theme")
+        from claude_harness.tui.themes import settings_theme
+
+        assert settings_theme(app.cwd) == "high-contrast"  # remembered for the next start
         await send(pilot, "/theme nope")
         await wait_for(pilot, lambda: app.theme == "dark", what="fallback theme")
         await send(pilot, "/frobnicate")
