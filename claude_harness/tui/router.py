@@ -87,8 +87,7 @@ class TurnRenderer:
             case Notice(text=text, level=level):
                 await self.notice(text, level)
             case HookRan():
-                if _hook_worth_showing(event):
-                    await self.notice(event.summary(), "warning")
+                await self._hook_notice(event)
             case Compaction(trigger=trigger, pre_tokens=tokens):
                 await self.close_blocks()
                 how = "automatically" if trigger == "auto" else "on request"
@@ -125,6 +124,20 @@ class TurnRenderer:
     async def notice(self, text: str, level: str = "info") -> None:
         await self.conversation.add(NoticeView(text, level))
 
+    async def _hook_notice(self, event: HookRan) -> None:
+        """Every hook run gets a compact line: always shown when it blocked or failed, else
+        only in the detailed transcript (Ctrl+O), with the hooks' output."""
+        lines = [event.summary()]
+        for result in getattr(event.outcome, "results", []):
+            for label, text in (("stdout", result.stdout), ("stderr", result.stderr)):
+                if text.strip():
+                    lines.append(f"  {result.command} {label}: {text.strip()[:500]}")
+        noteworthy = _hook_worth_showing(event)
+        view = NoticeView("\n".join(lines), "warning" if noteworthy else "info",
+                          detail=not noteworthy)
+        view.set_class(self.expanded, "-expanded")
+        await self.conversation.add(view)
+
     async def end_turn(self, event: TurnEnd) -> None:
         await self.close_blocks()
         for view in self.tools.values():
@@ -145,6 +158,8 @@ class TurnRenderer:
             view.set_expanded(expanded)
         for thinking in self.conversation.query(ThinkingView):
             thinking.collapsed = not expanded
+        for detail in self.conversation.query(".-detail"):
+            detail.set_class(expanded, "-expanded")
 
 
 def _hook_worth_showing(event: HookRan) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from claude_harness.tui.widgets.thinking import ThinkingView
@@ -90,3 +91,46 @@ async def test_exit_plan_mode_shows_the_plan_and_approval_leaves_plan_mode(
         await wait_for(pilot, lambda: not app.busy, what="turn end")
         assert app.engine.mode == "default"
         assert app.query_one(StatusBar).mode == "default"
+
+
+async def test_hook_runs_are_compact_lines_with_details_on_ctrl_o(api: Any, project: Path,
+                                                                   tmp_path: Path) -> None:
+    from claude_harness.hooks import HookConfig, HookRunner
+    from claude_harness.tui.app import HarnessApp
+    from claude_harness.tui.widgets.notice import NoticeView
+    from tests.tui.conftest import make_engine
+
+    quiet = tmp_path / "quiet.sh"
+    quiet.write_text("#!/bin/sh\necho quiet-hook-output\n")
+    loud = tmp_path / "loud.sh"
+    loud.write_text("#!/bin/sh\necho 'no touching' >&2\nexit 2\n")
+    for script in (quiet, loud):
+        script.chmod(0o755)
+    config = HookConfig.from_sources([("userSettings", None, {
+        "PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": str(quiet)}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": str(loud)}]}],
+    })])
+    server = api([
+        {"content": [{"type": "tool_use", "name": "Read",
+                      "input": {"file_path": str(project / "README.md")}}]},
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "touch x"}}]},
+        "done"])
+
+    def factory() -> Any:
+        engine = make_engine(server, project)
+        engine.config.hooks = HookRunner(config, project_dir=project, session_id="s",
+                                         transcript_path="", get_permission_mode=lambda: "default")
+        return engine
+
+    app = HarnessApp(cwd=project, engine_factory=factory, preload_sdk=False)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "go")
+        await wait_for(pilot, lambda: not app.busy and server.remaining_turns == 0, what="end")
+        hooks = [v for v in app.query(NoticeView) if "hook" in v.text]
+        quiet_view = next(v for v in hooks if "PostToolUse" in v.text)
+        loud_view = next(v for v in hooks if "PreToolUse" in v.text)
+        assert "blocked" in loud_view.text and loud_view.display
+        assert "quiet-hook-output" in quiet_view.text and not quiet_view.display
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: quiet_view.display, what="details shown")
