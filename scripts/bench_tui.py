@@ -184,6 +184,9 @@ def _measure(args: argparse.Namespace) -> int:
         proj, home = base / "proj", base / "home"
         proj.mkdir()
         home.mkdir()
+        from claude_harness.config.trust import trust_folder
+
+        trust_folder(home / "data", proj.resolve())  # measure the app, not the first-run question
         env = {"HOME": str(home), "CLAUDE_HARNESS_DATA_DIR": str(home / "data"),
                "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "bench",
                "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
