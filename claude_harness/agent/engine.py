@@ -190,6 +190,7 @@ class Engine:
                                    loaded_deferred=self.loaded_deferred),
             permission=self.permission,
             abort=abort,
+            messages=tuple(self.messages),  # the auto-mode classifier reads the user's words
             read_file_state=self.read_file_state,
             content_replacement=self.content_replacement,
             shell=self.shell,

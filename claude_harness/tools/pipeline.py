@@ -244,6 +244,9 @@ async def _settle_ask(call: ToolCall, decision: PermissionDecision) -> Permissio
     if call.classifier is not None:
         verdict = await call.classifier
         if isinstance(verdict, PermissionDecision) and verdict.behavior in ("allow", "deny"):
+            what = "allowed" if verdict.behavior == "allow" else "blocked"
+            call.emit(Notice(f"Auto mode {what} {call.name}: {verdict.reason}",
+                             "info" if verdict.behavior == "allow" else "warning"))
             return verdict
     hooks = call.ctx.hooks
     if hooks is not None:

@@ -188,3 +188,25 @@ async def test_max_turns_stops_the_loop(project: Path, api: Any) -> None:
     end = end_of(events)
     assert end.reason == "max_turns" and end.num_turns == 2
     assert len(server.requests) == 2
+
+
+async def test_auto_mode_classifier_decides_and_says_so(project: Path, api: Any) -> None:
+    from claude_harness.agent.events import Notice
+
+    server = api([
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "touch built"}}]},
+        {"content": [{"type": "text", "text": "ALLOW"}]},  # the classifier's fast stage
+        {"content": [{"type": "tool_use", "name": "Bash",
+                      "input": {"command": "touch pushed"}}]},
+        {"content": [{"type": "text", "text": "BLOCK"}]},
+        TEXT,
+    ])
+    engine = make_engine(server, project, mode="auto")
+    events = await run_prompt(engine, "build it, but never push")
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any(n.startswith("Auto mode allowed Bash") for n in notices)
+    assert any(n.startswith("Auto mode blocked Bash") for n in notices)
+    assert (project / "built").exists() and not (project / "pushed").exists()
+    classifier_request = server.requests[1]
+    assert "never push" in str(classifier_request["messages"])
+    assert "touch built" in str(classifier_request["messages"])
