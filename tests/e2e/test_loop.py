@@ -210,3 +210,23 @@ async def test_auto_mode_classifier_decides_and_says_so(project: Path, api: Any)
     classifier_request = server.requests[1]
     assert "never push" in str(classifier_request["messages"])
     assert "touch built" in str(classifier_request["messages"])
+
+
+async def test_approved_in_place_sed_applies_exactly_the_previewed_change(
+        project: Path, api: Any) -> None:
+    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+
+    target = project / "notes.txt"
+    target.write_text("hello world\nhello again\n")
+    server = api([{"content": [{"type": "tool_use", "name": "Bash",
+                                "input": {"command": "sed -i 's/hello/bye/' notes.txt"}}]},
+                  TEXT])
+    engine = make_engine(server, project, interactive=True)
+    previews: list[str] = []
+    async for event in engine.submit("edit notes"):
+        if isinstance(event, PermissionRequest):
+            previews.append(event.preview or "")
+            target.write_text("hello world\nhello again\nhello late\n")  # changes after preview
+            event.future.set_result(PermissionAnswer("yes"))
+    assert previews and "-hello world" in previews[0] and "+bye world" in previews[0]
+    assert target.read_text() == "bye world\nbye again\n"  # what was shown, not a re-run
