@@ -158,6 +158,21 @@ async def _resolve_rewritten(
     return replace(decision, updated_input=hook.updated_input)
 
 
+async def _tool_then_hook(tool: Tool, inp: Any, ctx: ToolUseContext,
+                          hook: PermissionDecision | None) -> PermissionDecision | None:
+    """The chain's middle steps: the tool's own objection (a deny is final), then a hook's
+    verdict, then the tool's own allow/ask. None: still undecided."""
+    own = await _tool_check(tool, inp, ctx)
+    if own.behavior == "deny":
+        return own
+    hooked = _hook_answer(hook, ctx.permission)
+    if hooked is not None:
+        return hooked
+    if own.behavior in {"allow", "ask"}:
+        return _tool_answer(own, ctx.permission)
+    return None
+
+
 async def _tool_check(tool: Tool, inp: Any, ctx: ToolUseContext) -> PermissionDecision:
     decision = await tool.check_permissions(inp, ctx)
     if decision.behavior != "passthrough" and not decision.decided_by:
@@ -222,14 +237,9 @@ async def _bash_chain(
         return prompt_or_deny(verdict.ask, perm.mode)
     if verdict.safety:
         return prompt_or_deny(verdict.safety, perm.mode)
-    own = await _tool_check(tool, inp, ctx)
-    if own.behavior == "deny":
-        return own
-    hooked = _hook_answer(hook, perm)
-    if hooked is not None:
-        return hooked
-    if own.behavior in {"allow", "ask"}:
-        return _tool_answer(own, perm)
+    settled = await _tool_then_hook(tool, inp, ctx, hook)
+    if settled is not None:
+        return settled
     if verdict.allowed:
         return verdict.allowed
     return undecided(verdict.undecided, perm.mode, suggestion=verdict.suggestion, is_write=True)
@@ -283,14 +293,9 @@ async def _resolve_generic(
             return prompt_or_deny(
                 PermissionDecision.ask(f"{name} {reason}", decided_by="safety"), perm.mode
             )
-    own = await _tool_check(tool, inp, ctx)
-    if own.behavior == "deny":
-        return own
-    hooked = _hook_answer(hook, perm)
-    if hooked is not None:
-        return hooked
-    if own.behavior in {"allow", "ask"}:
-        return _tool_answer(own, perm)
+    settled = await _tool_then_hook(tool, inp, ctx, hook)
+    if settled is not None:
+        return settled
     rule = _first_rule(perm, "allow", name, subject)
     if rule is not None:
         return PermissionDecision.allow(f"{describe_rule(rule)} allows this", decided_by="rule",
