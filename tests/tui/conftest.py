@@ -13,20 +13,6 @@ from claude_harness.testing.mock_api import MockApiServer
 
 
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
-    monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(home / "data"))
-    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(home / "no-managed.json"))
-    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
-                "ANTHROPIC_MODEL"):
-        monkeypatch.delenv(var, raising=False)
-    return home
-
-
-@pytest.fixture
 def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     proj = tmp_path / "proj"
     (proj / "src").mkdir(parents=True)

@@ -1,0 +1,25 @@
+"""Fixtures every test folder may use. A folder's own conftest may override them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME, config and data dirs inside tmp_path; no inherited API settings, fast retries.
+
+    Nothing a test runs may read or write the real home directory or reach a real API."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(home / "no-managed.json"))
+    monkeypatch.setenv("CLAUDE_HARNESS_RETRY_BASE_DELAY", "0.05")
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
+                "ANTHROPIC_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    return home
