@@ -69,7 +69,12 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
     permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
     if permission.mode == "bypassPermissions":
         permission = replace(permission, bypass_available=True)
+    from claude_harness.tools.agent.definitions import with_agent_types
+
     tools = assemble_tool_pool(permission, only=opts.tools)  # MCP tools join at first request
+    tools = with_agent_types(tools, cwd)
+    if loaded.value("parallelAgents") is True:
+        os.environ["CLAUDE_HARNESS_PARALLEL_AGENTS"] = "1"
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store)
     from claude_harness.config.memory import load_memory

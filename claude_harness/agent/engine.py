@@ -171,8 +171,10 @@ class Engine:
 
         self.mcp.start()
         await self.mcp.wait_ready()
-        tools = assemble_tool_pool(self.permission, mcp_tools=self.mcp.tools(),
-                                   only=self.config.tool_filter)
+        from claude_harness.tools.agent.definitions import with_agent_types
+
+        tools = with_agent_types(assemble_tool_pool(self.permission, mcp_tools=self.mcp.tools(),
+                                                    only=self.config.tool_filter), self.config.cwd)
         self.config.tools = tools
         self._tool_schemas = _schemas(tools)
 

@@ -90,3 +90,24 @@ async def test_custom_command_expands_and_allows_its_tools_for_one_turn(project:
     await run_prompt(engine, "again, without the command")
     assert not (project / "marker-b").exists()  # the rule lasted one turn
     assert engine.expand_command("/nope") is None and engine.expand_command("hi") is None
+
+
+def test_custom_agents_are_offered_and_used(project: Path, api: Any) -> None:
+    (project / ".claude" / "agents").mkdir(parents=True)
+    (project / ".claude" / "agents" / "reviewer.md").write_text(
+        "---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\n---\n"
+        "You are a meticulous code reviewer.\n")
+    server = api([
+        {"content": [{"type": "tool_use", "name": "Agent",
+                      "input": {"description": "Review", "prompt": "review src",
+                                "subagent_type": "reviewer"}}]},
+        {"content": [{"type": "text", "text": "REPORT: fine."}]},
+        {"content": [{"type": "text", "text": "ok"}]},
+    ])
+    proc = run_cli(["-p", "review", "--output-format", "json"], project)
+    assert proc.returncode == 0, proc.stderr
+    agent_tool = next(t for t in server.requests[0]["tools"] if t["name"] == "Agent")
+    assert "- reviewer: Reviews code for bugs" in agent_tool["description"]
+    child = server.requests[1]
+    assert child["system"][0]["text"].startswith("You are a meticulous code reviewer.")
+    assert sorted(t["name"] for t in child["tools"]) == ["Grep", "Read"]

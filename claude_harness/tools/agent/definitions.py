@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 GENERAL_PROMPT = """\
 You are a sub-agent of a coding assistant, working on one task in the user's repository. Work \
@@ -50,3 +51,14 @@ def find_agent(name: str, cwd: Path) -> AgentDefinition | None:
         if definition.name == name:
             return definition
     return None
+
+
+def with_agent_types(tools: tuple[Any, ...], cwd: Path) -> tuple[Any, ...]:
+    """The Agent tool's description with the agent types this project offers appended (custom
+    agents come from files, so the list is fixed when the session starts, like every tool)."""
+    from dataclasses import replace
+
+    lines = [f"- {d.name}: {d.description}" for d in agent_definitions(cwd)]
+    described = "\n\nAvailable agent types (subagent_type):\n" + "\n".join(lines)
+    return tuple(replace(t, description=t.description + described) if t.name == "Agent" else t
+                 for t in tools)
