@@ -141,6 +141,14 @@ class Engine:
         return 100.0 * self.totals.last_context_tokens / window if window else 0.0
 
     @property
+    def cache_read_percent(self) -> float | None:
+        """Share of this session's prompt tokens served from the prompt cache (None before
+        the first answer)."""
+        t = self.totals
+        prompt = t.input_tokens + t.cache_read_tokens + t.cache_write_tokens
+        return 100.0 * t.cache_read_tokens / prompt if prompt else None
+
+    @property
     def running(self) -> bool:
         return self._abort is not None
 

@@ -231,6 +231,7 @@ class HarnessApp(App[None]):
             return
         self.status.set_state(mode=engine.mode, model=engine.model,
                               context_percent=engine.context_percent,
+                              cache_percent=engine.cache_read_percent,
                               cost=engine.totals.cost_usd, cwd=engine.shell.cwd)
 
     async def post_notice(self, text: str, level: str = "info", *, boxed: bool = False) -> None:

@@ -237,6 +237,8 @@ async def _status(app: HarnessApp, _args: str) -> None:
         f"{'set' if settings.has_credentials else 'MISSING'}",
         f"Tools: {', '.join(engine.tool_names())}",
         f"Context: {engine.context_percent:.1f}% · theme {app.theme}",
+        "Memory files: " + (", ".join(str(p) for p in getattr(engine, "memory_files", []))
+                            or "none"),
     ]
     await app.post_notice("\n".join(lines), boxed=True)
 

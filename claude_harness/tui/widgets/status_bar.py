@@ -47,6 +47,7 @@ class StatusBar(Horizontal):
         self.model = ""
         self.context_percent = 0.0
         self.cost = 0.0
+        self.cache_percent: float | None = None  # share of prompt tokens read from cache
         self.cwd = Path.cwd()
         self.note = ""
 
@@ -75,6 +76,8 @@ class StatusBar(Horizontal):
         mode_view.set_classes(f"-{self.mode}")
         parts = [p for p in (self.note, self.model) if p]
         parts.append(f"ctx {self.context_percent:.0f}%")
+        if self.cache_percent is not None and not narrow:
+            parts.append(f"cache {self.cache_percent:.0f}%")
         parts.append(f"${self.cost:.4f}" if self.cost < 1 else f"${self.cost:.2f}")
         parts.append(short_cwd(self.cwd, 24 if narrow else 40))
         self.query_one("#status-info", Static).update(" · ".join(parts))
