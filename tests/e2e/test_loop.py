@@ -230,3 +230,20 @@ async def test_approved_in_place_sed_applies_exactly_the_previewed_change(
             event.future.set_result(PermissionAnswer("yes"))
     assert previews and "-hello world" in previews[0] and "+bye world" in previews[0]
     assert target.read_text() == "bye world\nbye again\n"  # what was shown, not a re-run
+
+
+async def test_debug_log_records_safe_error_classes_only(project: Path, api: Any) -> None:
+    import json
+
+    secret = str(project / "secret-name-xyz.txt")
+    server = api([{"content": [{"type": "tool_use", "name": "Read",
+                                "input": {"file_path": secret}},
+                               {"type": "tool_use", "name": "Bash",
+                                "input": {"command": "ls"}}]}, TEXT])
+    engine = make_engine(server, project, debug=True)
+    await run_prompt(engine, "read it")
+    log = engine.transcript.path.parent / engine.session_id / "debug.log"
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["tool"] for e in entries] == ["Read"]
+    assert entries[0]["error"].startswith("ToolError:")
+    assert "secret-name-xyz" not in log.read_text()
