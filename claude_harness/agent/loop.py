@@ -334,6 +334,8 @@ async def _pump(api: ApiClient, request: dict[str, Any], channel: _Channel) -> N
         channel.queue.put_nowait(("sse_end", None))
     except ApiError as exc:
         channel.queue.put_nowait(("sse_error", exc))
+    except Exception as exc:  # never leave the consumer waiting on a stream that died
+        channel.queue.put_nowait(("sse_error", ApiError(f"{type(exc).__name__}: {exc}")))
 
 
 async def _consume(
@@ -360,7 +362,7 @@ async def _discard_attempt(executor: StreamingToolExecutor, acc: StreamAccumulat
     for tracked in executor.tools:
         if tracked.task is not None and not tracked.task.done():
             tracked.task.cancel()
-    acc.__init__()  # type: ignore[misc]
+    acc.reset()
 
 
 async def _sleep_or_abort(delay: float, channel: _Channel) -> None:

@@ -25,6 +25,10 @@ class StreamAccumulator:
     usage: dict[str, int] = field(default_factory=dict)
     has_content: bool = False
 
+    def reset(self) -> None:
+        """Forget a partial answer (its stream broke and the request is retried)."""
+        self.__init__()  # type: ignore[misc]
+
     def feed(self, event: Any) -> tuple[list[Any], dict[str, Any] | None]:
         """Consume one raw event; return (UI deltas, a tool_use block that just completed)."""
         kind = event.type

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.agent.events import ToolResultEvent, ToolStart
 from claude_harness.agent.messages import CANCELLED_MESSAGE, INTERRUPTED_MESSAGE
-from claude_harness.tools.base import ContextModifier
+from claude_harness.tools.base import ContextModifier, Tool
 from claude_harness.tools.pipeline import Emit, ToolOutcome, check_permissions_and_call_tool
 
 
@@ -48,31 +48,19 @@ class StreamingToolExecutor:
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def add_tool(self, block: dict[str, Any]) -> None:
-        tracked = TrackedTool(block, self._is_safe(block))
-        self.tools.append(tracked)
         tool = self.ctx.find_tool(block["name"])
-        key = ""
-        if tool is not None:
-            try:
-                key = tool.key_argument(tool.input_model.model_validate(block.get("input") or {}))
-            except (ValidationError, Exception):
-                key = ""
+        parsed = _parse(tool, block)
+        # An unknown tool fails at lookup at once: nothing to protect, let it run in parallel.
+        safe = tool is None or (parsed is not None and _concurrency_safe(tool, parsed))
+        tracked = TrackedTool(block, safe)
+        self.tools.append(tracked)
+        key = _key_argument(tool, parsed)
         self.emit(ToolStart(tracked.id, block["name"], block.get("input") or {}, key))
         self._schedule()
 
     def finish_stream(self) -> None:
         self.stream_done = True
         self._schedule()
-
-    def _is_safe(self, block: dict[str, Any]) -> bool:
-        tool = self.ctx.find_tool(block["name"])
-        if tool is None:
-            return True  # it will fail at lookup at once; nothing to protect
-        try:
-            parsed = tool.input_model.model_validate(block.get("input") or {})
-            return bool(tool.is_concurrency_safe(parsed))
-        except Exception:
-            return False
 
     def _running(self) -> list[TrackedTool]:
         return [t for t in self.tools if t.task is not None and t.outcome is None]
@@ -162,3 +150,30 @@ class StreamingToolExecutor:
                                           tracked.outcome.content, True,
                                           tracked.block.get("input") or {}))
         return [t.outcome for t in self.tools if t.outcome is not None]
+
+
+def _parse(tool: Tool | None, block: dict[str, Any]) -> Any:
+    """The block's input as the tool's model, or None when it does not validate (the pipeline
+    reports that properly; here it only means "not known to be safe")."""
+    if tool is None:
+        return None
+    try:
+        return tool.input_model.model_validate(block.get("input") or {})
+    except ValidationError:
+        return None
+
+
+def _concurrency_safe(tool: Tool, parsed: Any) -> bool:
+    try:
+        return bool(tool.is_concurrency_safe(parsed))
+    except Exception:  # a tool's hint must never break scheduling: fail closed
+        return False
+
+
+def _key_argument(tool: Tool | None, parsed: Any) -> str:
+    if tool is None or parsed is None:
+        return ""
+    try:
+        return tool.key_argument(parsed)
+    except Exception:
+        return ""
