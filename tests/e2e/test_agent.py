@@ -68,6 +68,8 @@ def test_sub_agent_write_is_denied_in_print_mode(project: Path, api: Any) -> Non
               if b.get("type") == "tool_result"]
     assert denied and denied[0]["is_error"] is True
     assert lines[-1]["subtype"] == "success"
+    assert [d["tool_input"] for d in lines[-1]["permission_denials"]] == [
+        {"command": "touch pwned"}]
 
 
 async def test_custom_command_expands_and_allows_its_tools_for_one_turn(project: Path,

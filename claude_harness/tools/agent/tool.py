@@ -98,6 +98,7 @@ async def call(inp: AgentInput, ctx: ToolUseContext, progress: Any) -> ToolResul
             progress(summary)
         elif isinstance(event, (TextDelta, AssistantMessage, UserMessage)):
             continue
+    ctx.denials.extend(child.denials)  # -p reports every refused call, a sub-agent's too
     report = next((final_text(m) for m in reversed(messages) if m["role"] == "assistant"
                    and final_text(m).strip()), "")
     if end is not None and end.reason == "error":
