@@ -19,9 +19,9 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from claude_harness.tools.base import ToolError
+from claude_harness.tools.base import VALID, ToolError, ValidationResult
 
 if TYPE_CHECKING:
     from claude_harness.agent.context import FileState, ToolUseContext
@@ -49,6 +49,25 @@ def require_absolute(file_path: str) -> str:
             "Prefix it with the directory it lives in."
         )
     return os.path.normpath(expanded)
+
+
+def check_absolute(file_path: str) -> ValidationResult:
+    """require_absolute() as a validation verdict (step 4 of the pipeline, before any prompt)."""
+    try:
+        require_absolute(file_path)
+    except ToolError as exc:
+        return ValidationResult.fail(exc.message, "relative_path")
+    return VALID
+
+
+async def validate_file_path(inp: Any, ctx: ToolUseContext) -> ValidationResult:
+    """`validate_input` of the tools whose only semantic check is an absolute `file_path`."""
+    return check_absolute(inp.file_path)
+
+
+def backfill_file_path(inp: Any, ctx: ToolUseContext) -> dict[str, Any]:
+    """`backfill_input` of the file tools: the absolute `file_path` rules and hooks see."""
+    return {"file_path": absolute_from(inp.file_path, ctx.cwd)}
 
 
 def absolute_from(file_path: str, cwd: Path) -> str:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from claude_harness.tools.base import build_tool, load_prompt
-from claude_harness.tools.edit.tool import EditInput, backfill_input, call, validate_input
+from claude_harness.tools.edit.tool import EditInput, call, validate_input
+from claude_harness.tools.file_common import backfill_file_path
 
 TOOL = build_tool(
     name="Edit",
@@ -14,7 +15,7 @@ TOOL = build_tool(
     is_read_only=lambda inp: False,
     is_destructive=lambda inp: False,
     validate_input=validate_input,
-    backfill_input=backfill_input,
+    backfill_input=backfill_file_path,
     permission_subject=lambda inp: inp.file_path,
     key_argument=lambda inp: inp.file_path,
     to_classifier_input=lambda inp: (

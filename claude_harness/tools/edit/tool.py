@@ -11,13 +11,11 @@ import asyncio
 import os
 import stat
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import Field
 
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import (
-    VALID,
     Progress,
     ToolError,
     ToolInput,
@@ -29,8 +27,8 @@ from claude_harness.tools.edit.snippet import snippet_around
 from claude_harness.tools.file_common import (
     UTF8,
     TextEncoding,
-    absolute_from,
     atomic_write,
+    check_absolute,
     decode_file_bytes,
     dominant_eol,
     ensure_fresh,
@@ -230,12 +228,4 @@ async def validate_input(inp: EditInput, ctx: ToolUseContext) -> ValidationResul
         return ValidationResult.fail(
             "old_string and new_string are identical; there is nothing to change.", "no_op_edit"
         )
-    try:
-        require_absolute(inp.file_path)
-    except ToolError as exc:
-        return ValidationResult.fail(exc.message, "relative_path")
-    return VALID
-
-
-def backfill_input(inp: EditInput, ctx: ToolUseContext) -> dict[str, Any]:
-    return {"file_path": absolute_from(inp.file_path, ctx.cwd)}
+    return check_absolute(inp.file_path)

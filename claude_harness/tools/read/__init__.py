@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from claude_harness.tools.base import UNBOUNDED, build_tool, load_prompt
+from claude_harness.tools.file_common import backfill_file_path, validate_file_path
 from claude_harness.tools.read.permissions import check_permissions
 from claude_harness.tools.read.tool import (
     ReadInput,
-    backfill_input,
     call,
     render_result,
-    validate_input,
 )
 
 TOOL = build_tool(
@@ -19,9 +18,9 @@ TOOL = build_tool(
     call=call,
     is_concurrency_safe=lambda inp: True,
     is_read_only=lambda inp: True,
-    validate_input=validate_input,
+    validate_input=validate_file_path,
     check_permissions=check_permissions,
-    backfill_input=backfill_input,
+    backfill_input=backfill_file_path,
     permission_subject=lambda inp: inp.file_path,
     key_argument=lambda inp: inp.file_path,
     to_classifier_input=lambda inp: inp.file_path,

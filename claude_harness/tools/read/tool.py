@@ -13,22 +13,18 @@ import asyncio
 import os
 import stat
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import Field
 
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import (
-    VALID,
     ContentBlocks,
     Progress,
     ToolError,
     ToolInput,
     ToolResult,
-    ValidationResult,
 )
 from claude_harness.tools.file_common import (
-    absolute_from,
     find_existing_variant,
     has_binary_extension,
     looks_binary,
@@ -175,19 +171,6 @@ async def call(inp: ReadInput, ctx: ToolUseContext, progress: Progress) -> ToolR
     for item in seen:
         record_state(ctx, item.key, item.content, item.mtime_ns, item.partial)
     return ToolResult(data=data)
-
-
-async def validate_input(inp: ReadInput, ctx: ToolUseContext) -> ValidationResult:
-    """Relative paths are refused before backfill turns them absolute for the permission check."""
-    try:
-        require_absolute(inp.file_path)
-    except ToolError as exc:
-        return ValidationResult.fail(exc.message, "relative_path")
-    return VALID
-
-
-def backfill_input(inp: ReadInput, ctx: ToolUseContext) -> dict[str, Any]:
-    return {"file_path": absolute_from(inp.file_path, ctx.cwd)}
 
 
 def render_result(data: str | ContentBlocks) -> str | ContentBlocks:

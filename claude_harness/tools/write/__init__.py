@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from claude_harness.tools.base import build_tool, load_prompt
-from claude_harness.tools.write.tool import WriteInput, backfill_input, call, validate_input
+from claude_harness.tools.file_common import backfill_file_path, validate_file_path
+from claude_harness.tools.write.tool import WriteInput, call
 
 TOOL = build_tool(
     name="Write",
@@ -13,8 +14,8 @@ TOOL = build_tool(
     is_concurrency_safe=lambda inp: False,
     is_read_only=lambda inp: False,
     is_destructive=lambda inp: False,
-    validate_input=validate_input,
-    backfill_input=backfill_input,
+    validate_input=validate_file_path,
+    backfill_input=backfill_file_path,
     permission_subject=lambda inp: inp.file_path,
     key_argument=lambda inp: inp.file_path,
     to_classifier_input=lambda inp: f"{inp.file_path}: write {len(inp.content)} chars",

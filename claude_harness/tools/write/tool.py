@@ -11,23 +11,19 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
-from typing import Any
 
 from pydantic import Field
 
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import (
-    VALID,
     Progress,
     ToolError,
     ToolInput,
     ToolResult,
-    ValidationResult,
 )
 from claude_harness.tools.file_common import (
     UTF8,
     TextEncoding,
-    absolute_from,
     atomic_write,
     decode_file_bytes,
     dominant_eol,
@@ -116,15 +112,3 @@ async def call(inp: WriteInput, ctx: ToolUseContext, progress: Progress) -> Tool
     if ctx.abort.aborted:
         raise ToolError("Write was interrupted before it started.", code="aborted")
     return ToolResult(data=await asyncio.to_thread(write_sync, inp, ctx))
-
-
-async def validate_input(inp: WriteInput, ctx: ToolUseContext) -> ValidationResult:
-    try:
-        require_absolute(inp.file_path)
-    except ToolError as exc:
-        return ValidationResult.fail(exc.message, "relative_path")
-    return VALID
-
-
-def backfill_input(inp: WriteInput, ctx: ToolUseContext) -> dict[str, Any]:
-    return {"file_path": absolute_from(inp.file_path, ctx.cwd)}
