@@ -47,15 +47,40 @@ def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, A
 
 def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engine, list[str]]:
     """Build the engine; returns it with the warnings to show (invalid settings files...)."""
-    from claude_harness.config.settings import CliSettings, load_settings
-    from claude_harness.hooks.config import HookConfig
-    from claude_harness.hooks.runner import HookRunner
-    from claude_harness.tools.registry import assemble_tool_pool
+    from claude_harness.config.memory import load_memory
 
     cwd = opts.cwd.resolve()
     store = data_dir()
     if trusted is None:
         trusted = opts.print_mode or is_trusted(store, cwd)
+    loaded = _settings(opts, cwd, trusted)
+    warnings = list(loaded.warnings)
+    permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
+    if permission.mode == "bypassPermissions":
+        permission = replace(permission, bypass_available=True)
+    model = resolve_model(opts, loaded.model)
+    history, session_id = _history(opts, cwd, store)
+    memory = load_memory(cwd)
+    system = render_system_prompt(
+        cwd, model, memory=memory.text, override=opts.system_prompt,
+        append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
+    )
+    engine = Engine(EngineConfig(
+        cwd=cwd, model=model, permission=permission, tools=_tools(opts, cwd, permission),
+        system_prompt=system, api=ApiSettings.from_env(), data_dir=store,
+        max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
+        verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
+    ))
+    engine.config.hooks = _hook_runner(engine, loaded, cwd, trusted, warnings)
+    engine.memory_files = memory.files
+    engine.mcp = _mcp_manager(opts, cwd, loaded, warnings)
+    return engine, warnings
+
+
+def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
+    """Every settings source merged; the `env` key is applied to this process."""
+    from claude_harness.config.settings import CliSettings, load_settings
+
     loaded = load_settings(cwd, trusted=trusted, cli=CliSettings(
         settings=opts.settings,
         allowed_tools=opts.allowed_tools,
@@ -63,44 +88,34 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
         permission_mode=opts.permission_mode,
         add_dirs=opts.add_dirs,
     ))
-    warnings = list(loaded.warnings)
     for key, value in (loaded.env or {}).items():
         os.environ.setdefault(str(key), str(value))
-    permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
-    if permission.mode == "bypassPermissions":
-        permission = replace(permission, bypass_available=True)
-    from claude_harness.tools.agent.definitions import with_agent_types
-
-    tools = assemble_tool_pool(permission, only=opts.tools)  # MCP tools join at first request
-    tools = with_agent_types(tools, cwd)
     if loaded.value("parallelAgents") is True:
         os.environ["CLAUDE_HARNESS_PARALLEL_AGENTS"] = "1"
-    model = resolve_model(opts, loaded.model)
-    history, session_id = _history(opts, cwd, store)
-    from claude_harness.config.memory import load_memory
+    return loaded
 
-    memory = load_memory(cwd)
-    system = render_system_prompt(
-        cwd, model, memory=memory.text, override=opts.system_prompt,
-        append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
-    )
-    config = EngineConfig(
-        cwd=cwd, model=model, permission=permission, tools=tools, system_prompt=system,
-        api=ApiSettings.from_env(), data_dir=store, max_turns=opts.max_turns,
-        session_id=session_id, history=history, debug=opts.debug, verbose=opts.verbose,
-        tool_filter=tuple(opts.tools) if opts.tools is not None else None,
-    )
-    engine = Engine(config)
+
+def _tools(opts: RunOptions, cwd: Path, permission: Any) -> tuple[Any, ...]:
+    """The built-in pool (MCP tools join at the first request), Agent listing agent types."""
+    from claude_harness.tools.agent.definitions import with_agent_types
+    from claude_harness.tools.registry import assemble_tool_pool
+
+    return with_agent_types(assemble_tool_pool(permission, only=opts.tools), cwd)
+
+
+def _hook_runner(engine: Engine, loaded: Any, cwd: Path, trusted: bool,
+                 warnings: list[str]) -> Any:
+    """A HookRunner when any hook is configured (project hooks only in a trusted folder)."""
+    from claude_harness.hooks.config import HookConfig
+    from claude_harness.hooks.runner import HookRunner
+
     hook_config = HookConfig.from_sources(loaded.hooks_sources, allow_project_hooks=trusted)
     warnings.extend(hook_config.warnings)
-    if hook_config.entries or hook_config.skipped:
-        engine.config.hooks = HookRunner(
-            hook_config, project_dir=cwd, session_id=engine.session_id,
-            transcript_path=engine.transcript_path, get_permission_mode=lambda: engine.mode,
-        )
-    engine.memory_files = memory.files
-    engine.mcp = _mcp_manager(opts, cwd, loaded, warnings)
-    return engine, warnings
+    if not (hook_config.entries or hook_config.skipped):
+        return None
+    return HookRunner(hook_config, project_dir=cwd, session_id=engine.session_id,
+                      transcript_path=engine.transcript_path,
+                      get_permission_mode=lambda: engine.mode)
 
 
 def _user_controlled_value(loaded: Any, key: str) -> Any:
