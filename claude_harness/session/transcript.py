@@ -65,26 +65,24 @@ class Transcript:
         fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
         fh.flush()
 
-    def append_message(self, message: dict[str, Any]) -> None:
+    def _append(self, kind: str, **fields: Any) -> None:
+        """One entry, chained to the previous one by parentUuid."""
         entry_uuid = str(uuid.uuid4())
         self._write({
-            "type": message["role"],
+            "type": kind,
             "uuid": entry_uuid,
             "parentUuid": self.last_uuid,
             "sessionId": self.session_id,
             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
-            "cwd": str(self.cwd),
-            "message": message,
+            **fields,
         })
         self.last_uuid = entry_uuid
 
+    def append_message(self, message: dict[str, Any]) -> None:
+        self._append(message["role"], cwd=str(self.cwd), message=message)
+
     def append_system(self, subtype: str, **data: Any) -> None:
-        entry_uuid = str(uuid.uuid4())
-        self._write({"type": "system", "subtype": subtype, "uuid": entry_uuid,
-                     "parentUuid": self.last_uuid, "sessionId": self.session_id,
-                     "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
-                     **data})
-        self.last_uuid = entry_uuid
+        self._append("system", subtype=subtype, **data)
 
     def sync(self) -> None:
         """Flush to disk for real (turn end, exit, signals)."""
@@ -144,14 +142,12 @@ def find_session(data_dir: Path, cwd: Path, session_id: str) -> Path | None:
 
 
 def latest_session(data_dir: Path, cwd: Path) -> Path | None:
-    folder = sessions_dir(data_dir, cwd)
-    if not folder.is_dir():
-        return None
-    files = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-    return files[0] if files else None
+    sessions = list_sessions(data_dir, cwd)
+    return sessions[0] if sessions else None
 
 
 def list_sessions(data_dir: Path, cwd: Path) -> list[Path]:
+    """This folder's transcripts, newest first."""
     folder = sessions_dir(data_dir, cwd)
     if not folder.is_dir():
         return []
