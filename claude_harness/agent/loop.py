@@ -319,7 +319,7 @@ async def _stream_turn(
         except ApiError as exc:
             if not exc.retryable or attempt > api.settings.max_retries:
                 raise
-            await _discard_attempt(executor, acc)
+            _discard_attempt(executor, acc)
             delay = api.backoff(attempt, exc.retry_after)
             yield ApiRetry(attempt, api.settings.max_retries, delay, exc.message)
             await _sleep_or_abort(delay, channel)
@@ -357,7 +357,7 @@ async def _consume(
             raise payload
 
 
-async def _discard_attempt(executor: StreamingToolExecutor, acc: StreamAccumulator) -> None:
+def _discard_attempt(executor: StreamingToolExecutor, acc: StreamAccumulator) -> None:
     """A retried stream's partial answer is dropped; safe tools it started are stopped."""
     for tracked in executor.tools:
         if tracked.task is not None and not tracked.task.done():
