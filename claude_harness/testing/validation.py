@@ -112,9 +112,12 @@ def _check_text(where: str, block: dict[str, Any]) -> None:
 
 
 def _check_message_shape(i: int, message: Any, final: bool) -> None:
-    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
-        raise RequestInvalid(f"messages.{i}.role: must be 'user' or 'assistant'")
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant", "system"):
+        raise RequestInvalid(f"messages.{i}.role: must be 'user', 'assistant' or 'system'")
     content = message.get("content")
+    if message["role"] == "system":  # mid-conversation system messages: text only
+        _check_system(content if isinstance(content, list) else [{"type": "text", "text": content}])
+        return
     if final and message["role"] == "assistant" and content in ("", []):
         return  # an empty final assistant message is the one allowed empty message
     if isinstance(content, str):
@@ -144,6 +147,8 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
 def _check_tool_pairing(messages: list[dict[str, Any]]) -> None:
     for i, message in enumerate(messages):
         blocks = _blocks(message)
+        if message["role"] == "system":
+            continue
         if message["role"] == "assistant":
             if any(b["type"] == "tool_result" for b in blocks):
                 raise RequestInvalid(f"messages.{i}: tool_result blocks are only allowed in user messages")
