@@ -17,7 +17,8 @@ import time
 from typing import IO, Any
 
 from claude_harness.agent.engine import Engine
-from claude_harness.agent.events import (
+from claude_harness.agent.messages import final_text
+from claude_harness.protocol.events import (
     ApiRetry,
     AssistantMessage,
     HookRan,
@@ -25,7 +26,6 @@ from claude_harness.agent.events import (
     TurnEnd,
     UserMessage,
 )
-from claude_harness.agent.messages import final_text
 
 SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution"}
 

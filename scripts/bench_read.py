@@ -23,14 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from claude_harness.agent.context import (
+from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.tools.read import TOOL, ReadInput
 
 LINE = "the quick brown fox jumps over the lazy dog; " * 2  # 90 chars + line number

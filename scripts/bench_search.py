@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.context import (
+from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.tools.glob import TOOL as GLOB
 from claude_harness.tools.grep import TOOL as GREP
 from claude_harness.tools.grep.args import build_rg_args

@@ -14,7 +14,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.context import (
+from claude_harness.agent.loop import QueryParams, query, run_compaction
+from claude_harness.agent.messages import user_text
+from claude_harness.api.client import ApiClient, ApiSettings
+from claude_harness.api.pricing import context_window_for
+from claude_harness.permissions.types import PermissionContext, PermissionMode
+from claude_harness.protocol.context import (
     AbortSignal,
     ContentReplacementState,
     FileStateCache,
@@ -22,7 +27,7 @@ from claude_harness.agent.context import (
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.agent.events import (
+from claude_harness.protocol.events import (
     AgentEvent,
     AssistantMessage,
     Compaction,
@@ -32,13 +37,8 @@ from claude_harness.agent.events import (
     Usage,
     UserMessage,
 )
-from claude_harness.agent.loop import QueryParams, query, run_compaction
-from claude_harness.agent.messages import user_text
-from claude_harness.api.client import ApiClient, ApiSettings
-from claude_harness.api.pricing import context_window_for
-from claude_harness.permissions.types import PermissionContext, PermissionMode
+from claude_harness.protocol.tool import Tool
 from claude_harness.session.transcript import Transcript
-from claude_harness.tools.base import Tool
 
 AUTO_COMPACT_FRACTION = 0.85
 MODE_NOTES = {

@@ -19,19 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from claude_harness.agent.compact import compact_messages
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.agent.events import (
-    AgentEvent,
-    ApiRetry,
-    AssistantMessage,
-    Compaction,
-    HookRan,
-    Notice,
-    PermissionRequest,
-    TurnEnd,
-    Usage,
-    UserMessage,
-)
 from claude_harness.agent.messages import (
     normalize_for_api,
     tool_result_block,
@@ -44,6 +31,19 @@ from claude_harness.api.client import ApiClient
 from claude_harness.api.errors import ApiError
 from claude_harness.api.pricing import cost_usd
 from claude_harness.hooks.stop_guard import StopHookGuard
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.events import (
+    AgentEvent,
+    ApiRetry,
+    AssistantMessage,
+    Compaction,
+    HookRan,
+    Notice,
+    PermissionRequest,
+    TurnEnd,
+    Usage,
+    UserMessage,
+)
 from claude_harness.tools.budget import enforce_aggregate_budget
 from claude_harness.tools.executor import StreamingToolExecutor
 from claude_harness.tools.pipeline import ToolOutcome

@@ -12,8 +12,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-INTERRUPTED_MESSAGE = "Interrupted by user: the tool call was stopped before it finished."
-CANCELLED_MESSAGE = "The tool call was not run: the turn was interrupted by user."
+from claude_harness.protocol.messages import CANCELLED_MESSAGE, INTERRUPTED_MESSAGE
+
+__all__ = ["CANCELLED_MESSAGE", "INTERRUPTED_MESSAGE"]
 
 Message = dict[str, Any]
 Block = dict[str, Any]

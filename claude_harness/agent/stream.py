@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from claude_harness.agent.events import TextDelta, ThinkingDelta
+from claude_harness.protocol.events import TextDelta, ThinkingDelta
 
 
 @dataclass

@@ -27,7 +27,7 @@ from claude_harness.mcp.config import McpServerConfig, load_mcp_configs
 from claude_harness.mcp.connection import McpConnection, State
 from claude_harness.mcp.resources import build_list_tool, build_read_tool
 from claude_harness.mcp.tools import build_server_tools
-from claude_harness.tools.base import Tool
+from claude_harness.protocol.tool import Tool
 
 DEFAULT_STARTUP_TIMEOUT = 30.0
 

@@ -18,10 +18,10 @@ from pydantic import Field
 from claude_harness.mcp.connection import McpConnection, ServerGone
 from claude_harness.mcp.content import API_IMAGE_TYPES, output_limit_chars
 from claude_harness.mcp.tools import race_abort
-from claude_harness.tools.base import Tool, ToolError, ToolInput, ToolResult, build_tool
+from claude_harness.protocol.tool import Tool, ToolError, ToolInput, ToolResult, build_tool
 
 if TYPE_CHECKING:
-    from claude_harness.agent.context import ToolUseContext
+    from claude_harness.protocol.context import ToolUseContext
 
 LIST_NAME = "ListMcpResourcesTool"
 READ_NAME = "ReadMcpResourceTool"

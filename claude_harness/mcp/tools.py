@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from claude_harness.mcp.connection import McpConnection, ServerGone
 from claude_harness.mcp.content import convert_result, output_limit_chars
 from claude_harness.mcp.schema import McpToolInput, make_input_model, normalised_schema
-from claude_harness.tools.base import Tool, ToolError, ToolResult, build_tool
+from claude_harness.protocol.tool import Tool, ToolError, ToolResult, build_tool
 
 if TYPE_CHECKING:
-    from claude_harness.agent.context import ToolUseContext
+    from claude_harness.protocol.context import ToolUseContext
 
 MAX_NAME = 128
 MAX_DESCRIPTION = 2048
@@ -51,7 +51,7 @@ def _hint(tool: Any, name: str) -> bool | None:
 
 async def race_abort(coro: Any, ctx: ToolUseContext) -> Any:
     """Await `coro` unless the user interrupts first; an interrupt cancels the request."""
-    from claude_harness.agent.messages import INTERRUPTED_MESSAGE
+    from claude_harness.protocol.messages import INTERRUPTED_MESSAGE
 
     if ctx.abort.aborted:
         coro.close()

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from claude_harness.permissions.types import PermissionDecision
 
 if TYPE_CHECKING:
-    from claude_harness.agent.context import ToolUseContext
-    from claude_harness.tools.base import Tool
+    from claude_harness.protocol.context import ToolUseContext
+    from claude_harness.protocol.tool import Tool
 
 FAST_MODEL_DEFAULT = "claude-haiku-4-5"
 STAGE_TIMEOUT_S = 30.0

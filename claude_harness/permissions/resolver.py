@@ -35,8 +35,8 @@ from claude_harness.permissions.safety import internal_url_reason, protected_rea
 from claude_harness.permissions.types import PermissionContext, PermissionDecision
 
 if TYPE_CHECKING:
-    from claude_harness.agent.context import ToolUseContext
-    from claude_harness.tools.base import Tool
+    from claude_harness.protocol.context import ToolUseContext
+    from claude_harness.protocol.tool import Tool
 
 _PATH_KEYS = ("file_path", "notebook_path", "path")
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from claude_harness.agent.context import FileStateCache
 from claude_harness.api.models import MODEL_ALIASES, resolve_alias
 from claude_harness.permissions.types import PermissionMode
 from claude_harness.plain.previews import todo_lines
+from claude_harness.protocol.context import FileStateCache
 
 if TYPE_CHECKING:
     from claude_harness.agent.engine import Engine

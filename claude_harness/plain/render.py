@@ -14,7 +14,11 @@ from rich.console import Console
 from rich.text import Text
 from rich.theme import Theme
 
-from claude_harness.agent.events import (
+from claude_harness.plain import previews
+from claude_harness.plain.live import LiveArea
+from claude_harness.plain.stream import MarkdownStream
+from claude_harness.plain.theme import load_theme
+from claude_harness.protocol.events import (
     AgentEvent,
     ApiRetry,
     Compaction,
@@ -28,10 +32,6 @@ from claude_harness.agent.events import (
     Usage,
     UserMessage,
 )
-from claude_harness.plain import previews
-from claude_harness.plain.live import LiveArea
-from claude_harness.plain.stream import MarkdownStream
-from claude_harness.plain.theme import load_theme
 
 SILENT = (Usage, UserMessage)
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}

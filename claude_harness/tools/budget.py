@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.context import ContentReplacementState
+from claude_harness.protocol.context import ContentReplacementState
 
 PREVIEW_CHARS = 2_000
 

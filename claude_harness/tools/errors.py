@@ -11,7 +11,7 @@ import json
 import time
 from pathlib import Path
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 
 
 def classify_tool_error(exc: BaseException) -> str:

@@ -19,10 +19,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.agent.events import ToolResultEvent, ToolStart
-from claude_harness.agent.messages import CANCELLED_MESSAGE, INTERRUPTED_MESSAGE
-from claude_harness.tools.base import ContextModifier, Tool
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.events import ToolResultEvent, ToolStart
+from claude_harness.protocol.messages import CANCELLED_MESSAGE, INTERRUPTED_MESSAGE
+from claude_harness.protocol.tool import ContextModifier, Tool
 from claude_harness.tools.pipeline import Emit, ToolOutcome, check_permissions_and_call_tool
 
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from claude_harness.tools.base import VALID, ToolError, ValidationResult
+from claude_harness.protocol.tool import VALID, ToolError, ValidationResult
 
 if TYPE_CHECKING:
-    from claude_harness.agent.context import FileState, ToolUseContext
+    from claude_harness.protocol.context import FileState, ToolUseContext
 
 # ---------------------------------------------------------------------------------------------
 # Paths
@@ -332,7 +332,7 @@ def with_eol(text: str, eol: str) -> str:
 def record_state(ctx: ToolUseContext, key: str, content: str, mtime_ns: int, partial: bool) -> None:
     """Remember what was read. A partial view of an unchanged file does not replace a full read
     of it: looking at lines 10-20 again should not forget that the whole file was seen."""
-    from claude_harness.agent.context import FileState
+    from claude_harness.protocol.context import FileState
 
     known = ctx.read_file_state.get(key)
     if partial and known is not None and not known.partial and known.mtime_ns == mtime_ns:

@@ -21,8 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.agent.events import (
+from claude_harness.permissions.types import PermissionDecision
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.events import (
     AgentEvent,
     HookRan,
     Notice,
@@ -30,9 +31,8 @@ from claude_harness.agent.events import (
     PermissionRequest,
     ToolProgress,
 )
-from claude_harness.agent.messages import INTERRUPTED_MESSAGE
-from claude_harness.permissions.types import PermissionDecision
-from claude_harness.tools.base import ContextModifier, Tool, ToolContent, ToolError, ToolResult
+from claude_harness.protocol.messages import INTERRUPTED_MESSAGE
+from claude_harness.protocol.tool import ContextModifier, Tool, ToolContent, ToolError, ToolResult
 from claude_harness.tools.budget import persist_large_result
 from claude_harness.tools.errors import classify_tool_error, log_tool_error
 

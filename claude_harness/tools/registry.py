@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import cache
 
 from claude_harness.permissions.types import PermissionContext
-from claude_harness.tools.base import Tool
+from claude_harness.protocol.tool import Tool
 
 # (module, attribute) of every built-in tool. Feature-gated tools are appended conditionally
 # in get_all_base_tools().

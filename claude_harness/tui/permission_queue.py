@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 if TYPE_CHECKING:
-    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from textual.widget import Widget
 
 from claude_harness import previews
-from claude_harness.agent.events import (
+from claude_harness.protocol.events import (
     AgentEvent,
     ApiRetry,
     AssistantMessage,

@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import (
+from claude_harness.permissions.rules import parse_rule
+from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
-from claude_harness.tools.base import ToolInput, ToolResult, ValidationResult, build_tool
+from claude_harness.protocol.tool import ToolInput, ToolResult, ValidationResult, build_tool
 from claude_harness.tools.pipeline import STAGES, check_permissions_and_call_tool
 
 ALL_STAGES = [name for name, _ in STAGES] + ["finish"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.events import ToolProgress, ToolResultEvent, TurnEnd
+from claude_harness.protocol.events import ToolProgress, ToolResultEvent, TurnEnd
 from tests.e2e.support import make_engine, ndjson, run_cli, run_prompt
 
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.events import Compaction, ToolResultEvent, TurnEnd
+from claude_harness.protocol.events import Compaction, ToolResultEvent, TurnEnd
 from claude_harness.session.transcript import load_messages
 from claude_harness.testing.cache import segments
 from claude_harness.testing.scenarios import TEXT, thirty_turn_session

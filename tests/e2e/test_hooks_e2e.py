@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.events import HookRan, Notice, ToolResultEvent, TurnEnd
 from claude_harness.hooks import HookConfig, HookRunner
+from claude_harness.protocol.events import HookRan, Notice, ToolResultEvent, TurnEnd
 from tests.e2e.support import make_engine, ndjson, run_cli, run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "done"}]}
@@ -155,7 +155,7 @@ async def test_permission_request_hook_answers_the_prompt_but_not_past_deny(
 
 async def test_dont_ask_again_with_a_compound_command_saves_every_rule(project: Path,
                                                                        api: Any) -> None:
-    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
 
     server = api([bash_turn("mkdir -p out && touch out/a"), bash_turn("mkdir -p out && touch out/b"),
                   TEXT])

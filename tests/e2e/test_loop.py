@@ -8,14 +8,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.events import (
+from claude_harness.agent.messages import tool_uses
+from claude_harness.protocol.events import (
     ApiRetry,
     TextDelta,
     ToolResultEvent,
     ToolStart,
     TurnEnd,
 )
-from claude_harness.agent.messages import tool_uses
 from tests.e2e.support import make_engine, run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "All good."}]}
@@ -191,7 +191,7 @@ async def test_max_turns_stops_the_loop(project: Path, api: Any) -> None:
 
 
 async def test_auto_mode_classifier_decides_and_says_so(project: Path, api: Any) -> None:
-    from claude_harness.agent.events import Notice
+    from claude_harness.protocol.events import Notice
 
     server = api([
         {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "touch built"}}]},
@@ -214,7 +214,7 @@ async def test_auto_mode_classifier_decides_and_says_so(project: Path, api: Any)
 
 async def test_approved_in_place_sed_applies_exactly_the_previewed_change(
         project: Path, api: Any) -> None:
-    from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
 
     target = project / "notes.txt"
     target.write_text("hello world\nhello again\n")

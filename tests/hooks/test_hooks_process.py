@@ -7,8 +7,8 @@ import os
 import time
 from pathlib import Path
 
-from claude_harness.agent.context import AbortSignal
 from claude_harness.hooks import HookConfig, HookRunner
+from claude_harness.protocol.context import AbortSignal
 from tests.hooks.hook_helpers import MakeRunner, group, write_script
 
 TOOL = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t"}

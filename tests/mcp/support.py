@@ -8,17 +8,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.context import (
+from claude_harness.mcp.config import McpServerConfig
+from claude_harness.permissions.rules import parse_rule
+from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.mcp.config import McpServerConfig
-from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
-from claude_harness.tools.base import Tool
+from claude_harness.protocol.tool import Tool
 from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
 
 SERVER = str(Path(__file__).parent / "servers" / "demo_server.py")

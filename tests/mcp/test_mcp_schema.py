@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from claude_harness.mcp.schema import make_input_model, normalised_schema
-from claude_harness.tools.base import build_tool
+from claude_harness.protocol.tool import build_tool
 from claude_harness.tools.pipeline import format_validation_error
 
 SCHEMA = {

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.agent.context import (
+from claude_harness.api.client import ApiClient, ApiSettings
+from claude_harness.permissions.classifier import classify
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.api.client import ApiClient, ApiSettings
-from claude_harness.permissions.classifier import classify
 from claude_harness.testing.mock_api import MockApiServer
 from claude_harness.tools.bash import TOOL as BASH
 from tests.permissions.perm_helpers import context

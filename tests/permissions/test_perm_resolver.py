@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.agent.context import (
+from claude_harness.permissions.modes import next_mode
+from claude_harness.permissions.resolver import resolve_permission, tool_denied_entirely
+from claude_harness.permissions.types import PermissionContext, PermissionDecision
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.permissions.modes import next_mode
-from claude_harness.permissions.resolver import resolve_permission, tool_denied_entirely
-from claude_harness.permissions.types import PermissionContext, PermissionDecision
-from claude_harness.tools.base import ToolInput, ToolResult, build_tool
+from claude_harness.protocol.tool import ToolInput, ToolResult, build_tool
 from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.edit import TOOL as EDIT
 from claude_harness.tools.read import TOOL as READ

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.agent.context import (
+from claude_harness.permissions.resolver import resolve_permission
+from claude_harness.permissions.sed_sim import simulate_sed
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.sed_sim import simulate_sed
 from claude_harness.tools.bash import TOOL as BASH
 from tests.permissions.perm_helpers import context
 

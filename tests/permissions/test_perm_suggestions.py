@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.agent.context import (
+from claude_harness.config.settings import CliSettings, load_settings
+from claude_harness.permissions.resolver import resolve_permission
+from claude_harness.permissions.rules import rule_suggestion, save_local_rule
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.config.settings import CliSettings, load_settings
-from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.rules import rule_suggestion, save_local_rule
 from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.write import TOOL as WRITE
 from tests.permissions.perm_helpers import make_project

@@ -7,7 +7,10 @@ import re
 
 import pytest
 
-from claude_harness.agent.events import (
+from claude_harness.plain.render import EventRenderer, make_console
+from claude_harness.plain.stream import MarkdownStream, split_settled
+from claude_harness.plain.theme import load_theme
+from claude_harness.protocol.events import (
     ApiRetry,
     Notice,
     TextDelta,
@@ -16,9 +19,6 @@ from claude_harness.agent.events import (
     ToolStart,
     TurnEnd,
 )
-from claude_harness.plain.render import EventRenderer, make_console
-from claude_harness.plain.stream import MarkdownStream, split_settled
-from claude_harness.plain.theme import load_theme
 
 ESC = "\x1b"
 
@@ -143,7 +143,7 @@ def test_unknown_theme_warns_and_falls_back() -> None:
 
 
 def test_usage_and_history_events_do_not_cut_a_streaming_paragraph() -> None:
-    from claude_harness.agent.events import Usage, UserMessage
+    from claude_harness.protocol.events import Usage, UserMessage
 
     out, buf = renderer()
     out.render(TextDelta("half a "))

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.agent.context import (
+from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
     ShellState,
     ToolUseContext,
     ToolUseOptions,
 )
-from claude_harness.permissions.types import PermissionContext
 
 
 def make_ctx(cwd: Path) -> ToolUseContext:

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import ToolResult
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import ToolResult
 from claude_harness.tools.bash import TOOL
 from tests.tools.bash_helpers import procs_matching, wait_gone
 from tests.tools.conftest import make_ctx

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import Tool, ToolError, ToolResult
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import Tool, ToolError, ToolResult
 from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.bash.background import REGISTRY
 from claude_harness.tools.bash_output import TOOL as BASH_OUTPUT

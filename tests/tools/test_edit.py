@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.edit import TOOL, EditInput
 from claude_harness.tools.read import TOOL as READ
 from claude_harness.tools.read import ReadInput

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.grep import TOOL
 
 

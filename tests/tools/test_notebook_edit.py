@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import FileState, ToolUseContext
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.context import FileState, ToolUseContext
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.notebook_edit import TOOL
 
 

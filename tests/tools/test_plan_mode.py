@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.plan_mode import ENTER_TOOL, EXIT_TOOL
 
 PLAN = "## Plan\n1. Add `retry()` to client.py\n2. Test it in test_client.py"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.file_common import refuse_special
 from claude_harness.tools.read import TOOL, ReadInput
 

@@ -17,8 +17,11 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext, create_subagent_context
-from claude_harness.agent.events import (
+from claude_harness.agent.messages import final_text, user_text
+from claude_harness.agent.prompt import environment_section
+from claude_harness.api.models import resolve_alias
+from claude_harness.protocol.context import ToolUseContext, create_subagent_context
+from claude_harness.protocol.events import (
     AssistantMessage,
     PermissionRequest,
     TextDelta,
@@ -27,11 +30,7 @@ from claude_harness.agent.events import (
     TurnEnd,
     UserMessage,
 )
-from claude_harness.agent.messages import final_text, user_text
-from claude_harness.agent.prompt import environment_section
-from claude_harness.api.models import resolve_alias
-from claude_harness.tools.agent.definitions import GENERAL_PURPOSE, agent_definitions, find_agent
-from claude_harness.tools.base import (
+from claude_harness.protocol.tool import (
     ToolError,
     ToolInput,
     ToolResult,
@@ -39,6 +38,7 @@ from claude_harness.tools.base import (
     load_prompt,
     no_prompt_needed,
 )
+from claude_harness.tools.agent.definitions import GENERAL_PURPOSE, agent_definitions, find_agent
 
 _ids = itertools.count(1)
 

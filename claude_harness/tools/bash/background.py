@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.bash.capture import CapturedText, StreamCapture
 from claude_harness.tools.bash.process import ShellProcess, exit_status
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from claude_harness.agent.context import AbortSignal
-from claude_harness.tools.base import Progress
+from claude_harness.protocol.context import AbortSignal
+from claude_harness.protocol.tool import Progress
 from claude_harness.tools.bash.capture import CapturedText, StreamCapture, fit_streams
 from claude_harness.tools.bash.image import MAX_IMAGE_BYTES, sniff_image
 from claude_harness.tools.bash.process import ShellProcess, exit_status

@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.bash.schema import SimulatedSedEdit
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import (
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import (
     VALID,
     Progress,
     ToolError,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import Progress, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import Progress, ToolInput, ToolResult, build_tool, load_prompt
 from claude_harness.tools.bash.background import REGISTRY, BackgroundShell
 from claude_harness.tools.bash.capture import fit_streams
 from claude_harness.tools.bash.result import MAX_OUTPUT_CHARS

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claude_harness.tools.base import build_tool, load_prompt
+from claude_harness.protocol.tool import build_tool, load_prompt
 from claude_harness.tools.edit.tool import EditInput, call, validate_input
 from claude_harness.tools.file_common import backfill_file_path
 

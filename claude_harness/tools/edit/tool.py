@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import (
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import (
     Progress,
     ToolError,
     ToolInput,

@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import (
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import (
     Progress,
     ToolError,
     ToolInput,

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import AnyStr
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 
 
 def absolute(path: str | None, cwd: Path) -> Path:

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from claude_harness.agent.context import AbortSignal
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.context import AbortSignal
+from claude_harness.protocol.tool import ToolError
 
 # Version-control metadata is never worth searching; hidden files otherwise are (.github, .env.example).
 VCS_DIRS: tuple[str, ...] = (".git", ".svn", ".hg", ".bzr", ".jj", ".sl")

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import Progress, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import Progress, ToolInput, ToolResult, build_tool, load_prompt
 from claude_harness.tools.grep import format as fmt
 from claude_harness.tools.grep.args import OutputMode, build_rg_args, uses_context
 from claude_harness.tools.grep.paths import (

@@ -6,8 +6,8 @@ import asyncio
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import Progress, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import Progress, ToolInput, ToolResult, build_tool, load_prompt
 from claude_harness.tools.bash.background import REGISTRY
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claude_harness.tools.base import UNBOUNDED, build_tool, load_prompt
+from claude_harness.protocol.tool import UNBOUNDED, build_tool, load_prompt
 from claude_harness.tools.file_common import backfill_file_path, validate_file_path
 from claude_harness.tools.read.permissions import check_permissions
 from claude_harness.tools.read.tool import (

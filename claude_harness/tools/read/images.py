@@ -14,7 +14,7 @@ import os
 
 from PIL import Image, UnidentifiedImageError
 
-from claude_harness.tools.base import ContentBlocks, ToolError
+from claude_harness.protocol.tool import ContentBlocks, ToolError
 
 IMAGE_EXTENSIONS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp"})
 # Pillow can read these; we convert them to PNG since the API does not take them.

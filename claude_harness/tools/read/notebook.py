@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 
 MAX_NOTEBOOK_BYTES = 50 << 20
 MAX_OUTPUT_TEXT = 10_000  # per output, so one huge print does not crowd out the code

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from claude_harness.tools.base import ToolError
+from claude_harness.protocol.tool import ToolError
 
 MAX_PAGES_PER_CALL = 20
 MAX_PAGES_WITHOUT_RANGE = 10

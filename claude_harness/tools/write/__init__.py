@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claude_harness.tools.base import build_tool, load_prompt
+from claude_harness.protocol.tool import build_tool, load_prompt
 from claude_harness.tools.file_common import backfill_file_path, validate_file_path
 from claude_harness.tools.write.tool import WriteInput, call
 

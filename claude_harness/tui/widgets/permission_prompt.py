@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from claude_harness import previews
-from claude_harness.agent.events import PermissionAnswer, PermissionRequest
+from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
 
 TITLES = {"ExitPlanMode": "The plan is ready. Leave plan mode and start implementing it?",
           "Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from claude_harness.permissions.types import PermissionDecision
 
 if TYPE_CHECKING:
-    from claude_harness.agent.context import ToolUseContext
+    from claude_harness.protocol.context import ToolUseContext
 
 ContentBlocks = list[dict[str, Any]]
 ToolContent = str | ContentBlocks

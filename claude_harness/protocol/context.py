@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from claude_harness.permissions.types import PermissionContext
 
 if TYPE_CHECKING:
-    from claude_harness.tools.base import Tool
+    from claude_harness.protocol.tool import Tool
 
 
 class AbortSignal:
