@@ -11,13 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.engine import Engine, EngineConfig
 from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted
 from claude_harness.options import RunOptions
+from claude_harness.session.core import Engine, EngineConfig
 from claude_harness.session.transcript import find_session, latest_session, load_messages
 
 

@@ -16,7 +16,6 @@ import sys
 import time
 from typing import IO, Any
 
-from claude_harness.agent.engine import Engine
 from claude_harness.agent.messages import final_text
 from claude_harness.protocol.events import (
     ApiRetry,
@@ -26,6 +25,7 @@ from claude_harness.protocol.events import (
     TurnEnd,
     UserMessage,
 )
+from claude_harness.session.core import Engine
 
 SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution"}
 

@@ -44,9 +44,9 @@ def cache_read_bytes(requests: list[dict]) -> tuple[int, int]:
 
 
 async def run(root: Path) -> tuple[list[dict], object]:
-    from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.types import PermissionContext
+    from claude_harness.session.core import Engine, EngineConfig
     from claude_harness.tools.registry import assemble_tool_pool
 
     proj = make_demo_project(root)

@@ -68,10 +68,10 @@ def _engine(cwd: Path) -> object:
         return build_engine(RunOptions(cwd=cwd))
     except ImportError:
         pass
-    from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
     from claude_harness.config.paths import data_dir
     from claude_harness.permissions.types import PermissionContext
+    from claude_harness.session.core import Engine, EngineConfig
 
     config = EngineConfig(cwd=cwd, model="claude-sonnet-5-5", permission=PermissionContext(cwd=cwd),
                           tools=(), system_prompt="bench", api=ApiSettings.from_env(),

@@ -19,8 +19,8 @@ from claude_harness.plain.previews import todo_lines
 from claude_harness.protocol.context import FileStateCache
 
 if TYPE_CHECKING:
-    from claude_harness.agent.engine import Engine
     from claude_harness.plain.render import EventRenderer
+    from claude_harness.session.core import Engine
 
 SLASH_COMMANDS: dict[str, str] = {
     "/help": "show commands and keys",

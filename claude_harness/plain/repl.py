@@ -19,7 +19,6 @@ from typing import Any
 from prompt_toolkit.formatted_text import FormattedText
 from rich.text import Text
 
-from claude_harness.agent.engine import Engine
 from claude_harness.api.client import preload_sdk
 from claude_harness.options import RunOptions
 from claude_harness.plain import previews
@@ -38,6 +37,7 @@ from claude_harness.plain.stream import PlainMarkdown, emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
 from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
+from claude_harness.session.core import Engine
 from claude_harness.shell_escape import run_shell_escape
 
 MODE_LABELS = {

@@ -33,8 +33,8 @@ from claude_harness.tui.widgets.todo_panel import TodoPanel
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
 if TYPE_CHECKING:
-    from claude_harness.agent.engine import Engine
     from claude_harness.protocol.events import PermissionRequest
+    from claude_harness.session.core import Engine
     from claude_harness.tui.router import TurnRenderer
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 

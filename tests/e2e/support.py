@@ -30,10 +30,10 @@ def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[
                 max_turns: int | None = None, persist: bool = True,
                 data_dir: Path | None = None, hooks: Any = None, **config: Any) -> Any:
     """An Engine wired like bootstrap does, pointed at `server`, without reading settings."""
-    from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.rules import parse_rule
     from claude_harness.permissions.types import PermissionContext, PermissionRule
+    from claude_harness.session.core import Engine, EngineConfig
     from claude_harness.tools.registry import assemble_tool_pool
 
     rules = tuple(PermissionRule("cliArg", "allow", parse_rule(r)) for r in allow) + tuple(

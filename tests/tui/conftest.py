@@ -33,9 +33,9 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
                 bypass: bool = False, key: str | None = "test",
                 history: list[dict[str, Any]] | None = None) -> Any:
     """An Engine wired as bootstrap does, pointed at `server`, without reading settings files."""
-    from claude_harness.agent.engine import Engine, EngineConfig
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.types import PermissionContext
+    from claude_harness.session.core import Engine, EngineConfig
 
     perm = PermissionContext(mode=mode, cwd=proj, interactive=True,  # type: ignore[arg-type]
                              bypass_available=bypass)

@@ -139,7 +139,7 @@ def test_importing_the_app_pulls_in_no_engine_sdk_or_pydantic() -> None:
     import sys
 
     code = ("import sys, claude_harness.cli, claude_harness.tui.app\n"
-            "heavy = [m for m in ('anthropic', 'pydantic', 'claude_harness.agent.engine',\n"
+            "heavy = [m for m in ('anthropic', 'pydantic', 'claude_harness.session.core',\n"
             "         'claude_harness.bootstrap', 'claude_harness.tools.registry', 'httpx',\n"
             "         'textual.widgets._markdown') if m in sys.modules]\n"
             "print(','.join(heavy))")
