@@ -431,9 +431,21 @@ def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow")
     Raises ValueError (changing nothing) when the file exists but is not a JSON object, or when
     a rule does not parse.
     """
+    path, _changed = update_local_rules(cwd, add=rule_text, behavior=behavior)
+    return path
+
+
+def update_local_rules(cwd: Path, *, add: str = "", remove: str = "",
+                       behavior: RuleBehavior = "allow") -> tuple[Path, bool]:
+    """The one writer of `.claude/settings.local.json` rules: add rule(s) to `behavior`'s list,
+    or remove a rule from every list; atomic (write a temporary file, then rename).
+
+    Returns the path and whether anything changed. Raises ValueError (changing nothing) when
+    the file exists but is not a JSON object, or when a rule to add does not parse.
+    """
     import json
 
-    rules = split_rules(rule_text)
+    rules = split_rules(add) if add else []
     for rule in rules:
         parse_rule(rule)
     path = Path(cwd) / ".claude" / "settings.local.json"
@@ -448,14 +460,24 @@ def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow")
     perms = data.setdefault("permissions", {})
     if not isinstance(perms, dict):
         raise ValueError(f"{path}: 'permissions' is not an object; not changing it")
-    current = perms.setdefault(behavior, [])
-    if not isinstance(current, list):
-        raise ValueError(f"{path}: 'permissions.{behavior}' is not a list; not changing it")
-    for rule in rules:
-        if rule not in current:
-            current.append(rule)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    changed = False
+    if rules:
+        current = perms.setdefault(behavior, [])
+        if not isinstance(current, list):
+            raise ValueError(f"{path}: 'permissions.{behavior}' is not a list; not changing it")
+        for rule in rules:
+            if rule not in current:
+                current.append(rule)
+                changed = True
+    if remove:
+        for kind in ("allow", "deny", "ask"):
+            items = perms.get(kind)
+            if isinstance(items, list) and remove in items:
+                perms[kind] = [r for r in items if r != remove]
+                changed = True
+    if rules or changed:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    return path, changed
