@@ -1,7 +1,8 @@
-"""Turn RunOptions into a ready Engine: settings, permissions, tools, hooks, memory, session.
+"""Turn RunOptions into a ready Session: settings, permissions, tools, hooks, memory, MCP.
 
-Shared by every front end so `-p`, the Textual app and the plain REPL run the same engine with
-the same configuration. Imports tools and pydantic, never the anthropic SDK.
+Shared by every front end so `-p`, the Textual app and the plain REPL run the same session with
+the same configuration. Imports tools and pydantic, never the anthropic SDK (`preload_sdk`
+warms it in a background thread; front ends call it here so they never import `api/`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,23 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.prompt import render_system_prompt
-from claude_harness.api.client import ApiSettings
+from claude_harness.api.client import ApiSettings, preload_sdk
+from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
+from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
+from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.config.trust import is_trusted
+from claude_harness.hooks.config import HookConfig
+from claude_harness.hooks.runner import HookRunner
+from claude_harness.mcp import McpManager, ProjectPolicy
 from claude_harness.options import RunOptions
-from claude_harness.session.core import Engine, EngineConfig
+from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.transcript import find_session, latest_session, load_messages
+from claude_harness.tools.agent.definitions import with_agent_types
+from claude_harness.tools.registry import assemble_tool_pool
+
+__all__ = ["NO_KEY_HELP", "StartupError", "build_session", "data_dir", "preload_sdk"]
 
 
 class StartupError(Exception):
@@ -45,10 +56,8 @@ def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, A
     return [], opts.session_id
 
 
-def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engine, list[str]]:
-    """Build the engine; returns it with the warnings to show (invalid settings files...)."""
-    from claude_harness.config.memory import load_memory
-
+def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Session, list[str]]:
+    """Build the session; returns it with the warnings to show (invalid settings files...)."""
     cwd = opts.cwd.resolve()
     store = data_dir()
     if trusted is None:
@@ -65,22 +74,20 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
         cwd, model, memory=memory.text, override=opts.system_prompt,
         append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
     )
-    engine = Engine(EngineConfig(
+    session = Session(SessionConfig(
         cwd=cwd, model=model, permission=permission, tools=_tools(opts, cwd, permission),
         system_prompt=system, api=ApiSettings.from_env(), data_dir=store,
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
+        tools_before_start=opts.print_mode, memory_files=tuple(memory.files),
+        mcp=_mcp_manager(opts, cwd, loaded, warnings),
     ))
-    engine.config.hooks = _hook_runner(engine, loaded, cwd, trusted, warnings)
-    engine.memory_files = memory.files
-    engine.mcp = _mcp_manager(opts, cwd, loaded, warnings)
-    return engine, warnings
+    session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
+    return session, warnings
 
 
 def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
     """Every settings source merged; the `env` key is applied to this process."""
-    from claude_harness.config.settings import CliSettings, load_settings
-
     loaded = load_settings(cwd, trusted=trusted, cli=CliSettings(
         settings=opts.settings,
         allowed_tools=opts.allowed_tools,
@@ -97,25 +104,19 @@ def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
 
 def _tools(opts: RunOptions, cwd: Path, permission: Any) -> tuple[Any, ...]:
     """The built-in pool (MCP tools join at the first request), Agent listing agent types."""
-    from claude_harness.tools.agent.definitions import with_agent_types
-    from claude_harness.tools.registry import assemble_tool_pool
-
     return with_agent_types(assemble_tool_pool(permission, only=opts.tools), cwd)
 
 
-def _hook_runner(engine: Engine, loaded: Any, cwd: Path, trusted: bool,
+def _hook_runner(session: Session, loaded: Any, cwd: Path, trusted: bool,
                  warnings: list[str]) -> Any:
     """A HookRunner when any hook is configured (project hooks only in a trusted folder)."""
-    from claude_harness.hooks.config import HookConfig
-    from claude_harness.hooks.runner import HookRunner
-
     hook_config = HookConfig.from_sources(loaded.hooks_sources, allow_project_hooks=trusted)
     warnings.extend(hook_config.warnings)
     if not (hook_config.entries or hook_config.skipped):
         return None
-    return HookRunner(hook_config, project_dir=cwd, session_id=engine.session_id,
-                      transcript_path=engine.transcript_path,
-                      get_permission_mode=lambda: engine.mode)
+    return HookRunner(hook_config, project_dir=cwd, session_id=session.session_id,
+                      transcript_path=session.transcript_path,
+                      get_permission_mode=lambda: session.mode)
 
 
 def _user_controlled_value(loaded: Any, key: str) -> Any:
@@ -132,8 +133,6 @@ def _user_controlled_value(loaded: Any, key: str) -> Any:
 
 def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str]) -> Any:
     """Servers from .mcp.json, the user config and --mcp-config (not started yet), or None."""
-    from claude_harness.mcp import McpManager, ProjectPolicy
-
     policy = ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key))
     manager = McpManager.from_options(cwd, opts.mcp_config, policy=policy)
     warnings.extend(manager.warnings)

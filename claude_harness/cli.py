@@ -4,6 +4,7 @@ to the headless runner, the Textual app, or the plain REPL."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import re
 import sys
@@ -105,9 +106,8 @@ def _validate_session_id(value: str | None) -> None:
 
 
 def run_headless(opts: RunOptions) -> int:
-    import asyncio
-
-    from claude_harness.bootstrap import StartupError, build_engine
+    # Each front end is imported only when chosen: --help and --version stay instant.
+    from claude_harness.bootstrap import StartupError, build_session
     from claude_harness.headless import Headless, parse_stream_json_input
 
     prompt: str | list[Any] = opts.prompt or ""
@@ -124,23 +124,15 @@ def run_headless(opts: RunOptions) -> int:
         sys.stderr.write("Error: no prompt given. Usage: claude-harness -p \"your prompt\"\n")
         return 1
     try:
-        engine, warnings = build_engine(opts)
+        session, warnings = build_session(opts)
     except StartupError as exc:
         sys.stderr.write(f"Error: {exc}\n")
         return 1
     for warning in warnings:
         sys.stderr.write(f"Warning: {warning}\n")
-    if not engine.api.settings.has_credentials:
-        from claude_harness.api.errors import NO_KEY_HELP
-
-        sys.stderr.write(f"Error: {NO_KEY_HELP}\n")
-        return 1
 
     async def go() -> int:
-        try:
-            return await Headless(engine, opts.output_format).run(prompt)
-        finally:
-            await engine.close()
+        return await Headless(session, opts.output_format, verbose=opts.verbose).run(prompt)
 
     try:
         return asyncio.run(go())
@@ -158,14 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     if opts.print_mode:
         return run_headless(opts)
     if wants_plain(opts):
-        try:
-            from claude_harness.plain.repl import run_plain
-        except ImportError:
-            sys.stderr.write("The plain line-mode REPL is not available yet; use -p or a full "
-                             "terminal.\n")
-            return 1
+        from claude_harness.plain.repl import run_plain  # chosen front end only (start-up)
+
         return run_plain(opts)
-    from claude_harness.tui.app import run_app
+    from claude_harness.tui.app import run_app  # chosen front end only (start-up)
 
     return run_app(opts)
 

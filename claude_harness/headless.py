@@ -7,6 +7,9 @@ Formats follow Claude Code's, so scripts that parse its output keep working:
                then the `result` object
 A call that would need a prompt is denied (the model is told) and listed in
 `permission_denials`; the run still succeeds unless something else failed.
+
+Like every front end it only submits ops (a UserPrompt per prompt, then Shutdown) and renders
+the session's events; what the result object reports (totals, denials) is folded from them.
 """
 
 from __future__ import annotations
@@ -17,15 +20,20 @@ import time
 from typing import IO, Any
 
 from claude_harness.agent.messages import final_text
+from claude_harness.bootstrap import NO_KEY_HELP
 from claude_harness.protocol.events import (
     ApiRetry,
     AssistantMessage,
     HookRan,
     Notice,
+    SessionClosed,
+    SessionEvent,
+    SessionStarted,
     TurnEnd,
     UserMessage,
 )
-from claude_harness.session.core import Engine
+from claude_harness.protocol.ops import Shutdown, UserPrompt
+from claude_harness.protocol.view import SessionView
 
 SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution"}
 
@@ -51,43 +59,66 @@ def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
 
 
 class Headless:
-    def __init__(self, engine: Engine, output_format: str, out: IO[str] | None = None,
-                 err: IO[str] | None = None) -> None:
-        self.engine = engine
+    def __init__(self, session: Any, output_format: str, out: IO[str] | None = None,
+                 err: IO[str] | None = None, *, verbose: bool = False) -> None:
+        self.session = session
         self.format = output_format
         self.out = out or sys.stdout
         self.err = err or sys.stderr
+        self.verbose = verbose
+        self.view = SessionView()
+        self._events: Any = None
 
     def _line(self, obj: dict[str, Any]) -> None:
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self.out.flush()
 
-    def init_line(self) -> dict[str, Any]:
-        e = self.engine
-        return {"type": "system", "subtype": "init", "session_id": e.session_id,
-                "cwd": str(e.config.cwd), "model": e.model, "tools": e.tool_names(),
-                "permissionMode": e.mode, "mcp_servers": e.mcp_status(), "apiKeySource":
-                "ANTHROPIC_API_KEY" if e.api.settings.api_key else "none"}
+    @staticmethod
+    def init_line(started: SessionStarted) -> dict[str, Any]:
+        return {"type": "system", "subtype": "init", "session_id": started.session_id,
+                "cwd": started.cwd, "model": started.model, "tools": list(started.tools),
+                "permissionMode": started.mode, "mcp_servers": list(started.mcp_servers),
+                "apiKeySource": started.api_key_source}
+
+    async def _next(self) -> SessionEvent:
+        event = await anext(self._events)
+        self.view.apply(event)
+        return event
 
     async def run(self, prompt: str | list[Any]) -> int:
         """Run one prompt (or, for --input-format stream-json, each user message in turn);
         return the process exit code."""
         start = time.monotonic()
-        await self.engine.freeze_tools()  # MCP servers connect before init lists the tools
+        self._events = self.session.events()
+        started = await self._next()  # after MCP servers connected: init lists their tools
+        assert isinstance(started, SessionStarted)
+        if not started.has_credentials:
+            self.err.write(f"Error: {NO_KEY_HELP}\n")
+            await self._close()
+            return 1
         if self.format == "stream-json":
-            self._line(self.init_line())
+            self._line(self.init_line(started))
         prompts = prompt if isinstance(prompt, list) else [prompt]
         end: TurnEnd | None = None
         last_text = ""
-        for one in prompts:
-            end, last_text = await self._turn(one, last_text)
-            if end is None or end.reason not in ("end_turn", "stop_sequence"):
-                break
+        try:
+            for one in prompts:
+                end, last_text = await self._turn(one, last_text)
+                if end is None or end.reason not in ("end_turn", "stop_sequence"):
+                    break
+        finally:
+            await self._close()
         return self._finish(end, last_text, start)
 
+    async def _close(self) -> None:
+        self.session.submit(Shutdown())
+        while not isinstance(await self._next(), SessionClosed):
+            pass
+
     async def _turn(self, prompt: Any, last_text: str) -> tuple[TurnEnd | None, str]:
-        end: TurnEnd | None = None
-        async for event in self.engine.submit(prompt):
+        self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
+        while True:
+            event = await self._next()
             if isinstance(event, AssistantMessage):
                 if not event.message.get("isSidechain"):
                     last_text = final_text(event.message) or last_text
@@ -100,11 +131,10 @@ class Headless:
                 self._retry(event)
             elif isinstance(event, HookRan):
                 self._hook(event)
-            elif isinstance(event, Notice) and (self.engine.config.verbose or event.level != "info"):
+            elif isinstance(event, Notice) and (self.verbose or event.level != "info"):
                 self.err.write(f"{event.text}\n")
             elif isinstance(event, TurnEnd):
-                end = event
-        return end, last_text
+                return event, last_text
 
     def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
         if self.format != "stream-json":
@@ -112,7 +142,7 @@ class Headless:
         parent = message.get("parentToolUseId")  # a sub-agent's message, under its Agent call
         body = {"role": message["role"], "content": message["content"]}
         self._line({"type": kind, "message": body, "parent_tool_use_id": parent,
-                    "session_id": self.engine.session_id})
+                    "session_id": self.view.session_id})
 
     def _hook(self, event: HookRan) -> None:
         if self.format == "stream-json":
@@ -124,35 +154,34 @@ class Headless:
                            "duration_ms": int(r.duration_s * 1000), "stdout": r.stdout,
                            "stderr": r.stderr, "timed_out": r.timed_out}
                           for r in outcome.results],
-                "session_id": self.engine.session_id})
-        elif self.engine.config.verbose:
+                "session_id": self.view.session_id})
+        elif self.verbose:
             self.err.write(event.summary() + "\n")
 
     def _retry(self, event: ApiRetry) -> None:
         if self.format == "stream-json":
             self._line({"type": "system", "subtype": "api_retry", "attempt": event.attempt,
                         "max_retries": event.max_retries, "retry_delay_ms": int(event.delay * 1000),
-                        "error": event.error, "session_id": self.engine.session_id})
-        elif self.engine.config.verbose:
+                        "error": event.error, "session_id": self.view.session_id})
+        elif self.verbose:
             self.err.write(f"Retrying ({event.attempt}/{event.max_retries}): {event.error}\n")
 
     def result_object(self, end: TurnEnd | None, text: str, duration_ms: int) -> dict[str, Any]:
-        e = self.engine
         reason = end.reason if end else "error"
         subtype = SUBTYPES.get(reason, "success")
         if reason == "aborted":
             subtype = "error_during_execution"
         is_error = subtype != "success"
-        t = e.totals
+        t = self.view.totals
         return {
             "type": "result",
             "subtype": subtype,
             "is_error": is_error,
             "duration_ms": duration_ms,
-            "duration_api_ms": int(e.api_time * 1000),
+            "duration_api_ms": int(t.api_seconds * 1000),
             "num_turns": end.num_turns if end else 0,
             "result": (end.error if end and end.error else text) if is_error else text,
-            "session_id": e.session_id,
+            "session_id": self.view.session_id,
             "total_cost_usd": round(t.cost_usd, 6),
             "usage": {
                 "input_tokens": t.input_tokens,
@@ -160,7 +189,7 @@ class Headless:
                 "cache_read_input_tokens": t.cache_read_tokens,
                 "output_tokens": t.output_tokens,
             },
-            "permission_denials": list(e.denials),
+            "permission_denials": [d.as_json() for d in self.view.denials],
         }
 
     def _finish(self, end: TurnEnd | None, text: str, start: float) -> int:

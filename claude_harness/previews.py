@@ -11,6 +11,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from claude_harness.protocol.progress import (
+    AgentStep,
+    MatchProgress,
+    MessageProgress,
+    OutputProgress,
+)
+
 PREVIEW_LINES = 5
 EXPANDED_LINES = 400
 
@@ -108,6 +115,16 @@ def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, A
 
 def progress_text(data: Any) -> list[str]:
     """Live progress lines: Bash output tails, match counts, sub-agent steps."""
+    match data:
+        case OutputProgress(stdout=out, stderr=err):
+            return f"{out}{err}".splitlines()
+        case MatchProgress(matches=matches):
+            return [f"{matches} matches so far"]
+        case AgentStep():
+            return [agent_step_line({"agent_step": data.kind, "name": data.name, "key": data.key,
+                                     "is_error": data.is_error, "reason": data.reason})]
+        case MessageProgress(message=message):
+            return message.splitlines()
     if isinstance(data, dict):
         if "agent_step" in data:
             return [agent_step_line(data)]

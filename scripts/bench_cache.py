@@ -46,27 +46,37 @@ def cache_read_bytes(requests: list[dict]) -> tuple[int, int]:
 async def run(root: Path) -> tuple[list[dict], object]:
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.types import PermissionContext
-    from claude_harness.session.core import Engine, EngineConfig
+    from claude_harness.protocol.events import Busy, SessionClosed, TotalsChanged
+    from claude_harness.protocol.ops import SetMode, Shutdown, UserPrompt
+    from claude_harness.session.core import Session, SessionConfig
     from claude_harness.tools.registry import assemble_tool_pool
 
     proj = make_demo_project(root)
     prompts = thirty_turn_session(proj)
     with MockApiServer({"turns": [t for group in prompts for t in group]}) as server:
         perm = PermissionContext(mode="acceptEdits", cwd=proj, interactive=False)
-        engine = Engine(EngineConfig(
+        session = Session(SessionConfig(
             cwd=proj, model="claude-sonnet-5-5", permission=perm, tools=assemble_tool_pool(perm),
             system_prompt="You are a benchmark assistant.",
             api=ApiSettings(api_key="bench", auth_token=None, base_url=server.url),
             data_dir=root / "data"))
+        totals: object = None
         for n, _ in enumerate(prompts):
             if n == 1:
-                engine.set_mode("plan")
+                session.submit(SetMode("plan"))
             if n == 2:
-                engine.set_mode("acceptEdits")
-            async for _event in engine.submit(f"prompt {n}"):
-                pass
-        await engine.close()
-        return list(server.requests), engine.totals
+                session.submit(SetMode("acceptEdits"))
+            session.submit(UserPrompt(f"prompt {n}"))
+            async for event in session.events():
+                if isinstance(event, TotalsChanged):
+                    totals = event
+                if isinstance(event, Busy) and not event.running:
+                    break
+        session.submit(Shutdown())
+        async for event in session.events():
+            if isinstance(event, SessionClosed):
+                break
+        return list(server.requests), totals
 
 
 def main() -> None:

@@ -46,7 +46,7 @@ def child(messages: int, pid_file: Path, ready_file: Path) -> None:
     def factory() -> object:
         return _engine(Path.cwd())
 
-    app = HarnessApp(cwd=Path.cwd(), engine_factory=factory)
+    app = HarnessApp(cwd=Path.cwd(), session_factory=factory)
 
     async def fill() -> None:
         while not app.ready:
@@ -62,10 +62,10 @@ def child(messages: int, pid_file: Path, ready_file: Path) -> None:
 def _engine(cwd: Path) -> object:
     """The engine as bootstrap builds it when that works; a minimal one otherwise."""
     try:
-        from claude_harness.bootstrap import build_engine
+        from claude_harness.bootstrap import build_session
         from claude_harness.options import RunOptions
 
-        return build_engine(RunOptions(cwd=cwd))
+        return build_session(RunOptions(cwd=cwd))
     except ImportError:
         pass
     from claude_harness.api.client import ApiSettings
@@ -84,12 +84,12 @@ async def _fill(app: object, count: int) -> None:
     from claude_harness.tui.widgets.user_prompt import UserPromptView
 
     conversation = app.conversation  # type: ignore[attr-defined]
-    engine = app.engine  # type: ignore[attr-defined]
+    messages = app.view.messages  # type: ignore[attr-defined]
     answer = ("Here is a short answer with `code` and a list:\n\n- one\n- two\n\n"
               "```python\nprint('hello')\n```\n")
     for i in range(0, count, 2):
-        engine.messages.append({"role": "user", "content": f"question {i}"})
-        engine.messages.append({"role": "assistant", "content": [{"type": "text", "text": answer}]})
+        messages.append({"role": "user", "content": f"question {i}"})
+        messages.append({"role": "assistant", "content": [{"type": "text", "text": answer}]})
         await conversation.add(UserPromptView(f"question {i}"), AssistantTextView(answer))
 
 

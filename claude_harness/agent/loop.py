@@ -5,6 +5,10 @@ executor at once, append the assistant message, wait for the tools, append ALL t
 ONE user message, and go again, until the model ends its turn, the turn limit is reached, a hook
 stops it, or the user aborts. Everything the front ends show comes out of this generator.
 
+The loop keeps no outside state: what a turn changes beyond the history (the mode, set by
+EnterPlanMode or an approved plan; deferred tools loaded by ToolSearch; calls denied) comes out
+as events (ModeChanged, DeferredToolsLoaded, DenialRecorded) for the session to apply.
+
 Abort at any point leaves a history the API accepts: every tool_use that made it into the
 history gets a tool_result (a synthesized "interrupted" one where needed), and a partial answer
 keeps only its completed blocks.
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,7 +41,9 @@ from claude_harness.protocol.events import (
     ApiRetry,
     AssistantMessage,
     Compaction,
+    DeferredToolsLoaded,
     HookRan,
+    ModeChanged,
     Notice,
     PermissionRequest,
     TurnEnd,
@@ -107,11 +113,9 @@ async def query(
     params: QueryParams,
     ctx: ToolUseContext,
     api: ApiClient,
-    *,
-    on_context: Callable[[ToolUseContext], None] | None = None,
 ) -> AsyncIterator[AgentEvent]:
     """Run the loop over `messages` (appended in place) until the turn ends."""
-    loop = _Loop(messages, params, ctx, api, on_context)
+    loop = _Loop(messages, params, ctx, api)
     try:
         async for event in loop.run():
             yield event
@@ -123,9 +127,8 @@ class _Loop:
     """The state of one query; each step yields events and may set `end` to stop the loop."""
 
     def __init__(self, messages: list[dict[str, Any]], params: QueryParams, ctx: ToolUseContext,
-                 api: ApiClient, on_context: Callable[[ToolUseContext], None] | None) -> None:
+                 api: ApiClient) -> None:
         self.messages, self.params, self.ctx, self.api = messages, params, ctx, api
-        self.on_context = on_context
         self.channel = _Channel(ctx)
         self.guard = StopHookGuard()
         self.turn = 0
@@ -225,9 +228,9 @@ class _Loop:
             self.end = TurnEnd("aborted", self.turn)
             return
         outcomes = await executor.wait_all()
+        for event in self._context_changes(executor.ctx):
+            yield event
         self.ctx = executor.ctx
-        if self.on_context is not None:
-            self.on_context(self.ctx)
         yield _results_message(self.messages, outcomes)
         enforce_aggregate_budget(self.messages, self.ctx.content_replacement,
                                  self.ctx.options.session_dir)
@@ -236,6 +239,15 @@ class _Loop:
         self._check_limits(outcomes)
         if self.end is not None and self.end.reason == "hook_stopped":
             yield Notice(next(o.stop_reason for o in outcomes if o.stop_reason) or "", "warning")
+
+    def _context_changes(self, after: ToolUseContext) -> list[AgentEvent]:
+        """What the batch's context modifiers changed that outlives the turn, as events."""
+        events: list[AgentEvent] = []
+        if after.permission.mode != self.ctx.permission.mode:
+            events.append(ModeChanged(after.permission.mode))
+        if after.options.loaded_deferred != self.ctx.options.loaded_deferred:
+            events.append(DeferredToolsLoaded(after.options.loaded_deferred))
+        return events
 
     def _new_messages(self, outcomes: list[ToolOutcome]) -> list[AgentEvent]:
         """Messages tools added (a sub-agent's transcript, marked with its Agent call)."""

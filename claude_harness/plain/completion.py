@@ -14,7 +14,7 @@ from pathlib import Path
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from claude_harness.plain.commands import SLASH_COMMANDS
+from claude_harness.plain.commands import SLASH_COMMANDS  # the shared table's names
 
 MENTION = re.compile(r"@([^\s@]*)$")
 MAX_PATHS = 200

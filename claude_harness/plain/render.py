@@ -1,7 +1,7 @@
 """Turn agent events into lines in the scrollback.
 
 The renderer only prints; it never answers permission requests (the REPL does, through the
-input side) and never touches the engine. One method per event kind keeps each small.
+input side) and never touches the session. One method per event kind keeps each small.
 """
 
 from __future__ import annotations
@@ -19,21 +19,49 @@ from claude_harness.plain.live import LiveArea
 from claude_harness.plain.stream import MarkdownStream
 from claude_harness.plain.theme import load_theme
 from claude_harness.protocol.events import (
-    AgentEvent,
     ApiRetry,
+    Busy,
     Compaction,
+    DeferredToolsLoaded,
+    DenialRecorded,
+    HistoryReplaced,
+    ModeChanged,
+    ModelChanged,
     Notice,
+    OpDone,
+    PermissionSettled,
+    PromptsReturned,
+    QueueChanged,
+    Report,
+    RulesChanged,
+    SessionClosed,
+    SessionEvent,
+    SessionStarted,
+    ShellRan,
     TextDelta,
     ThinkingDelta,
+    TodosChanged,
     ToolProgress,
     ToolResultEvent,
     ToolStart,
+    TotalsChanged,
     TurnEnd,
     Usage,
     UserMessage,
 )
 
-SILENT = (Usage, UserMessage)
+# State for the view (history, usage, the queue...), not output: the text keeps streaming.
+SILENT = (Usage, UserMessage, Busy, OpDone, QueueChanged, TotalsChanged, RulesChanged,
+          SessionStarted, TodosChanged, PermissionSettled, DenialRecorded, DeferredToolsLoaded,
+          SessionClosed, PromptsReturned)
+MODE_LABELS = {
+    "default": "default mode",
+    "acceptEdits": "⏵⏵ accept edits on",
+    "plan": "⏸ plan mode on",
+    "bypassPermissions": "⏵⏵ bypass permissions on",
+    "dontAsk": "don't ask mode",
+    "auto": "auto mode",
+}
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 
@@ -96,7 +124,7 @@ class EventRenderer:
         """End any streaming text so what follows starts on its own line."""
         self.stream.finish()
 
-    def render(self, event: AgentEvent) -> None:
+    def render(self, event: SessionEvent) -> None:
         if isinstance(event, TextDelta):
             self._thinking_shown = False
             self.stream.feed(event.text)
@@ -107,7 +135,7 @@ class EventRenderer:
                 self.area.set_detail(lines[-1])
             return
         if isinstance(event, SILENT):
-            return  # state for the engine (history, usage), not output: the text keeps streaming
+            return
         self.settle()
         match event:
             case ThinkingDelta():
@@ -128,6 +156,17 @@ class EventRenderer:
             case TurnEnd():
                 self.area.clear()
                 self._turn_end(event)
+            case ModelChanged(model=model):
+                self.line(f"Model set to {model}.", "ch.dim")
+            case ModeChanged(mode=mode):
+                self.line(f"  {MODE_LABELS.get(mode, mode)} (shift+tab to cycle)", "ch.warning")
+            case Report(lines=lines):
+                for text in lines:
+                    self.line(text)
+            case ShellRan():
+                self._shell(event)
+            case HistoryReplaced(reason="clear"):
+                self.line("Conversation cleared.", "ch.dim")
             case _:
                 pass  # AssistantMessage: the text block is complete, settled above
 
@@ -156,6 +195,11 @@ class EventRenderer:
         text.rstrip()
         self.console.print(text)
         self.area.set_status(self.working_status())
+
+    def _shell(self, event: ShellRan) -> None:
+        for i, text in enumerate(event.lines):
+            lead = f"  {self.glyphs.branch} " if i == 0 else "    "
+            self.line(lead + text, "ch.dim" if event.returncode == 0 else "ch.error")
 
     def _turn_end(self, event: TurnEnd) -> None:
         if event.reason == "aborted":

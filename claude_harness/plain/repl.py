@@ -1,8 +1,9 @@
 """`claude-harness --plain`: the line-mode REPL.
 
-Reads a prompt, runs one turn of the shared Engine, renders its events into the scrollback,
-answers its permission requests, repeats. The loop, the tool pipeline and every permission
-decision stay in the engine: this module only moves text between the user and the events.
+Reads a line, submits it to the session as an op (a prompt, a command, `!cmd`), renders the
+session's events into the scrollback until what it started has ended, answers permission
+requests through the input side, repeats. Like every front end it keeps a SessionView folded
+from the events (the toolbar, /status) and never reads or changes the session itself.
 """
 
 from __future__ import annotations
@@ -19,35 +20,43 @@ from typing import Any
 from prompt_toolkit.formatted_text import FormattedText
 from rich.text import Text
 
-from claude_harness.api.client import preload_sdk
+from claude_harness.bootstrap import NO_KEY_HELP, StartupError, build_session, data_dir, preload_sdk
+from claude_harness.commands.registry import invoke
+from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.options import RunOptions
 from claude_harness.plain import previews
 from claude_harness.plain.choice import ChoiceResult, options_for
-from claude_harness.plain.commands import SLASH_COMMANDS, run_command
+from claude_harness.plain.commands import ACTIONS, UNAVAILABLE
 from claude_harness.plain.input import (
     InputSide,
     LineInput,
     PromptInput,
     terminal_capable,
 )
-from claude_harness.plain.render import EventRenderer, make_console
+from claude_harness.plain.render import MODE_LABELS, EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
 from claude_harness.plain.stream import PlainMarkdown, emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
-from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
-from claude_harness.session.core import Engine
-from claude_harness.shell_escape import run_shell_escape
-
-MODE_LABELS = {
-    "default": "default mode",
-    "acceptEdits": "⏵⏵ accept edits on",
-    "plan": "⏸ plan mode on",
-    "bypassPermissions": "⏵⏵ bypass permissions on",
-    "dontAsk": "don't ask mode",
-    "auto": "auto mode",
-}
+from claude_harness.protocol.events import (
+    Busy,
+    HistoryReplaced,
+    OpDone,
+    PermissionRequest,
+    SessionClosed,
+    SessionStarted,
+)
+from claude_harness.protocol.ops import (
+    AnswerPermission,
+    CycleMode,
+    Interrupt,
+    Op,
+    ShellCommand,
+    Shutdown,
+    UserPrompt,
+)
+from claude_harness.protocol.view import SessionView
 
 PERMISSION_TITLES = {
     "Bash": "Bash command",
@@ -61,58 +70,74 @@ PERMISSION_TITLES = {
 
 
 class PlainRepl:
-    def __init__(self, engine: Engine, renderer: EventRenderer, theme: PlainTheme,
+    def __init__(self, session: Any, renderer: EventRenderer, theme: PlainTheme,
                  terminal: bool) -> None:
-        self.engine = engine
+        self.session = session  # only ever used through submit() and events()
         self.out = renderer
         self.theme = theme
         self.terminal = terminal
+        self.view = SessionView()
         self.input: InputSide | None = None
-        self.pending_context: list[str] = []  # `!cmd` outputs for the next prompt
         self.keys = TurnKeys(self._on_escape, self._on_backtab_in_turn)
+        self._events: Any = None
+        self._waiting: tuple[int, asyncio.Future[None]] | None = None  # the op being followed
+        self._job_started = False
+        self._consumer: asyncio.Task[None] | None = None
+        self._started: SessionStarted | None = None
 
     # ── setup ───────────────────────────────────────────────────────────────────────────────
 
-    def _make_input(self) -> InputSide:
+    def _make_input(self, cwd: Path) -> InputSide:
         if self.terminal:
-            return PromptInput(self.engine.config.cwd, self.engine.config.cwd,
-                               self.theme.prompt_style(), self.toolbar, self.cycle_mode,
+            return PromptInput(cwd, cwd, self.theme.prompt_style(), self.toolbar, self.cycle_mode,
                                lambda text: self.out.line(text, "ch.dim"))
-        return LineInput(history_cwd=self.engine.config.cwd)
+        return LineInput(history_cwd=cwd)
 
     def toolbar(self) -> FormattedText:
-        e = self.engine
-        label = MODE_LABELS.get(e.mode, e.mode)
+        v = self.view
+        label = MODE_LABELS.get(v.mode, v.mode)
         return FormattedText([
             ("class:toolbar.mode", f" {label}"),
-            ("class:toolbar.info", f" (shift+tab to cycle) · {e.model} · "
-                                   f"${e.totals.cost_usd:.4f} · {e.context_percent:.0f}% context"),
+            ("class:toolbar.info", f" (shift+tab to cycle) · {v.model} · "
+                                   f"${v.totals.cost_usd:.4f} · "
+                                   f"{v.totals.context_percent:.0f}% context"),
         ])
 
     def cycle_mode(self) -> None:
-        self.engine.cycle_mode()
+        self.session.submit(CycleMode())
 
-    def banner(self) -> None:
-        e = self.engine
-        self.out.line(f"claude-harness · {e.model} · {e.config.cwd}", "ch.accent")
+    def banner(self, started: SessionStarted) -> None:
+        self.out.line(f"claude-harness · {started.model} · {started.cwd}", "ch.accent")
         self.out.line("/help for commands · !cmd runs a shell command · Ctrl+C twice to exit",
                       "ch.dim")
         if not self.terminal:
-            self.out.line(f"Permission mode: {e.mode}", "ch.dim")
-        if e.messages:
-            replay_history(e.messages, self.out)
+            self.out.line(f"Permission mode: {started.mode}", "ch.dim")
+        if started.history:
+            replay_history(list(started.history), self.out)
 
     # ── main loop ───────────────────────────────────────────────────────────────────────────
 
+    async def start(self) -> SessionStarted:
+        """Follow the session's events from here on; returns its SessionStarted."""
+        if self._started is None:
+            self._events = self.session.events()
+            started = await anext(self._events)
+            assert isinstance(started, SessionStarted)
+            self.view.apply(started)
+            self._started = started
+            self._consumer = asyncio.create_task(self._consume())
+        return self._started
+
     async def run(self, first_prompt: str | None = None) -> int:
+        started = await self.start()
         # The SDK takes seconds to import: load it while the user types the first prompt.
         threading.Thread(target=preload_sdk, name="sdk-preload", daemon=True).start()
-        self.input = self._make_input()
+        self.input = self._make_input(Path(started.cwd))
         loop = asyncio.get_running_loop()
         if not self.terminal:
             loop.add_signal_handler(signal.SIGINT, self._on_sigint)
         try:
-            self.banner()
+            self.banner(started)
             if first_prompt:
                 await self.handle(first_prompt)
             while True:
@@ -124,13 +149,20 @@ class PlainRepl:
         finally:
             if not self.terminal:
                 loop.remove_signal_handler(signal.SIGINT)
-        self.goodbye()
+        self.goodbye(started)
         return 0
 
-    def goodbye(self) -> None:
-        if self.engine.transcript is not None and self.engine.messages:
+    async def close(self, reason: str = "prompt_input_exit") -> None:
+        self.session.submit(Shutdown(reason))
+        if self._consumer is not None:
+            await self._consumer
+        else:
+            await self.session.wait_closed()
+
+    def goodbye(self, started: SessionStarted) -> None:
+        if started.transcript_path and self.view.messages:
             self.out.line(f"Resume this conversation with: claude-harness -r "
-                          f"{self.engine.session_id}", "ch.dim")
+                          f"{self.view.session_id}", "ch.dim")
 
     async def handle(self, line: str) -> bool:
         """One line from the user; False means leave the REPL."""
@@ -140,37 +172,76 @@ class PlainRepl:
         if text.startswith("!"):
             await self.shell(text[1:].strip())
             return True
-        if text.startswith("/") and text.split()[0] in SLASH_COMMANDS:
-            return not (await run_command(text, self.engine, self.out)).exit
-        if text.startswith("/") and " " not in text and "/" not in text[1:]:
-            await run_command(text, self.engine, self.out)  # unknown: say so, send nothing
+        invocation = invoke(text)
+        if invocation is None:
+            await self.turn(line)
             return True
-        await self.turn(line)
+        if invocation.action == "exit":
+            return False
+        if invocation.action in UNAVAILABLE:
+            self.out.line(f"/{invocation.name} is only available in the full-screen app.",
+                          "ch.dim")
+            return True
+        made = list(invocation.ops)
+        if invocation.action is not None:
+            made += ACTIONS[invocation.action](self.view, self.out, invocation.args)
+        for op in made:
+            await self.follow(op)
         return True
+
+    # ── following an op's events ────────────────────────────────────────────────────────────
+
+    async def follow(self, op: Op) -> None:
+        """Submit `op` and render its events until what it started has ended."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._job_started = False
+        self._waiting = (self.session.submit(op), future)
+        try:
+            await future
+        finally:
+            self._waiting = None
+
+    async def _consume(self) -> None:
+        """Every event, in order: the view learns it; the scrollback shows it."""
+        assert self._events is not None
+        async for event in self._events:
+            self.view.apply(event)
+            if isinstance(event, PermissionRequest):
+                await self.answer(event)
+            elif isinstance(event, HistoryReplaced) and event.reason == "resume":
+                replay_history(list(event.messages), self.out)
+            else:
+                self.out.render(event)
+            self._track(event)
+            if isinstance(event, SessionClosed):
+                return
+
+    def _track(self, event: Any) -> None:
+        if self._waiting is None:
+            return
+        op_id, future = self._waiting
+        if isinstance(event, Busy):
+            self._job_started = self._job_started or event.running
+            done = not event.running
+        else:
+            done = isinstance(event, OpDone) and event.op_id == op_id and not self._job_started
+        if done and not future.done():
+            future.set_result(None)
 
     # ── a turn ──────────────────────────────────────────────────────────────────────────────
 
     def _on_sigint(self) -> None:
-        if self.engine.running:
-            self.engine.interrupt()
+        if self.view.busy:
+            self.session.submit(Interrupt())
         elif self.input is not None:
             self.input.wake()
 
     def _on_escape(self) -> None:
-        if self.engine.running:
-            self.engine.interrupt()
+        if self.view.busy:
+            self.session.submit(Interrupt())
 
     def _on_backtab_in_turn(self) -> None:
-        self.engine.cycle_mode()
-        self.out.line(f"  {MODE_LABELS.get(self.engine.mode, self.engine.mode)} "
-                      "(shift+tab to cycle)", "ch.warning")
-
-    def _prompt_content(self, prompt: str) -> str | list[dict[str, Any]]:
-        if not self.pending_context:
-            return prompt
-        blocks = [{"type": "text", "text": c} for c in self.pending_context]
-        self.pending_context = []
-        return [*blocks, {"type": "text", "text": prompt}]
+        self.session.submit(CycleMode())
 
     @contextlib.contextmanager
     def _sigint(self, handler: Callable[[], None]) -> Iterator[None]:
@@ -194,24 +265,12 @@ class PlainRepl:
         try:
             with self.keys.active(self.terminal):
                 self.out.begin_turn()
-                async for event in self.engine.submit(self._prompt_content(prompt)):
-                    if isinstance(event, PermissionRequest):
-                        await self.answer(event)
-                    else:
-                        self.out.render(event)
-        except Exception as exc:  # a bug or an unexpected failure must not end the session
-            self.out.settle()
-            self.out.line(f"{self.out.glyphs.cross} Internal error: {type(exc).__name__}: {exc}",
-                          "ch.error")
-            if self.engine.config.debug:
-                self.out.console.print_exception()
+                await self.follow(UserPrompt(prompt))
         finally:
             self.out.end_turn()
 
     async def answer(self, request: PermissionRequest) -> None:
-        """Show the exact request, let the user pick, resolve the future (if still open)."""
-        if request.future.done():
-            return  # already answered "no" by an interrupt
+        """Show the exact request, let the user pick, send the answer to the session."""
         self.out.settle()
         self.out.pause()
         self.show_request(request)
@@ -222,10 +281,9 @@ class PlainRepl:
             if result.choice == "no" and not (result.via_escape or result.interrupted):
                 feedback = await self.input.feedback()
         self._report_choice(request, result, feedback)
-        if not request.future.done():
-            request.future.set_result(PermissionAnswer(result.choice, feedback))
+        self.session.submit(AnswerPermission(request.request_id, result.choice, feedback))
         if result.interrupted:
-            self.engine.interrupt()
+            self.session.submit(Interrupt())
         self.out.resume()
 
     def show_request(self, request: PermissionRequest) -> None:
@@ -258,22 +316,12 @@ class PlainRepl:
             self.out.line("Usage: !<shell command>", "ch.dim")
             return
         self.out.line(f"! {command}", "ch.accent")
-        task = asyncio.ensure_future(run_shell_escape(command, self.engine.shell.cwd))
-        on_escape, self.keys.on_escape = self.keys.on_escape, task.cancel
         try:
-            with self._sigint(task.cancel), self.keys.active(self.terminal):
+            with self._sigint(self._on_sigint), self.keys.active(self.terminal):
                 self.out.area.set_status(self.out.working_status("Running the command"))
-                result = await task
-        except asyncio.CancelledError:
-            self.out.line("  Stopped.", "ch.warning")
-            return
+                await self.follow(ShellCommand(command))
         finally:
-            self.keys.on_escape = on_escape
             self.out.area.clear()
-        for i, line in enumerate(result.display_lines()):
-            lead = f"  {self.out.glyphs.branch} " if i == 0 else "    "
-            self.out.line(lead + line, "ch.dim" if result.returncode == 0 else "ch.error")
-        self.pending_context.append(result.context_text())
 
 
 def _read_line() -> str:
@@ -288,9 +336,6 @@ def _read_line() -> str:
 def _settle_trust(cwd: Path, renderer: EventRenderer) -> bool:
     """First start in a folder: ask whether its files are trusted (project settings and hooks
     apply only then). Without a person at stdin, go on untrusted. False: the user said no."""
-    from claude_harness.config.paths import data_dir
-    from claude_harness.config.trust import is_trusted, trust_folder
-
     store = data_dir()
     if is_trusted(store, cwd):
         return True
@@ -310,8 +355,6 @@ def _settle_trust(cwd: Path, renderer: EventRenderer) -> bool:
 
 def run_plain(opts: RunOptions) -> int:
     """Entry point used by the CLI for `--plain`, TERM=dumb, or a stdout that is not a TTY."""
-    from claude_harness.bootstrap import StartupError, build_engine, data_dir
-
     if opts.resume == "":  # -r without an id: pick from this folder's conversations
         opts.resume = pick_session(data_dir(), opts.cwd.resolve(), sys.stdout, _read_line)
     theme, theme_warning = load_theme(opts.theme)
@@ -320,24 +363,22 @@ def run_plain(opts: RunOptions) -> int:
     if not _settle_trust(opts.cwd.resolve(), renderer):
         return 1
     try:
-        engine, warnings = build_engine(opts)
+        session, warnings = build_session(opts)
     except StartupError as exc:
         sys.stderr.write(f"Error: {exc}\n")
         return 1
     for warning in [*warnings, *([theme_warning] if theme_warning else [])]:
         renderer.line(f"Warning: {warning}", "ch.warning")
-    if not engine.api.settings.has_credentials:
-        from claude_harness.api.errors import NO_KEY_HELP
-
-        sys.stderr.write(f"Error: {NO_KEY_HELP}\n")
-        return 1
-    repl = PlainRepl(engine, renderer, theme, terminal_capable())
+    repl = PlainRepl(session, renderer, theme, terminal_capable())
 
     async def go() -> int:
         try:
+            if not (await repl.start()).has_credentials:
+                sys.stderr.write(f"Error: {NO_KEY_HELP}\n")
+                return 1
             return await repl.run(opts.prompt)
         finally:
-            await engine.close("prompt_input_exit")
+            await repl.close()
 
     try:
         return asyncio.run(go())

@@ -4,6 +4,13 @@ It is copied before each call (`dataclasses.replace`); a tool changes what later
 through a `context_modifier` in its ToolResult. The few pieces that are genuinely shared and
 mutable (the shell's working directory, the read-file cache, the abort signal) are objects held by
 reference, so a copy shares them on purpose.
+
+Two services come from the session that runs the call, as interfaces defined here so tools and
+the pipeline never import the session or the loop:
+- `prompter` (Prompter): waits for the AnswerPermission op that answers a PermissionRequest
+  event (matched by request_id); also the rules the user added during the session, which
+  every later call sees.
+- `spawn_agent` (AgentSpawner): runs a sub-agent's own loop for the Agent tool.
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from claude_harness.permissions.types import PermissionContext
+from claude_harness.permissions.types import PermissionContext, PermissionRule
 
 if TYPE_CHECKING:
+    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
+    from claude_harness.protocol.progress import ProgressData
     from claude_harness.protocol.tool import Tool
 
 
@@ -144,10 +153,9 @@ class ToolUseContext:
     hooks: Any = None
     session_id: str = ""
     transcript_path: str = ""
-    # Shared, mutable by design: calls denied this session (for -p's permission_denials) and
-    # rules the user added with "Yes, don't ask again" (seen by every later call).
-    denials: list[dict[str, Any]] = field(default_factory=list)
-    session_rules: list[Any] = field(default_factory=list)
+    # Services of the session running this call (None: nobody to ask / no sub-agents here).
+    prompter: Prompter | None = None
+    spawn_agent: AgentSpawner | None = None
     debug_log: Path | None = None
 
     @property
@@ -158,10 +166,12 @@ class ToolUseContext:
         return replace(self, permission=replace(self.permission, mode=mode))  # type: ignore[arg-type]
 
     def effective_permission(self) -> PermissionContext:
-        """The permission context with this session's "don't ask again" rules included."""
-        if not self.session_rules:
+        """The permission context with the rules the user added during the session ("don't ask
+        again", /permissions) included, as they are now."""
+        added = self.prompter.rules() if self.prompter is not None else ()
+        if not added:
             return self.permission
-        return replace(self.permission, rules=(*self.permission.rules, *self.session_rules))
+        return replace(self.permission, rules=(*self.permission.rules, *added))
 
     def find_tool(self, name: str) -> Tool | None:
         for tool in self.options.tools:
@@ -175,11 +185,11 @@ def create_subagent_context(
 ) -> ToolUseContext:
     """Decide per field what a child agent shares with its parent and what it gets fresh.
 
-    Shared: options, abort signal (a parent abort stops its children), the shell cwd.
+    Shared: options, abort signal (a parent abort stops its children), the shell cwd, the
+    session's prompter (a foreground child's prompts reach the user the same way the parent's
+    do, marked with its `agent_id`).
     Isolated: read_file_state (cloned), content replacement (cloned), messages (empty).
-    Permission prompts of a foreground child bubble up: its pipeline emits PermissionRequest
-    events that the Agent tool relays to the parent's front end. A background child has no one
-    to ask, so its undecided calls are denied as in headless mode.
+    A background child has no one to ask, so its undecided calls are denied as in headless mode.
     """
     permission = parent.permission
     if is_async:
@@ -191,5 +201,48 @@ def create_subagent_context(
         content_replacement=parent.content_replacement.clone(),
         messages=(),
         agent_id=agent_id,
-        denials=[],  # fresh denial tracking
     )
+
+
+class Prompter(Protocol):
+    """The session's side of a permission prompt (see `session/prompter.py`)."""
+
+    def expect(self, request: PermissionRequest,
+               abort: AbortSignal) -> asyncio.Future[PermissionAnswer]:
+        """Register `request` now; the future resolves when the AnswerPermission op with its
+        request_id arrives (an abort answers "no"). The caller emits the request as an event,
+        in line with the call's other events."""
+        ...
+
+    def rules(self) -> tuple[PermissionRule, ...]:
+        """Rules added during the session ("don't ask again", /permissions), newest last."""
+        ...
+
+
+@dataclass(frozen=True)
+class SubAgentSpec:
+    """What the Agent tool asks the spawner to run."""
+
+    prompt: str
+    system_prompt: str  # the agent kind's own; the spawner adds the environment section
+    tools: tuple[Tool, ...]
+    model: str
+    agent_type: str = "general-purpose"
+
+
+@dataclass(frozen=True)
+class SubAgentReport:
+    """How a sub-agent's run ended: its whole transcript and the reason it stopped."""
+
+    agent_id: str
+    messages: tuple[dict[str, Any], ...]
+    end_reason: str
+    error: str | None = None
+    final_text: str = ""  # the child's last non-empty answer: its report to the parent
+
+
+class AgentSpawner(Protocol):
+    """Runs a sub-agent's loop under `parent` (provided by the session: `agent/subagent.py`)."""
+
+    async def __call__(self, spec: SubAgentSpec, parent: ToolUseContext,
+                       progress: Callable[[ProgressData], None]) -> SubAgentReport: ...

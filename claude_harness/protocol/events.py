@@ -1,14 +1,20 @@
-"""Typed events the agent loop yields; front ends (TUI, plain REPL, headless) only render them.
+"""Events: everything the session reports, and all a front end ever learns from it.
 
-Every event is a plain frozen dataclass so it can cross threads, be logged, or be compared in
-tests without touching the loop's internals.
+The loop yields the turn's events (deltas, tool start/progress/result, messages, usage); the
+session adds its own state changes (mode, model, totals, denials, todos, the prompt queue,
+busy/idle) so that no front end reads a session attribute. Every event is a frozen dataclass of
+plain data: it can cross threads, be logged or serialised (`dataclasses.asdict`), and be
+compared in tests. A permission request carries an id, never a future: the answer comes back as
+the `AnswerPermission` op (see `protocol/ops.py`; the session matches them in
+`session/prompter.py`).
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from claude_harness.protocol.progress import ProgressData
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class ToolProgress:
 
     tool_use_id: str
     name: str
-    data: Any
+    data: ProgressData
 
 
 @dataclass(frozen=True)
@@ -73,28 +79,42 @@ class UserMessage:
     message: dict[str, Any]
 
 
-@dataclass
+@dataclass(frozen=True)
 class PermissionRequest:
-    """The loop asks the front end to decide; the front end resolves `future`.
+    """A tool call needs the user's approval: show it, then submit `AnswerPermission` with the
+    same `request_id` (yes / always / no + feedback).
 
-    The future's result is a `PermissionAnswer`. Headless mode never sees these: it answers
-    from rules alone.
+    `agent_id` names the sub-agent that asks (None: the main conversation); a sub-agent's
+    request travels the same path as the parent's. Headless mode never sees these unless a
+    program registered to answer them: it decides from rules alone.
     """
 
+    request_id: str
     tool_use_id: str
     tool_name: str
     input: dict[str, Any]
     reason: str
-    suggestion: str | None
-    future: asyncio.Future[PermissionAnswer]
+    suggestion: str | None  # the rule "Yes, and don't ask again" would save
     preview: str | None = None
+    agent_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PermissionSettled:
+    """The request is closed (answered, or answered "no" by an interrupt): drop its prompt."""
+
+    request_id: str
+    choice: Literal["yes", "always", "no"]
+
+
+PermissionChoice = Literal["yes", "always", "no"]
 
 
 @dataclass(frozen=True)
 class PermissionAnswer:
-    """The user's answer to a permission prompt."""
+    """The user's answer to a permission prompt, as the pipeline receives it."""
 
-    choice: Literal["yes", "always", "no"]
+    choice: PermissionChoice
     feedback: str = ""
 
 
@@ -173,6 +193,161 @@ class TurnEnd:
     error: str | None = None
 
 
+# ── session state (the session emits these; the loop never does, except ModeChanged and
+#    DenialRecorded, which it reports for the session to apply) ──────────────────────────────
+
+
+@dataclass(frozen=True)
+class SessionStarted:
+    """The first event of every session: what a status line and `/status` show."""
+
+    session_id: str
+    cwd: str
+    model: str
+    mode: str
+    tools: tuple[str, ...]
+    transcript_path: str = ""
+    api_base_url: str = ""
+    has_credentials: bool = True
+    api_key_source: str = "none"
+    bypass_available: bool = False
+    memory_files: tuple[str, ...] = ()
+    mcp_servers: tuple[dict[str, str], ...] = ()
+    mcp_pending_approval: tuple[str, ...] = ()  # project servers waiting for /mcp approve
+    history: tuple[dict[str, Any], ...] = ()  # a continued conversation's messages
+
+
+@dataclass(frozen=True)
+class ModeChanged:
+    """The permission mode changed (Shift+Tab, /mode, EnterPlanMode, an approved plan)."""
+
+    mode: str
+
+
+@dataclass(frozen=True)
+class ModelChanged:
+    model: str
+
+
+@dataclass(frozen=True)
+class DeferredToolsLoaded:
+    """ToolSearch loaded deferred tool definitions; later requests may call them."""
+
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
+class TotalsChanged:
+    """The session's running totals after a request (cost, tokens, context use)."""
+
+    cost_usd: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    api_turns: int = 0
+    api_seconds: float = 0.0
+    context_tokens: int = 0  # prompt size of the latest request
+    context_percent: float = 0.0
+    cache_read_percent: float | None = None  # share of prompt tokens read from the cache
+
+
+@dataclass(frozen=True)
+class DenialRecorded:
+    """A tool call was refused (by a rule, a hook, the user or headless mode); `-p` lists
+    every one in `permission_denials`."""
+
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+    agent_id: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"tool_name": self.tool_name, "tool_use_id": self.tool_use_id,
+                "tool_input": self.tool_input}
+
+
+@dataclass(frozen=True)
+class TodosChanged:
+    """The model's task checklist (TodoWrite) changed."""
+
+    todos: tuple[dict[str, Any], ...]
+    agent_id: str | None = None
+
+
+@dataclass(frozen=True)
+class RulesChanged:
+    """Permission rules in force, as `(behavior, rule, source)`, after /permissions or a
+    "don't ask again" answer."""
+
+    rules: tuple[tuple[str, str, str], ...]
+
+
+@dataclass(frozen=True)
+class Busy:
+    """A job (a turn, a compaction, a `!cmd`) started (`running`) or the session went idle."""
+
+    running: bool
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class QueueChanged:
+    """Prompts sent while a turn runs wait here; they go out together when it ends."""
+
+    pending: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PromptsReturned:
+    """An interrupt means "stop and listen": queued prompts come back to be edited or resent."""
+
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HistoryReplaced:
+    """/clear or /resume replaced the conversation: redraw from `messages`."""
+
+    reason: Literal["clear", "resume"]
+    messages: tuple[dict[str, Any], ...] = ()
+    session_id: str = ""
+
+
+@dataclass(frozen=True)
+class ShellRan:
+    """`!cmd` finished; its output goes to the model with the next prompt."""
+
+    command: str
+    display: str
+    lines: tuple[str, ...]
+    returncode: int | None
+    failed: bool
+
+
+@dataclass(frozen=True)
+class Report:
+    """The answer to a `Describe` op: lines for a command such as /permissions or /mcp."""
+
+    topic: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OpDone:
+    """The session has applied the op `submit()` numbered `op_id` (a job has started or
+    queued); a line-mode front end waits for it before reading the next line."""
+
+    op_id: int
+
+
+@dataclass(frozen=True)
+class SessionClosed:
+    """The session shut down (the `Shutdown` op); the event stream ends after this."""
+
+    reason: str = "other"
+
+
 AgentEvent = (
     TextDelta
     | ThinkingDelta
@@ -188,4 +363,27 @@ AgentEvent = (
     | HookRan
     | Compaction
     | TurnEnd
+    | ModeChanged
+    | DenialRecorded
+    | DeferredToolsLoaded
 )
+"""What the loop yields for one turn."""
+
+SessionEvent = (
+    AgentEvent
+    | PermissionSettled
+    | SessionStarted
+    | ModelChanged
+    | TotalsChanged
+    | TodosChanged
+    | RulesChanged
+    | Busy
+    | QueueChanged
+    | PromptsReturned
+    | HistoryReplaced
+    | ShellRan
+    | Report
+    | OpDone
+    | SessionClosed
+)
+"""Everything `Session.events()` yields."""

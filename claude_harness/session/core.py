@@ -1,44 +1,87 @@
-"""Engine: one conversation, shared by every front end (Textual app, plain REPL, `-p`).
+"""Session: one conversation, driven by ops, reporting events. Every front end uses it the same
+way: `session.submit(op)` and `async for event in session.events()`.
 
-It owns the history, the session transcript, the permission mode and the running totals, and
-turns a user prompt into a stream of AgentEvents by running `query()`. Front ends render the
-events, resolve PermissionRequest futures, and call `interrupt()`; they never touch the loop.
+The session owns the conversation: history, transcript, permission mode and rules (with the
+ones added during the session), model, totals, denials, the read-file cache, the abort signal,
+the prompt queue and `!cmd` output waiting for the next prompt. Ops are applied in order by one
+driver task. Those that run for a while (a prompt's turn, /compact, `!cmd`) are jobs, run one at
+a time as tasks; a prompt sent while a job runs waits in the queue and goes out with the
+others when the job ends (a later "steering" step can inject it between tool batches instead:
+`_take_queued` is the one place to ask). Everything else (interrupt, a permission answer, a
+mode or model switch, rules) applies at once, even mid-turn.
 
-Nothing here imports the anthropic SDK: the API client imports it on first use.
+The loop reports what a turn changed as events (ModeChanged, DenialRecorded, Usage...); the
+session applies them (`_apply`) and passes every event on. Nothing here imports the anthropic
+SDK: the API client imports it on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.loop import QueryParams, query, run_compaction
 from claude_harness.agent.messages import user_text
+from claude_harness.agent.subagent import run_subagent
 from claude_harness.api.client import ApiClient, ApiSettings
+from claude_harness.api.models import resolve_alias
 from claude_harness.api.pricing import context_window_for
-from claude_harness.permissions.types import PermissionContext, PermissionMode
+from claude_harness.commands import expand, find_command, load_commands
+from claude_harness.mcp.approvals import approval_project, record_approval
+from claude_harness.permissions.modes import next_mode
+from claude_harness.permissions.rules import parse_rule, update_local_rules
+from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext, PermissionRule
+from claude_harness.protocol import ops
 from claude_harness.protocol.context import (
     AbortSignal,
     ContentReplacementState,
     FileStateCache,
     ShellState,
+    SubAgentSpec,
     ToolUseContext,
     ToolUseOptions,
 )
 from claude_harness.protocol.events import (
     AgentEvent,
     AssistantMessage,
+    Busy,
     Compaction,
+    DeferredToolsLoaded,
+    DenialRecorded,
+    HistoryReplaced,
     HookRan,
+    ModeChanged,
+    ModelChanged,
     Notice,
+    OpDone,
+    PermissionAnswer,
+    PromptsReturned,
+    QueueChanged,
+    Report,
+    RulesChanged,
+    SessionClosed,
+    SessionEvent,
+    SessionStarted,
+    ShellRan,
+    TodosChanged,
+    ToolResultEvent,
+    TotalsChanged,
     TurnEnd,
     Usage,
     UserMessage,
 )
 from claude_harness.protocol.tool import Tool
-from claude_harness.session.transcript import Transcript
+from claude_harness.session.describe import describe
+from claude_harness.session.prompter import Prompter
+from claude_harness.session.transcript import Transcript, find_session, load_messages
+from claude_harness.shell_escape import run_shell_escape
+from claude_harness.tools.agent.definitions import with_agent_types
+from claude_harness.tools.registry import assemble_tool_pool
+from claude_harness.tools.todo_write.state import clear_todos
+from claude_harness.tools.tool_search import loaded_from_history
 
 AUTO_COMPACT_FRACTION = 0.85
 MODE_NOTES = {
@@ -52,7 +95,7 @@ MODE_NOTES = {
 
 
 @dataclass
-class EngineConfig:
+class SessionConfig:
     cwd: Path
     model: str
     permission: PermissionContext
@@ -71,6 +114,9 @@ class EngineConfig:
     auto_compact: bool = True
     tool_filter: tuple[str, ...] | None = None  # --tools: the built-ins to keep
     compact_threshold_tokens: int | None = None  # default: 85 % of the model's window
+    tools_before_start: bool = False  # -p: MCP tools join before SessionStarted lists them
+    memory_files: tuple[Path, ...] = ()
+    mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
 
 
 @dataclass
@@ -82,10 +128,14 @@ class Totals:
     cache_write_tokens: int = 0
     last_context_tokens: int = 0  # prompt size of the latest request: context use
     api_turns: int = 0
+    api_seconds: float = 0.0
 
 
-class Engine:
-    def __init__(self, config: EngineConfig) -> None:
+Job = Callable[[], Awaitable[None]]
+
+
+class Session:
+    def __init__(self, config: SessionConfig) -> None:
         self.config = config
         self.model = config.model
         self.messages: list[dict[str, Any]] = list(config.history)
@@ -95,8 +145,6 @@ class Engine:
         self.read_file_state = FileStateCache()
         self.content_replacement = ContentReplacementState()
         self.shell = ShellState(config.cwd)
-        self.session_rules: list[Any] = []
-        self.denials: list[dict[str, Any]] = []
         self.transcript: Transcript | None = None
         if config.persist:
             self.transcript = Transcript.create(config.data_dir, config.cwd, config.session_id)
@@ -104,91 +152,275 @@ class Engine:
             self.transcript.session_id if self.transcript else (config.session_id or "ephemeral")
         )
         self._tool_schemas = _schemas(config.tools)
-        self.mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
         self._tools_frozen = False
         self._system = [{"type": "text", "text": config.system_prompt,
                          "cache_control": {"type": "ephemeral"}}]
-        self._abort: AbortSignal | None = None
-        self.memory_files: list[Path] = []
-        self.api_time = 0.0
         self._session_started = False
-        from claude_harness.tools.tool_search import loaded_from_history
-
         self.loaded_deferred = loaded_from_history(self.messages)
         self._announced_mode: str | None = "default" if not self.messages else self.mode
         self._announced_deferred = bool(self.messages)
+        self.prompter = Prompter(config.cwd, self._emit, self._rules_changed)
+        # the driver: created on first use, inside the event loop
+        self._ops: asyncio.Queue[tuple[int, ops.Op]] | None = None
+        self._out: asyncio.Queue[SessionEvent] | None = None
+        self._driver: asyncio.Task[None] | None = None
+        self._op_ids = 0
+        self._job: asyncio.Task[None] | None = None
+        self._abort: AbortSignal | None = None
+        self._queued: list[ops.UserPrompt] = []
+        self._shell_output: list[str] = []  # `!cmd` output for the next prompt
 
-    # ── state the front ends show ───────────────────────────────────────────────────────────
+    # ── the two directions ──────────────────────────────────────────────────────────────────
 
-    @property
-    def mode(self) -> PermissionMode:
-        return self.permission.mode
+    def submit(self, op: ops.Op) -> int:
+        """Queue an op (applied in order by the driver); returns its id, echoed by OpDone."""
+        self._ensure_started()
+        assert self._ops is not None
+        self._op_ids += 1
+        self._ops.put_nowait((self._op_ids, op))
+        return self._op_ids
 
-    def set_mode(self, mode: PermissionMode) -> None:
-        self.permission = replace(self.permission, mode=mode)
+    async def events(self) -> AsyncIterator[SessionEvent]:
+        """Every event, in order, starting with SessionStarted; ends after SessionClosed."""
+        self._ensure_started()
+        assert self._out is not None
+        while True:
+            event = await self._out.get()
+            yield event
+            if isinstance(event, SessionClosed):
+                return
 
-    def cycle_mode(self) -> PermissionMode:
-        """Shift+Tab: default → acceptEdits → plan (→ bypassPermissions if started with it)."""
-        from claude_harness.permissions.modes import next_mode
+    async def wait_closed(self) -> None:
+        """After `Shutdown`: wait until servers, hooks and the transcript are closed."""
+        if self._driver is not None:
+            await asyncio.shield(self._driver)
 
-        mode = next_mode(self.mode, self.permission.bypass_available)
-        self.set_mode(mode)
-        return mode
+    # ── the driver ──────────────────────────────────────────────────────────────────────────
 
-    @property
-    def context_percent(self) -> float:
-        window = context_window_for(self.model)
-        return 100.0 * self.totals.last_context_tokens / window if window else 0.0
+    def _ensure_started(self) -> None:
+        if self._driver is None:
+            self._ops, self._out = asyncio.Queue(), asyncio.Queue()
+            self._driver = asyncio.create_task(self._drive(), name="session-driver")
 
-    @property
-    def cache_read_percent(self) -> float | None:
-        """Share of this session's prompt tokens served from the prompt cache (None before
-        the first answer)."""
-        t = self.totals
-        prompt = t.input_tokens + t.cache_read_tokens + t.cache_write_tokens
-        return 100.0 * t.cache_read_tokens / prompt if prompt else None
+    def _emit(self, event: SessionEvent) -> None:
+        assert self._out is not None
+        self._out.put_nowait(event)
+
+    async def _drive(self) -> None:
+        await self._start()
+        assert self._ops is not None
+        while True:
+            op_id, op = await self._ops.get()
+            if isinstance(op, ops.Shutdown):
+                await self._shutdown(op.reason)
+                return
+            try:
+                self._dispatch(op)
+            except Exception as exc:  # a bad op must not stop the session
+                self._emit(Notice(f"Error: {type(exc).__name__}: {exc}", "error"))
+            self._emit(OpDone(op_id))
+
+    async def _start(self) -> None:
+        if self.config.tools_before_start:
+            await self.freeze_tools()  # MCP servers connect before the tool list is shown
+        elif self.config.mcp is not None:
+            self.config.mcp.start()  # they connect while the user types
+        mcp = self.config.mcp
+        settings = self.api.settings
+        self._emit(SessionStarted(
+            session_id=self.session_id, cwd=str(self.config.cwd), model=self.model,
+            mode=self.mode, tools=tuple(t.name for t in self.config.tools),
+            transcript_path=self.transcript_path, api_base_url=settings.base_url or "",
+            has_credentials=settings.has_credentials,
+            api_key_source="ANTHROPIC_API_KEY" if settings.api_key else "none",
+            bypass_available=self.permission.bypass_available,
+            memory_files=tuple(str(p) for p in self.config.memory_files),
+            mcp_servers=tuple(mcp.init_info()) if mcp is not None else (),
+            mcp_pending_approval=tuple(c.name for c in mcp.pending_approvals()) if mcp else (),
+            history=tuple(self.messages)))
+        self._emit(RulesChanged(self._rule_listing()))
+
+    def _dispatch(self, op: ops.Op) -> None:
+        match op:
+            case ops.UserPrompt():
+                self._prompt(op)
+            case ops.RunCommand(name=name, args=args):
+                self._run_command(name, args)
+            case ops.AnswerPermission(request_id=rid, choice=choice, feedback=feedback):
+                self.prompter.answer(rid, PermissionAnswer(choice, feedback))
+            case ops.Interrupt():
+                self._interrupt()
+            case ops.SetMode(mode=mode):
+                self._set_mode(mode)
+            case ops.CycleMode():
+                self._change_mode(next_mode(self.mode, self.permission.bypass_available))
+            case ops.SetModel(model=model):
+                self.model = resolve_alias(model.strip())
+                self._emit(ModelChanged(self.model))
+                self._emit_totals()  # the context share depends on the model's window
+            case ops.Compact(instructions=instructions):
+                self._start_job(lambda: self._compact(instructions), "Compacting", "/compact")
+            case ops.Clear():
+                self._start_job(self._clear, "Clearing", "/clear")
+            case ops.Resume(session_id=wanted):
+                self._start_job(lambda: self._resume(wanted), "Resuming", "/resume")
+            case ops.ShellCommand(command=command):
+                self._start_job(lambda: self._shell(command), f"Running !{command[:40]}",
+                                "!cmd")
+            case ops.AddRule(behavior=behavior, rule=rule):
+                self.prompter.save_rule(behavior, rule)
+            case ops.RemoveRule(rule=rule):
+                self._remove_rule(rule)
+            case ops.Describe(topic=topic):
+                self._emit(Report(topic, describe(topic, self)))
+            case ops.McpServer(action=action, name=name):
+                self._mcp_action(action, name)
+
+    # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
     @property
     def running(self) -> bool:
-        return self._abort is not None
+        return self._job is not None and not self._job.done()
 
-    @property
-    def transcript_path(self) -> str:
-        return str(self.transcript.path) if self.transcript else ""
+    def _start_job(self, job: Job, label: str, what: str = "") -> bool:
+        if self.running:
+            self._emit(Notice(f"Wait for the current job to finish (or Esc) before {what}.",
+                              "warning"))
+            return False
+        self._emit(Busy(True, label))
+        self._job = asyncio.create_task(self._run_job(job), name=f"session-{label}")
+        return True
 
-    def tool_names(self) -> list[str]:
-        return [t.name for t in self.config.tools]
-
-    # ── running a turn ──────────────────────────────────────────────────────────────────────
-
-    def start_background(self) -> None:
-        """Start MCP servers now (front ends call this right after their first paint)."""
-        if self.mcp is not None:
-            self.mcp.start()
-
-    async def freeze_tools(self) -> None:
-        """Fix the tool set for the whole session before the first request: MCP servers get
-        until their startup timeout to connect; the list never changes afterwards, since it
-        sits at the front of the prompt cache."""
-        if self._tools_frozen:
+    async def _run_job(self, job: Job) -> None:
+        try:
+            await job()
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # a bug or an API failure the loop did not turn into TurnEnd
+            self._emit(Notice(f"Error: {type(exc).__name__}: {exc}", "error"))
+            self._emit(TurnEnd("error", 0, f"{type(exc).__name__}: {exc}"))
+        queued = self._take_queued()
+        if queued is not None:
+            self._job = asyncio.create_task(self._run_job(lambda: self._turn(queued)))
             return
-        self._tools_frozen = True
-        if self.mcp is None:
+        self._job = None
+        self._emit(Busy(False))
+
+    def _prompt(self, op: ops.UserPrompt) -> None:
+        if self.running:
+            self._queued.append(op)
+            self._emit(QueueChanged(tuple(_prompt_text(p) for p in self._queued)))
             return
-        from claude_harness.tools.registry import assemble_tool_pool
+        self._start_job(lambda: self._turn(op), "Working")
 
-        self.mcp.start()
-        await self.mcp.wait_ready()
-        from claude_harness.tools.agent.definitions import with_agent_types
+    def _take_queued(self) -> ops.UserPrompt | None:
+        """Prompts sent during the last job, as one prompt (the texts joined)."""
+        if not self._queued:
+            return None
+        queued, self._queued = self._queued, []
+        self._emit(QueueChanged(()))
+        if len(queued) == 1:
+            return queued[0]
+        return ops.UserPrompt("\n\n".join(_prompt_text(p) for p in queued))
 
-        tools = with_agent_types(assemble_tool_pool(self.permission, mcp_tools=self.mcp.tools(),
-                                                    only=self.config.tool_filter), self.config.cwd)
-        self.config.tools = tools
-        self._tool_schemas = _schemas(tools)
-
-    def interrupt(self) -> None:
+    def _interrupt(self) -> None:
+        """Stop the job; queued prompts come back to the front end to edit or resend."""
         if self._abort is not None:
             self._abort.abort()
+        elif self.running and self._job is not None:
+            self._job.cancel()  # a compaction or `!cmd`
+        if self._queued:
+            texts = tuple(_prompt_text(p) for p in self._queued)
+            self._queued = []
+            self._emit(QueueChanged(()))
+            self._emit(PromptsReturned(texts))
+
+    # ── a prompt's turn ─────────────────────────────────────────────────────────────────────
+
+    async def _turn(self, op: ops.UserPrompt) -> None:
+        async for event in self._turn_events(op):
+            self._apply(event)
+            self._emit(event)
+
+    async def _turn_events(self, op: ops.UserPrompt) -> AsyncIterator[AgentEvent]:
+        """Run one user prompt to the end of the model's turn, yielding every event."""
+        prompt, allowed_tools = self._expand_custom(op)
+        abort = AbortSignal()
+        self._abort = abort
+        saved = self.permission
+        if allowed_tools:
+            extra_rules = tuple(PermissionRule("session", "allow", parse_rule(r))
+                                for r in allowed_tools)
+            self.permission = replace(saved, rules=(*saved.rules, *extra_rules))
+        try:
+            content = list(prompt) if isinstance(prompt, tuple) else user_text(prompt)["content"]
+            if self._shell_output:
+                content = [*({"type": "text", "text": c} for c in self._shell_output), *content]
+                self._shell_output = []
+            extra, hook_events = await self._user_prompt_hooks(prompt)
+            for event in hook_events:
+                yield event
+            if extra is None:
+                yield Notice("The prompt was blocked by a UserPromptSubmit hook.", "warning")
+                yield TurnEnd("hook_stopped", 0)
+                return
+            await self.freeze_tools()
+            message = {"role": "user", "content": [*content, *extra, *self._reminders()]}
+            self.messages.append(message)
+            yield UserMessage(message)
+            async for event in query(self.messages, self._params(), self._context(abort),
+                                     self.api):
+                yield event
+        finally:
+            self._abort = None
+            if allowed_tools:  # keep a mode change made during the turn, drop the turn's rules
+                self.permission = replace(saved, mode=self.permission.mode)
+            if self.transcript is not None:
+                self.transcript.sync()
+
+    def _expand_custom(self, op: ops.UserPrompt) -> tuple[Any, tuple[str, ...]]:
+        """A text `/name args` naming a custom command becomes its prompt (as Claude Code does);
+        any other text, unknown `/words` included, goes to the model as it is."""
+        content = op.content
+        if isinstance(content, str) and content.startswith("/"):
+            expanded = self.expand_command(content)
+            if expanded is not None:
+                return expanded[0].strip(), (*op.allowed_tools, *expanded[1])
+        return content, op.allowed_tools
+
+    def expand_command(self, line: str) -> tuple[str, tuple[str, ...]] | None:
+        """`/name args` of a custom command (.claude/commands) → (prompt, allowed tools), or
+        None when `line` names no custom command."""
+        if not line.startswith("/"):
+            return None
+        name, _, args = line[1:].partition(" ")
+        command = find_command(load_commands(self.config.cwd, []), name)
+        if command is None:
+            return None
+        expanded = expand(command, args.strip(), session_id=self.session_id,
+                          project_dir=self.config.cwd)
+        return expanded.text, tuple(expanded.allowed_tools)
+
+    def _run_command(self, name: str, args: str) -> None:
+        line = f"/{name} {args}".rstrip()
+        if self.expand_command(line) is None:
+            self._emit(Notice(f"Unknown command /{name}. Type /help for the list.", "error"))
+            return
+        if self.running:
+            self._emit(Notice(f"Wait for the current job to finish (or Esc) before /{name}.",
+                              "warning"))
+            return
+        self._prompt(ops.UserPrompt(line))
+
+    def _params(self) -> QueryParams:
+        threshold = None
+        if self.config.auto_compact:
+            threshold = (self.config.compact_threshold_tokens
+                         or int(context_window_for(self.model) * AUTO_COMPACT_FRACTION))
+        return QueryParams(self.model, self._system, self._tool_schemas,
+                           max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
+                           compact_threshold=threshold,
+                           context_tokens=self.totals.last_context_tokens)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -208,87 +440,19 @@ class Engine:
             rendered_system_prompt=self.config.system_prompt,
             session_id=self.session_id,
             transcript_path=self.transcript_path,
-            denials=self.denials,
-            session_rules=self.session_rules,
+            prompter=self.prompter,
+            spawn_agent=self._spawn_agent,
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
         )
 
-    def _append(self, message: dict[str, Any]) -> None:
-        if self.transcript is not None:
-            self.transcript.append_message(message)
+    async def _spawn_agent(self, spec: SubAgentSpec, parent: ToolUseContext,
+                           progress: Callable[[Any], None]) -> Any:
+        """The Agent tool's spawner: the child's prompts and denials reach this session."""
+        def to_session(event: AgentEvent) -> None:
+            self._apply(event)
+            self._emit(event)
 
-    async def submit(
-        self, prompt: str | list[dict[str, Any]], *, allowed_tools: tuple[str, ...] = ()
-    ) -> AsyncIterator[AgentEvent]:
-        """Run one user prompt to the end of the model's turn, yielding every event.
-
-        `allowed_tools` are extra allow rules for this turn only (a custom command's
-        `allowed-tools` front matter)."""
-        abort = AbortSignal()
-        self._abort = abort
-        saved = self.permission
-        if allowed_tools:
-            from claude_harness.permissions.rules import parse_rule
-            from claude_harness.permissions.types import PermissionRule
-
-            extra_rules = tuple(PermissionRule("session", "allow", parse_rule(r))
-                                for r in allowed_tools)
-            self.permission = replace(saved, rules=(*saved.rules, *extra_rules))
-        try:
-            content = prompt if isinstance(prompt, list) else user_text(prompt)["content"]
-            extra, hook_events = await self._user_prompt_hooks(prompt)
-            for event in hook_events:
-                yield event
-            if extra is None:
-                yield Notice("The prompt was blocked by a UserPromptSubmit hook.", "warning")
-                yield TurnEnd("hook_stopped", 0)
-                return
-            await self.freeze_tools()
-            message = {"role": "user", "content": [*content, *extra, *self._reminders()]}
-            self.messages.append(message)
-            self._append(message)
-            yield UserMessage(message)
-            params = self._params()
-            async for event in query(self.messages, params, self._context(abort), self.api,
-                                     on_context=self._adopt_context):
-                self._observe(event)
-                yield event
-        finally:
-            self._abort = None
-            if allowed_tools:  # keep a mode change made during the turn, drop the turn's rules
-                self.permission = replace(saved, mode=self.permission.mode)
-            if self.transcript is not None:
-                self.transcript.sync()
-
-    def _params(self) -> QueryParams:
-        threshold = None
-        if self.config.auto_compact:
-            threshold = (self.config.compact_threshold_tokens
-                         or int(context_window_for(self.model) * AUTO_COMPACT_FRACTION))
-        return QueryParams(self.model, self._system, self._tool_schemas,
-                           max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
-                           compact_threshold=threshold,
-                           context_tokens=self.totals.last_context_tokens)
-
-    async def compact(self, instructions: str = "") -> AsyncIterator[AgentEvent]:
-        """/compact [instructions]: summarise the conversation now."""
-        if not self.messages:
-            yield Notice("Nothing to compact yet.")
-            return
-        abort = AbortSignal()
-        async for event in run_compaction(self.messages, self._params(), self._context(abort),
-                                          self.api, "manual", instructions,
-                                          self.totals.last_context_tokens):
-            self._observe(event)
-            yield event
-
-    def _adopt_context(self, ctx: ToolUseContext) -> None:
-        """Context modifiers changed the mode (EnterPlanMode) or loaded deferred tools
-        (ToolSearch): keep that for the next turns."""
-        if ctx.permission.mode != self.permission.mode:
-            self.set_mode(ctx.permission.mode)
-            self._announced_mode = ctx.permission.mode  # the tool result told the model
-        self.loaded_deferred = ctx.options.loaded_deferred
+        return await run_subagent(spec, parent, progress, to_session=to_session)
 
     def _reminders(self) -> list[dict[str, Any]]:
         """State the model must know, sent as messages so the cached prefix never changes: the
@@ -306,26 +470,43 @@ class Engine:
         return [{"type": "text", "text": f"<system-reminder>\n{n}\n</system-reminder>"}
                 for n in notes]
 
-    def _observe(self, event: AgentEvent) -> None:
-        if isinstance(event, (AssistantMessage, UserMessage)):
-            self._append(event.message)
-        elif isinstance(event, Compaction):
-            if self.transcript is not None:
-                self.transcript.append_system("compact_boundary", compactMetadata={
-                    "trigger": event.trigger, "preTokens": event.pre_tokens})
-                for message in event.messages:
-                    self.transcript.append_message(message)
-            self.totals.last_context_tokens = 0
-        elif isinstance(event, Usage):
-            t = self.totals
-            t.cost_usd += event.cost_usd
-            t.input_tokens += event.input_tokens
-            t.output_tokens += event.output_tokens
-            t.cache_read_tokens += event.cache_read_input_tokens
-            t.cache_write_tokens += event.cache_creation_input_tokens
-            t.last_context_tokens = event.context_tokens
-            t.api_turns += 1
-            self.api_time += event.api_seconds
+    def _apply(self, event: AgentEvent) -> None:
+        """What a turn's event changes in the session (it is passed on as it is)."""
+        match event:
+            case AssistantMessage() | UserMessage():
+                self._append(event.message)
+            case Compaction():
+                if self.transcript is not None:
+                    self.transcript.append_system("compact_boundary", compactMetadata={
+                        "trigger": event.trigger, "preTokens": event.pre_tokens})
+                    for message in event.messages:
+                        self.transcript.append_message(message)
+                self.totals.last_context_tokens = 0
+                self._emit_totals()
+            case Usage():
+                t = self.totals
+                t.cost_usd += event.cost_usd
+                t.input_tokens += event.input_tokens
+                t.output_tokens += event.output_tokens
+                t.cache_read_tokens += event.cache_read_input_tokens
+                t.cache_write_tokens += event.cache_creation_input_tokens
+                t.last_context_tokens = event.context_tokens
+                t.api_turns += 1
+                t.api_seconds += event.api_seconds
+                self._emit_totals()
+            case ModeChanged(mode=mode):  # EnterPlanMode, an approved plan
+                self.permission = replace(self.permission, mode=mode)  # type: ignore[arg-type]
+                self._announced_mode = mode  # the tool result told the model
+            case DeferredToolsLoaded(names=names):
+                self.loaded_deferred = names
+            case ToolResultEvent(name="TodoWrite", data=dict() as data):
+                self._emit(TodosChanged(tuple(data.get("todos") or ())))
+            case DenialRecorded() | HookRan():
+                pass  # reported as they are
+
+    def _append(self, message: dict[str, Any]) -> None:
+        if self.transcript is not None:
+            self.transcript.append_message(message)
 
     async def _user_prompt_hooks(
         self, prompt: Any
@@ -360,33 +541,170 @@ class Engine:
             return None, events
         return [{"type": "text", "text": c} for c in context if c.strip()], events
 
-    def expand_command(self, line: str) -> tuple[str, tuple[str, ...]] | None:
-        """`/name args` of a custom command (.claude/commands) → (prompt, allowed tools), or
-        None when `line` names no custom command."""
-        from claude_harness.commands import expand, find_command, load_commands
+    # ── the other jobs ──────────────────────────────────────────────────────────────────────
 
-        if not line.startswith("/"):
-            return None
-        name, _, args = line[1:].partition(" ")
-        command = find_command(load_commands(self.config.cwd, []), name)
-        if command is None:
-            return None
-        expanded = expand(command, args.strip(), session_id=self.session_id,
-                          project_dir=self.config.cwd)
-        return expanded.text, tuple(expanded.allowed_tools)
+    async def _compact(self, instructions: str) -> None:
+        """/compact [instructions]: summarise the conversation now."""
+        if not self.messages:
+            self._emit(Notice("Nothing to compact yet."))
+            return
+        async for event in run_compaction(self.messages, self._params(),
+                                          self._context(AbortSignal()), self.api, "manual",
+                                          instructions, self.totals.last_context_tokens):
+            self._apply(event)
+            self._emit(event)
 
-    def mcp_status(self) -> list[dict[str, str]]:
-        return self.mcp.init_info() if self.mcp is not None else []
+    async def _clear(self) -> None:
+        """A fresh conversation: history, read-file cache, result budget, `!cmd` output."""
+        self.messages.clear()
+        self.read_file_state = FileStateCache()  # re-read before editing in the new conversation
+        self.content_replacement = ContentReplacementState()
+        self._shell_output = []
+        self._announced_mode, self._announced_deferred = "default", False
+        clear_todos()
+        self.totals.last_context_tokens = 0
+        self._emit(HistoryReplaced("clear"))
+        self._emit(TodosChanged(()))
+        self._emit_totals()
 
-    async def close(self, reason: str = "other") -> None:
-        if self.mcp is not None:
-            await self.mcp.close()
-        if self.config.hooks is not None and self._session_started:
-            await self.config.hooks.run("SessionEnd", {"reason": reason,
-                                                       "cwd": str(self.shell.cwd)})
-        if self.transcript is not None:
-            self.transcript.close()
-        await self.api.close()
+    async def _resume(self, wanted: str) -> None:
+        """Continue an earlier conversation of this project: its messages become the history."""
+        path = find_session(self.config.data_dir, self.config.cwd, wanted)
+        if path is None:
+            self._emit(Notice(f"No session {wanted!r}.", "error"))
+            return
+        self.messages[:] = load_messages(path)
+        self.loaded_deferred = loaded_from_history(self.messages)
+        self._emit(HistoryReplaced("resume", tuple(self.messages), path.stem))
+
+    async def _shell(self, command: str) -> None:
+        """`!cmd`: run it now in the session's cwd; its output goes into the next prompt."""
+        try:
+            result = await run_shell_escape(command, self.shell.cwd)
+        except asyncio.CancelledError:
+            self._emit(Notice(f"Stopped !{command}", "warning"))
+            raise
+        self._emit(ShellRan(command, result.display(), tuple(result.display_lines()),
+                            result.returncode, result.failed))
+        self._shell_output.append(result.context_text())
+
+    # ── state ops ───────────────────────────────────────────────────────────────────────────
+
+    @property
+    def mode(self) -> str:
+        return self.permission.mode
+
+    def _set_mode(self, mode: str) -> None:
+        if mode not in PERMISSION_MODES or mode == "bubble" or (
+                mode == "bypassPermissions" and not self.permission.bypass_available):
+            self._emit(Notice(f"Cannot switch to mode {mode!r}.", "error"))
+            return
+        self._change_mode(mode)
+
+    def _change_mode(self, mode: str) -> None:
+        self.permission = replace(self.permission, mode=mode)  # type: ignore[arg-type]
+        self._emit(ModeChanged(mode))
+
+    def _remove_rule(self, rule: str) -> None:
+        try:
+            path, removed = update_local_rules(self.config.cwd, remove=rule)
+        except (OSError, ValueError) as exc:
+            self._emit(Notice(f"Could not change the settings: {exc}", "error"))
+            return
+        if not removed:
+            self._emit(Notice(f"{rule} is not in {path}.", "warning"))
+            return
+        keep = tuple(r for r in self.permission.rules
+                     if not (r.source == "localSettings" and str(r.value) == rule))
+        self.permission = replace(self.permission, rules=keep)
+        self.prompter.drop_rule(rule)
+        self._emit(Notice(f"Removed {rule} from .claude/settings.local.json."))
+        self._rules_changed()
+
+    def _rule_listing(self) -> tuple[tuple[str, str, str], ...]:
+        return self.prompter.describe_rules(self.permission.rules)
+
+    def _rules_changed(self) -> None:
+        self._emit(RulesChanged(self._rule_listing()))
+
+    def _mcp_action(self, action: str, name: str) -> None:
+        manager = self.config.mcp
+        if manager is None:
+            self._emit(Notice("No MCP servers are configured (.mcp.json, ~/.claude.json or "
+                              "--mcp-config)."))
+            return
+        if action == "reconnect":
+            ok = manager.reconnect(name)
+            self._emit(Notice(f"Reconnecting {name}…" if ok else f"Cannot reconnect {name}."))
+            return
+        config = next((c for c in manager.pending_approvals() if c.name == name), None)
+        if config is None:
+            self._emit(Notice(f"No project server {name!r} is waiting for approval.", "warning"))
+            return
+        record_approval(approval_project(config, self.config.cwd), name, True)
+        manager.approve(name)
+        self._emit(Notice(f"Approved {name}; it starts now. Its tools are offered from the next "
+                          "session on (the tool list is fixed per session)."))
+
+    def _emit_totals(self) -> None:
+        t = self.totals
+        window = context_window_for(self.model)
+        prompt = t.input_tokens + t.cache_read_tokens + t.cache_write_tokens
+        self._emit(TotalsChanged(
+            cost_usd=t.cost_usd, input_tokens=t.input_tokens, output_tokens=t.output_tokens,
+            cache_read_tokens=t.cache_read_tokens, cache_write_tokens=t.cache_write_tokens,
+            api_turns=t.api_turns, api_seconds=t.api_seconds,
+            context_tokens=t.last_context_tokens,
+            context_percent=100.0 * t.last_context_tokens / window if window else 0.0,
+            cache_read_percent=100.0 * t.cache_read_tokens / prompt if prompt else None))
+
+    @property
+    def transcript_path(self) -> str:
+        return str(self.transcript.path) if self.transcript else ""
+
+    # ── tools, start and end ────────────────────────────────────────────────────────────────
+
+    async def freeze_tools(self) -> None:
+        """Fix the tool set for the whole session before the first request: MCP servers get
+        until their startup timeout to connect; the list never changes afterwards, since it
+        sits at the front of the prompt cache."""
+        if self._tools_frozen:
+            return
+        self._tools_frozen = True
+        mcp = self.config.mcp
+        if mcp is None:
+            return
+        mcp.start()
+        await mcp.wait_ready()
+        tools = with_agent_types(assemble_tool_pool(self.permission, mcp_tools=mcp.tools(),
+                                                    only=self.config.tool_filter), self.config.cwd)
+        self.config.tools = tools
+        self._tool_schemas = _schemas(tools)
+
+    async def _shutdown(self, reason: str) -> None:
+        self.prompter.cancel_all()
+        if self._abort is not None:
+            self._abort.abort()
+        if self._job is not None and not self._job.done():
+            self._job.cancel()
+            await asyncio.gather(self._job, return_exceptions=True)
+        try:
+            if self.config.mcp is not None:
+                await self.config.mcp.close()
+            if self.config.hooks is not None and self._session_started:
+                await self.config.hooks.run("SessionEnd", {"reason": reason,
+                                                           "cwd": str(self.shell.cwd)})
+        finally:
+            if self.transcript is not None:
+                self.transcript.close()
+            await self.api.close()
+            self._emit(SessionClosed(reason))
+
+
+def _prompt_text(op: ops.UserPrompt) -> str:
+    if isinstance(op.content, str):
+        return op.content
+    return "\n".join(b.get("text", "") for b in op.content if b.get("type") == "text")
 
 
 def _schemas(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:

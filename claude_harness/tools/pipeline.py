@@ -7,34 +7,45 @@ model). Reading `STAGES` top to bottom is reading the pipeline.
  1 lookup              6 input backfill           11 result budgeting
  2 abort check         7 PreToolUse hooks         12 PostToolUse hooks
  3 schema validation   8 permission resolution    13 new messages
- 4 semantic validation 9 permission-denied        14 error classification
- 5 speculative classifier start       10 call()
+ 4 semantic validation 9 permission denied        14 error classification
+ 5 speculative classifier start       10 execute (call())
+
+An undecided call (step 8) goes through `settle_ask`: the auto-mode classifier, the
+PermissionRequest hook, the headless deny, then `ask_user`, which hands a PermissionRequest to
+the session's prompter (`ctx.prompter`) and waits for the AnswerPermission op with its
+request_id. Nothing here keeps shared state: denials are reported as DenialRecorded events and
+"don't ask again" rules are saved by the session when the answer arrives.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from claude_harness.permissions.classifier import classify
+from claude_harness.permissions.resolver import resolve_permission
 from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import (
     AgentEvent,
+    DenialRecorded,
     HookRan,
     Notice,
-    PermissionAnswer,
     PermissionRequest,
     ToolProgress,
 )
 from claude_harness.protocol.messages import INTERRUPTED_MESSAGE
+from claude_harness.protocol.progress import as_progress
 from claude_harness.protocol.tool import ContextModifier, Tool, ToolContent, ToolError, ToolResult
 from claude_harness.tools.budget import persist_large_result
 from claude_harness.tools.errors import classify_tool_error, log_tool_error
+from claude_harness.tools.registry import find_base_tool
 
 Emit = Callable[[AgentEvent], None]
 
@@ -73,6 +84,11 @@ class ToolCall:
     classifier: asyncio.Task[Any] | None = None
     result: ToolResult | None = None
     error: BaseException | None = None
+    content: ToolContent = ""  # the tool_result content, set by result budgeting (11)
+    is_error: bool = False
+    new_messages: list[dict[str, Any]] = field(default_factory=list)
+    context_modifier: ContextModifier | None = None
+    error_class: str | None = None
     extra_context: list[str] = field(default_factory=list)
     stop_reason: str | None = None
     trace: list[str] = field(default_factory=list)
@@ -98,8 +114,6 @@ def fail(call: ToolCall, message: str, *, wrap: bool = True) -> ToolOutcome:
 async def lookup(call: ToolCall) -> ToolOutcome | None:
     tool = call.ctx.find_tool(call.name)
     if tool is None:
-        from claude_harness.tools.registry import find_base_tool
-
         base = find_base_tool(call.name)  # old transcripts: Task -> Agent
         if base is not None and call.ctx.find_tool(base.name) is not None:
             tool = base
@@ -167,10 +181,6 @@ async def speculative_classifier(call: ToolCall) -> ToolOutcome | None:
     assert call.tool is not None and call.parsed is not None
     if call.ctx.permission.mode != "auto" or not call.tool.to_classifier_input(call.parsed):
         return None
-    try:
-        from claude_harness.permissions.classifier import classify
-    except ImportError:
-        return None
     call.classifier = asyncio.create_task(classify(call.tool, call.parsed, call.ctx))
     return None
 
@@ -224,13 +234,11 @@ async def pre_tool_use_hooks(call: ToolCall) -> ToolOutcome | None:
 
 
 async def permission_resolution(call: ToolCall) -> ToolOutcome | None:
-    from claude_harness.permissions.resolver import resolve_permission
-
     assert call.tool is not None and call.parsed is not None
     ctx = replace(call.ctx, permission=call.ctx.effective_permission())
     decision = await resolve_permission(call.tool, call.parsed, ctx, hook_decision=call.hook_decision)
     if decision.behavior == "ask":
-        decision = await _settle_ask(call, decision)
+        decision = await settle_ask(call, decision)
     call.decision = decision
     if decision.behavior == "allow" and decision.updated_input is not None:
         call.parsed = call.tool.input_model.model_validate(
@@ -239,57 +247,48 @@ async def permission_resolution(call: ToolCall) -> ToolOutcome | None:
     return None
 
 
-async def _settle_ask(call: ToolCall, decision: PermissionDecision) -> PermissionDecision:
-    """An undecided call: the classifier (auto), a PermissionRequest hook, the user, or a deny."""
-    if call.classifier is not None:
-        verdict = await call.classifier
-        if isinstance(verdict, PermissionDecision) and verdict.behavior in ("allow", "deny"):
-            what = "allowed" if verdict.behavior == "allow" else "blocked"
-            call.emit(Notice(f"Auto mode {what} {call.name}: {verdict.reason}",
-                             "info" if verdict.behavior == "allow" else "warning"))
+AskStep = Callable[[ToolCall, PermissionDecision], Awaitable[PermissionDecision | None]]
+
+
+async def settle_ask(call: ToolCall, decision: PermissionDecision) -> PermissionDecision:
+    """An undecided call: the first of these that decides wins; the user is asked last."""
+    steps: tuple[AskStep, ...] = (classifier_verdict, permission_request_hook, headless_deny)
+    for step in steps:
+        verdict = await step(call, decision)
+        if verdict is not None:
             return verdict
+    notify_permission_prompt(call)
+    return await ask_user(call, decision)
+
+
+async def classifier_verdict(call: ToolCall,
+                             decision: PermissionDecision) -> PermissionDecision | None:
+    """Auto mode: the speculative classifier's allow or deny, when it reached one."""
+    if call.classifier is None:
+        return None
+    verdict = await call.classifier
+    if not (isinstance(verdict, PermissionDecision) and verdict.behavior in ("allow", "deny")):
+        return None
+    what = "allowed" if verdict.behavior == "allow" else "blocked"
+    call.emit(Notice(f"Auto mode {what} {call.name}: {verdict.reason}",
+                     "info" if verdict.behavior == "allow" else "warning"))
+    return verdict
+
+
+async def permission_request_hook(call: ToolCall,
+                                  decision: PermissionDecision) -> PermissionDecision | None:
+    """A PermissionRequest hook may answer the prompt in the user's place."""
     hooks = call.ctx.hooks
-    if hooks is not None:
-        outcome = await hooks.run("PermissionRequest", _hook_payload(call), matcher_value=call.name)
-        _report_hook_messages(call, outcome)
-        hook_verdict = outcome.permission_decision
-        if hook_verdict is not None and hook_verdict.behavior == "deny":
-            return hook_verdict
-        if hook_verdict is not None and hook_verdict.behavior == "allow":
-            return await _recheck_hook_allow(call, hook_verdict, outcome.updated_input)
-    if not call.ctx.permission.interactive:
-        return PermissionDecision.deny(
-            f"Permission to use {call.name} was not granted ({decision.reason or 'needs approval'}"
-            "; running non-interactively).",
-            decided_by="headless",
-        )
-    if call.ctx.hooks is not None:
-        asyncio.ensure_future(call.ctx.hooks.run(
-            "Notification", {"message": f"Claude needs your permission to use {call.name}",
-                             "notification_type": "permission_prompt"},
-            matcher_value="permission_prompt"))
-    request = PermissionRequest(
-        tool_use_id=call.tool_use_id,
-        tool_name=call.name,
-        input=call.hook_input,
-        reason=decision.reason,
-        suggestion=decision.suggestion,
-        future=asyncio.get_running_loop().create_future(),
-        preview=decision.preview,
-    )
-    call.emit(request)  # the front end answers by resolving request.future
-    answer = await _await_answer(request, call.ctx)
-    if answer.choice == "no":
-        feedback = f" The user said: {answer.feedback}" if answer.feedback else ""
-        return PermissionDecision.deny(
-            f"The user declined this {call.name} call, so nothing was run or changed. Do not retry "
-            f"it as is; ask the user or take another approach.{feedback}",
-            decided_by="user",
-        )
-    if answer.choice == "always" and decision.suggestion:
-        _remember_rule(call, decision.suggestion)
-    return PermissionDecision.allow("approved by user", decided_by="user",
-                                    updated_input=decision.updated_input)
+    if hooks is None:
+        return None
+    outcome = await hooks.run("PermissionRequest", _hook_payload(call), matcher_value=call.name)
+    _report_hook_messages(call, outcome)
+    verdict = outcome.permission_decision
+    if verdict is not None and verdict.behavior == "deny":
+        return verdict
+    if verdict is not None and verdict.behavior == "allow":
+        return await _recheck_hook_allow(call, verdict, outcome.updated_input)
+    return None
 
 
 async def _recheck_hook_allow(call: ToolCall, verdict: PermissionDecision,
@@ -297,8 +296,6 @@ async def _recheck_hook_allow(call: ToolCall, verdict: PermissionDecision,
     """A PermissionRequest hook said allow (maybe with a rewritten input): the input is
     validated again and the whole chain re-checked with the hook's verdict, so deny rules and
     safety checks still hold."""
-    from claude_harness.permissions.resolver import resolve_permission
-
     assert call.tool is not None and call.parsed is not None
     if updated_input is not None:
         try:
@@ -316,43 +313,66 @@ async def _recheck_hook_allow(call: ToolCall, verdict: PermissionDecision,
                                     decided_by="hook", updated_input=again.updated_input)
 
 
-async def _await_answer(request: PermissionRequest, ctx: ToolUseContext) -> PermissionAnswer:
-    """Wait for the user's answer; an abort answers "no" (and closes the prompt)."""
-    if ctx.abort.aborted:
-        return PermissionAnswer("no", "interrupted")
-    remove = ctx.abort.add_listener(
-        lambda: request.future.done() or request.future.set_result(PermissionAnswer("no"))
+async def headless_deny(call: ToolCall, decision: PermissionDecision) -> PermissionDecision | None:
+    """Nobody to ask (-p, a background sub-agent): an undecided call is denied."""
+    if call.ctx.permission.interactive and call.ctx.prompter is not None:
+        return None
+    return PermissionDecision.deny(
+        f"Permission to use {call.name} was not granted ({decision.reason or 'needs approval'}"
+        "; running non-interactively).",
+        decided_by="headless",
     )
-    try:
-        return await request.future
-    finally:
-        remove()
 
 
-def _remember_rule(call: ToolCall, suggestion: str) -> None:
-    """"Yes, and don't ask again": save the suggested rule(s) (a compound command brings up to
-    five) to .claude/settings.local.json and apply them for the rest of the session."""
-    from claude_harness.permissions.rules import parse_rule, save_local_rule, split_rules
-    from claude_harness.permissions.types import PermissionRule
+_notifications: set[asyncio.Task[Any]] = set()  # fire-and-forget, but referenced until done
 
-    try:
-        save_local_rule(call.ctx.permission.cwd, suggestion)
-    except (OSError, ValueError) as exc:
-        call.emit(Notice(f"Could not save rule {suggestion}: {exc}", "warning"))
-    for text in split_rules(suggestion):
-        try:
-            call.ctx.session_rules.append(PermissionRule("localSettings", "allow", parse_rule(text)))
-        except ValueError:
-            continue
+
+def notify_permission_prompt(call: ToolCall) -> None:
+    """Notification hooks learn that a prompt is waiting; nobody waits for them."""
+    if call.ctx.hooks is None:
+        return
+    task = asyncio.ensure_future(call.ctx.hooks.run(
+        "Notification", {"message": f"Claude needs your permission to use {call.name}",
+                         "notification_type": "permission_prompt"},
+        matcher_value="permission_prompt"))
+    _notifications.add(task)
+    task.add_done_callback(_notifications.discard)
+
+
+async def ask_user(call: ToolCall, decision: PermissionDecision) -> PermissionDecision:
+    """Ask through the session: a PermissionRequest event out, the AnswerPermission op with the
+    same request_id back (`session/prompter.py` matches them). "Always" allows this call; the session saves
+    the suggested rule when that answer arrives."""
+    assert call.ctx.prompter is not None
+    request = PermissionRequest(
+        request_id=uuid.uuid4().hex,
+        tool_use_id=call.tool_use_id,
+        tool_name=call.name,
+        input=call.hook_input,
+        reason=decision.reason,
+        suggestion=decision.suggestion,
+        preview=decision.preview,
+        agent_id=call.ctx.agent_id,
+    )
+    pending = call.ctx.prompter.expect(request, call.ctx.abort)
+    call.emit(request)  # in line with this call's other events; a sub-agent's too
+    answer = await pending
+    if answer.choice == "no":
+        feedback = f" The user said: {answer.feedback}" if answer.feedback else ""
+        return PermissionDecision.deny(
+            f"The user declined this {call.name} call, so nothing was run or changed. Do not retry "
+            f"it as is; ask the user or take another approach.{feedback}",
+            decided_by="user",
+        )
+    return PermissionDecision.allow("approved by user", decided_by="user",
+                                    updated_input=decision.updated_input)
 
 
 async def permission_denied(call: ToolCall) -> ToolOutcome | None:
     decision = call.decision
     if decision is None or decision.behavior == "allow":
         return None
-    call.ctx.denials.append(
-        {"tool_name": call.name, "tool_use_id": call.tool_use_id, "tool_input": call.raw_input}
-    )
+    call.emit(DenialRecorded(call.name, call.tool_use_id, call.raw_input, call.ctx.agent_id))
     if call.ctx.hooks is not None:
         outcome = await call.ctx.hooks.run(
             "PermissionDenied", _hook_payload(call, reason=decision.reason),
@@ -369,10 +389,7 @@ async def execute(call: ToolCall) -> ToolOutcome | None:
     name, tool_use_id, emit = call.name, call.tool_use_id, call.emit
 
     def progress(data: Any) -> None:
-        if isinstance(data, PermissionRequest):  # a sub-agent's prompt bubbles up as is
-            emit(data)
-        else:
-            emit(ToolProgress(tool_use_id, name, data))
+        emit(ToolProgress(tool_use_id, name, as_progress(data)))
 
     try:
         call.result = await call.tool.call(call.parsed, call.ctx, progress)
@@ -395,19 +412,32 @@ def _rendered(call: ToolCall) -> tuple[ToolContent, bool]:
     return call.tool.render_result(call.result.data), call.result.is_error
 
 
-async def post_tool_use_hooks(call: ToolCall, content: ToolContent, is_error: bool) -> None:
+async def result_budgeting(call: ToolCall) -> ToolOutcome | None:
+    """The result as the model will read it; a large one is persisted and previewed."""
+    assert call.tool is not None
+    call.content, call.is_error = _rendered(call)
+    if isinstance(call.content, str):
+        call.content = persist_large_result(call.content, call.tool.max_result_size_chars,
+                                            call.ctx.options.session_dir)
+    return None
+
+
+async def post_tool_use_hooks(call: ToolCall) -> ToolOutcome | None:
     hooks = call.ctx.hooks
-    if hooks is None:
-        return
-    event = "PostToolUseFailure" if is_error else "PostToolUse"
-    extra = {"error": content} if is_error else {"tool_response": _hook_response(call, content)}
-    outcome = await hooks.run(event, _hook_payload(call, **extra), matcher_value=call.name)
-    _report_hook_messages(call, outcome)
-    call.extra_context.extend(getattr(outcome, "additional_context", []))
-    if outcome.blocked and outcome.block_reason:
-        call.extra_context.append(f"PostToolUse hook feedback: {outcome.block_reason}")
-    if getattr(outcome, "stop", False):
-        call.stop_reason = outcome.stop_reason or "A PostToolUse hook stopped the session."
+    if hooks is not None:
+        event = "PostToolUseFailure" if call.is_error else "PostToolUse"
+        extra = ({"error": call.content} if call.is_error
+                 else {"tool_response": _hook_response(call, call.content)})
+        outcome = await hooks.run(event, _hook_payload(call, **extra), matcher_value=call.name)
+        _report_hook_messages(call, outcome)
+        call.extra_context.extend(getattr(outcome, "additional_context", []))
+        if outcome.blocked and outcome.block_reason:
+            call.extra_context.append(f"PostToolUse hook feedback: {outcome.block_reason}")
+        if getattr(outcome, "stop", False):
+            call.stop_reason = outcome.stop_reason or "A PostToolUse hook stopped the session."
+    if call.extra_context and isinstance(call.content, str):
+        call.content = call.content + "\n\n" + "\n".join(call.extra_context)
+    return None
 
 
 def _hook_response(call: ToolCall, content: ToolContent) -> Any:
@@ -419,32 +449,29 @@ def _hook_response(call: ToolCall, content: ToolContent) -> Any:
         return content if isinstance(content, str) else "(non-text result)"
 
 
-async def finish(call: ToolCall) -> ToolOutcome:
-    """Steps 11-14: budget the result, run PostToolUse hooks, collect messages, classify errors."""
-    assert call.tool is not None
-    content, is_error = _rendered(call)
-    if isinstance(content, str):  # 11 result budgeting
-        content = persist_large_result(
-            content, call.tool.max_result_size_chars, call.ctx.options.session_dir
-        )
-    await post_tool_use_hooks(call, content, is_error)  # 12
-    if call.extra_context and isinstance(content, str):
-        content = content + "\n\n" + "\n".join(call.extra_context)
-    result = call.result
-    outcome = ToolOutcome(  # 13 new messages ride along
-        call.tool_use_id,
-        call.name,
-        content,
-        is_error=is_error,
-        data=result.data if result is not None else None,
-        new_messages=list(result.new_messages) if result is not None else [],
-        context_modifier=result.context_modifier if result is not None else None,
-        stop_reason=call.stop_reason,
-    )
-    if call.error is not None:  # 14 error classification
-        outcome.error_class = classify_tool_error(call.error)
-        log_tool_error(call.ctx.debug_log, call.name, outcome.error_class)
-    return outcome
+async def new_messages(call: ToolCall) -> ToolOutcome | None:
+    """Messages the tool adds to the conversation (a sub-agent's transcript) and its context
+    modifier ride along with the result."""
+    if call.result is not None:
+        call.new_messages = list(call.result.new_messages)
+        call.context_modifier = call.result.context_modifier
+    return None
+
+
+async def error_classification(call: ToolCall) -> ToolOutcome | None:
+    """A telemetry-safe class for a failure (never its raw message), logged with --debug."""
+    if call.error is not None:
+        call.error_class = classify_tool_error(call.error)
+        log_tool_error(call.ctx.debug_log, call.name, call.error_class)
+    return None
+
+
+def _outcome(call: ToolCall) -> ToolOutcome:
+    return ToolOutcome(
+        call.tool_use_id, call.name, call.content, is_error=call.is_error,
+        data=call.result.data if call.result is not None else None,
+        new_messages=call.new_messages, context_modifier=call.context_modifier,
+        stop_reason=call.stop_reason, error_class=call.error_class)
 
 
 Stage = Callable[[ToolCall], Awaitable[ToolOutcome | None]]
@@ -460,6 +487,10 @@ STAGES: tuple[tuple[str, Stage], ...] = (
     ("permission_resolution", permission_resolution),
     ("permission_denied", permission_denied),
     ("execute", execute),
+    ("result_budgeting", result_budgeting),
+    ("post_tool_use_hooks", post_tool_use_hooks),
+    ("new_messages", new_messages),
+    ("error_classification", error_classification),
 )
 
 
@@ -479,7 +510,6 @@ async def check_permissions_and_call_tool(
             if call.classifier is not None:
                 call.classifier.cancel()
             return ended
-    call.trace.append("finish")
-    outcome = await finish(call)
+    outcome = _outcome(call)
     outcome.trace = call.trace
     return outcome

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 
+from claude_harness.permissions.resolver import tool_denied_entirely
 from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.tool import Tool
 
@@ -58,8 +59,6 @@ def find_base_tool(name: str) -> Tool | None:
 
 
 def _denied(tool: Tool, permission: PermissionContext) -> bool:
-    from claude_harness.permissions.resolver import tool_denied_entirely
-
     return tool_denied_entirely(tool.name, permission)
 
 

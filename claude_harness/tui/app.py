@@ -1,8 +1,11 @@
 """The interactive app: the conversation, the prompt, the footer, and the keys that drive them.
 
-First paint imports Textual and these widgets only. The engine (tools, pydantic, the loop) is
-built in a thread worker after mount and the anthropic SDK is warmed in another thread, so the
-user can type at once; prompts sent before the engine is ready are queued.
+Like every front end it only submits ops to its session and renders the session's events
+(`_on_event`): a SessionView folded from them feeds the footer, /status and /export; the app
+never reads the session's attributes. First paint imports Textual, these widgets and the
+protocol only. The session (tools, pydantic, the loop) is built in a thread worker after mount
+and the anthropic SDK is warmed in another thread, so the user can type at once; prompts sent
+before the session is ready wait in the app and go out together when it is.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +22,39 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
-from textual.worker import Worker
 
+from claude_harness.commands.registry import command_names, describe_commands
+from claude_harness.config.paths import data_dir
+from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
+from claude_harness.protocol.events import (
+    Busy,
+    HistoryReplaced,
+    ModeChanged,
+    ModelChanged,
+    PermissionRequest,
+    PermissionSettled,
+    PromptsReturned,
+    QueueChanged,
+    Report,
+    SessionClosed,
+    SessionStarted,
+    ShellRan,
+    TodosChanged,
+    TotalsChanged,
+)
+from claude_harness.protocol.ops import (
+    AnswerPermission,
+    CycleMode,
+    Interrupt,
+    Op,
+    ShellCommand,
+    Shutdown,
+    UserPrompt,
+)
+from claude_harness.protocol.view import SessionView
+from claude_harness.tui import commands
+from claude_harness.tui.completion import complete
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine
@@ -33,12 +66,10 @@ from claude_harness.tui.widgets.todo_panel import TodoPanel
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
 if TYPE_CHECKING:
-    from claude_harness.protocol.events import PermissionRequest
-    from claude_harness.session.core import Engine
     from claude_harness.tui.router import TurnRenderer
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 
-EngineFactory = Callable[[], Any]  # an Engine, or (Engine, warnings) as build_engine returns
+SessionFactory = Callable[[], Any]  # a Session, or (Session, warnings) as build_session returns
 EXIT_WINDOW = 2.0  # seconds between two Ctrl+C on an empty prompt
 
 WELCOME = ("✻ claude-harness · /help for commands and keys · Shift+Tab switches permission mode "
@@ -64,28 +95,26 @@ class HarnessApp(App[None]):
         Binding("ctrl+t", "toggle_todos", "Todos", show=False, priority=True),
     ]
 
-    def __init__(self, *, cwd: Path | None = None, engine_factory: EngineFactory | None = None,
+    def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
                  theme: str | None = None, preload_sdk: bool = True,
                  pick_session: bool = False, ask_trust: bool = False) -> None:
         super().__init__()
         self.ask_trust = ask_trust  # first start in an untrusted folder: ask before building
         self.pick_session = pick_session  # `--resume` without an id: open the picker
         self.cwd = (cwd or Path.cwd()).resolve()
-        self.engine_factory = engine_factory
-        self.engine: Engine | None = None
-        self.engine_error: str | None = None
+        self.session_factory = session_factory
+        self.session: Any = None  # only ever used through submit() and events()
+        self.session_error: str | None = None
+        self.view = SessionView()  # what the session told us: the footer, /status, /export
         self.requested_theme = theme or settings_theme(self.cwd) or DEFAULT_THEME
         self.preload = preload_sdk
         self.history = PromptHistory.for_project(self.cwd)
-        self.busy = False
-        self.queued: list[str] = []
-        self.pending_context: list[dict[str, Any]] = []
+        self.early: list[str] = []  # prompts typed before the session was ready
         self.renderer: TurnRenderer | None = None
         self.details = False
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
-        self._shell_worker: Worker[None] | None = None
 
     # ── layout ──────────────────────────────────────────────────────────────────────────────
 
@@ -121,7 +150,8 @@ class HarnessApp(App[None]):
         self.apply_theme(self.requested_theme, errors)
         self.status.set_state(cwd=self.cwd, note="starting…")
         self.conversation.mount(NoticeView(WELCOME, boxed=True))
-        self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt)
+        self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt,
+                                           self.answer_permission)
         self.prompt.focus()
         self.call_after_refresh(self._start_background)
 
@@ -129,19 +159,16 @@ class HarnessApp(App[None]):
         if self.preload:
             self._preload_sdk()
         if self.ask_trust:
-            from claude_harness.tui.widgets.trust_prompt import TrustPrompt
+            from claude_harness.tui.widgets.trust_prompt import TrustPrompt  # first run only
 
             prompt = TrustPrompt(self.cwd)
             self.query_one("#input-area").mount(prompt, before=self.prompt)
             self.prompt.display = False
             prompt.focus()
             return
-        self._build_engine()
+        self._build_session()
 
     def on_trust_prompt_answered(self, message: Any) -> None:
-        from claude_harness.config.paths import data_dir
-        from claude_harness.config.trust import trust_folder
-
         self.query_one("#trust-prompt").remove()
         if not message.trusted:
             self.exit()
@@ -150,7 +177,7 @@ class HarnessApp(App[None]):
         self.ask_trust = False
         self.prompt.display = True
         self.prompt.focus()
-        self._build_engine()
+        self._build_session()
 
     def apply_theme(self, name: str, errors: list[str] | None = None) -> bool:
         for error in errors or []:
@@ -163,76 +190,156 @@ class HarnessApp(App[None]):
         self.theme = name
         return True
 
-    # ── engine start-up ─────────────────────────────────────────────────────────────────────
+    # ── session start-up ────────────────────────────────────────────────────────────────────
 
     @work(thread=True, group="preload", exit_on_error=False)
     def _preload_sdk(self) -> None:
-        from claude_harness.api.client import preload_sdk
+        from claude_harness.bootstrap import preload_sdk  # after the first paint, off the UI thread
 
         preload_sdk()
 
     @work(thread=True, group="boot", exit_on_error=False)
-    def _build_engine(self) -> None:
+    def _build_session(self) -> None:
         warnings: list[str] = []
         try:
-            built = self.engine_factory() if self.engine_factory else None
+            built = self.session_factory() if self.session_factory else None
             if isinstance(built, tuple):
                 built, warnings = built[0], list(built[1])
-            engine = built
-            error = None if engine is not None else "no engine factory"
+            error = None if built is not None else "no session factory"
         except Exception as exc:  # shown to the user; the app stays usable for /help etc.
-            engine, error = None, f"{type(exc).__name__}: {exc}"
-        self.call_from_thread(self._engine_ready, engine, error, warnings)
+            built, error = None, f"{type(exc).__name__}: {exc}"
+        self.call_from_thread(self._session_ready, built, error, warnings)
 
-    async def _engine_ready(self, engine: Engine | None, error: str | None,
-                            warnings: list[str] | None = None) -> None:
+    async def _session_ready(self, session: Any, error: str | None,
+                             warnings: list[str] | None = None) -> None:
+        # The renderer pulls in the Markdown widgets: after the first paint, not before it.
         from claude_harness.tui.router import TurnRenderer
 
-        self.engine, self.engine_error = engine, error
-        self.renderer = TurnRenderer(self.conversation, on_permission=self.enqueue_permission,
-                                     on_usage=self.refresh_status,
-                                     on_todos=self.query_one(TodoPanel).set_todos)
+        self.renderer = TurnRenderer(self.conversation)
+        self.session, self.session_error = session, error
         self.status.set_state(note="")
-        if engine is None:
+        if session is None:
             await self.post_notice(f"The agent could not start: {error}", "error", boxed=True)
             return
-        self.refresh_status()
-        engine.start_background()  # MCP servers connect while the user types
         for warning in warnings or []:
             await self.post_notice(warning, "warning")
-        if engine.mcp is not None and (pending := engine.mcp.pending_approvals()):
-            names = ", ".join(c.name for c in pending)
+        self.run_worker(self._pump(), group="events", exit_on_error=False)
+
+    async def _pump(self) -> None:
+        """Every session event, in order, to the view, the chrome and the conversation."""
+        async for event in self.session.events():
+            try:
+                await self._on_event(event)
+            except Exception as exc:  # a rendering bug must not stop the stream
+                await self.post_notice(f"Error: {type(exc).__name__}: {exc}", "error")
+
+    async def _on_event(self, event: Any) -> None:
+        self.view.apply(event)
+        assert self.renderer is not None
+        match event:
+            case SessionStarted():
+                await self._started(event)
+            case Busy(running=running, label=label):
+                self._busy(running, label)
+            case QueueChanged(pending=pending):
+                self.activity.set_queued(len(pending))
+                if not pending:
+                    self._unqueue_views()
+            case PromptsReturned(texts=texts):
+                self._return_prompts(texts)
+            case PermissionRequest():
+                self.permissions.add(event)
+            case PermissionSettled(request_id=request_id):
+                self.permissions.settled(request_id)
+            case HistoryReplaced():
+                await self._history_replaced(event)
+            case ShellRan(display=display, failed=failed):
+                await self.conversation.add(NoticeView(display, "error" if failed else "info"))
+            case Report(lines=lines):
+                await self.post_notice("\n".join(lines), boxed=len(lines) > 1)
+            case ModelChanged(model=model):
+                self.refresh_status()
+                await self.post_notice(f"Model set to {model}.")
+            case ModeChanged() | TotalsChanged():
+                self.refresh_status()
+            case TodosChanged(todos=todos):
+                self.query_one(TodoPanel).set_todos(list(todos))
+            case SessionClosed():
+                return
+            case _:
+                await self.renderer.handle(event)
+
+    async def _started(self, started: SessionStarted) -> None:
+        self.refresh_status()
+        if started.mcp_pending_approval:
+            names = ", ".join(started.mcp_pending_approval)
             await self.post_notice(f"This project's .mcp.json offers MCP servers that need your "
                                    f"approval: {names}. Use /mcp approve <name>.", "warning")
-        if not engine.api.settings.has_credentials:
+        if not started.has_credentials:
             await self.post_notice(NO_KEY_NOTICE, "warning", boxed=True)
-        if engine.messages:
-            await self._show_history(engine.messages)
+        if started.history:
+            from claude_harness.tui.router import history_widgets  # loaded with the renderer
+
+            await self.conversation.add_many(history_widgets(list(started.history[-60:])))
+            await self.post_notice(
+                f"Continuing the conversation ({len(started.history)} messages).")
         elif self.pick_session:
-            from claude_harness.tui.commands import run_command
+            await commands.run_command(self, "/resume")
+        if self.early:
+            text, self.early = "\n\n".join(self.early), []
+            self._unqueue_views()
+            self.submit(UserPrompt(text))
 
-            await run_command(self, "/resume")
-        await self._drain_queue()
+    async def _history_replaced(self, event: HistoryReplaced) -> None:
+        self.permissions.clear()
+        await self.conversation.clear()
+        if event.reason == "clear":
+            await self.post_notice("Conversation cleared: the model starts from a fresh context.")
+            return
+        from claude_harness.tui.router import history_widgets  # loaded with the renderer
 
-    async def _show_history(self, messages: list[dict[str, Any]]) -> None:
-        """`--continue` / `--resume ID`: draw the tail of the conversation being continued."""
-        from claude_harness.tui.router import history_widgets
+        await self.conversation.add_many(history_widgets(list(event.messages[-60:])))
+        await self.post_notice(f"Resumed {event.session_id} ({len(event.messages)} messages).")
 
-        await self.conversation.add_many(history_widgets(messages[-60:]))
-        await self.post_notice(f"Continuing the conversation ({len(messages)} messages).")
+    def _busy(self, running: bool, label: str) -> None:
+        self.prompt.set_class(running, "-busy")
+        if running:
+            self.activity.start(label or "Working")
+            return
+        self.activity.stop()
+        self.permissions.clear()
+        if self.renderer is not None:
+            self.run_worker(self.renderer.close_blocks(), group="render", exit_on_error=False)
+        self.refresh_status()
+
+    @property
+    def busy(self) -> bool:
+        return self.view.busy
+
+    @property
+    def queued(self) -> list[str]:
+        """Prompts waiting to go out: typed before start-up, or queued in the session."""
+        return [*self.early, *self.view.queued]
 
     @property
     def ready(self) -> bool:
-        return self.engine is not None and self.renderer is not None
+        return self.session is not None and self.view.ready
+
+    @property
+    def has_session(self) -> bool:
+        return self.session is not None
+
+    def submit(self, op: Op) -> None:
+        self.session.submit(op)
 
     def refresh_status(self) -> None:
-        engine = self.engine
-        if engine is None:
+        if not self.view.ready:
             return
-        self.status.set_state(mode=engine.mode, model=engine.model,
-                              context_percent=engine.context_percent,
-                              cache_percent=engine.cache_read_percent,
-                              cost=engine.totals.cost_usd, cwd=engine.shell.cwd)
+        view, totals = self.view, self.view.totals
+        self.status.set_state(mode=view.mode, model=view.model,
+                              context_percent=totals.context_percent,
+                              cache_percent=totals.cache_read_percent,
+                              cost=totals.cost_usd)
 
     async def post_notice(self, text: str, level: str = "info", *, boxed: bool = False) -> None:
         await self.conversation.add(NoticeView(text, level, boxed=boxed))
@@ -242,109 +349,54 @@ class HarnessApp(App[None]):
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
         self._hide_completion()
-        if text.startswith("/") and not text.startswith("//"):
-            from claude_harness.tui.commands import run_command
-
-            await run_command(self, text)
+        if await commands.run_command(self, text):
             return
         if text.startswith("!"):
             await self.run_shell(text[1:].strip())
             return
         await self.send_prompt(text)
 
-    async def send_prompt(self, text: str, *, allowed_tools: tuple[str, ...] = ()) -> None:
-        """Run now when idle and ready; otherwise queue (shown dimmed) to send next.
-
-        `allowed_tools`: a custom command's extra allow rules for this turn (never queued:
-        commands wait for an idle app)."""
-        if self.renderer is not None and self.engine is None:
-            await self.post_notice(f"The agent is not available: {self.engine_error}", "error")
+    async def send_prompt(self, text: str) -> None:
+        """To the session now; shown dimmed while it waits (a turn runs, or the session is
+        still starting)."""
+        if self.renderer is not None and self.session is None and self.session_error:
+            await self.post_notice(f"The agent is not available: {self.session_error}", "error")
             return
-        if self.busy or not self.ready:
-            view = UserPromptView(text, classes="-queued")
-            self.queued.append(text)
+        waiting = self.busy or not self.ready
+        view = UserPromptView(text, classes="-queued" if waiting else "")
+        await self.conversation.add(view)
+        if waiting:
             self._queued_views.append(view)
-            await self.conversation.add(view)
-            self.activity.set_queued(len(self.queued))
+        if not self.ready:
+            self.early.append(text)
+            self.activity.set_queued(len(self.early))
             return
-        await self.conversation.add(UserPromptView(text))
-        self._start_turn(text, allowed_tools)
+        self.submit(UserPrompt(text))
 
-    def _start_turn(self, text: str, allowed_tools: tuple[str, ...] = ()) -> None:
-        assert self.engine is not None
-        content: list[dict[str, Any]] = [*self.pending_context, {"type": "text", "text": text}]
-        self.pending_context = []
-        self.run_events(self.engine.submit(content, allowed_tools=allowed_tools))
-
-    def run_events(self, events: AsyncIterator[Any], label: str = "Working") -> None:
-        """Render an engine event stream (a turn, a compaction) as the one running job."""
-        self.busy = True
-        self.prompt.add_class("-busy")
-        self.activity.start(label)
-        self.run_worker(self._run_turn(events), group="turn", exit_on_error=False)
-
-    async def _run_turn(self, events: AsyncIterator[Any]) -> None:
-        assert self.renderer is not None
-        try:
-            async for event in events:
-                await self.renderer.handle(event)
-        except Exception as exc:  # a bug or an API failure the loop did not turn into TurnEnd
-            await self.renderer.close_blocks()
-            await self.post_notice(f"Error: {type(exc).__name__}: {exc}", "error")
-        finally:
-            self.busy = False
-            self.prompt.remove_class("-busy")
-            self.activity.stop()
-            self.permissions.clear()
-            self.refresh_status()
-        await self._drain_queue()
-
-    async def _drain_queue(self) -> None:
-        if not self.queued or self.busy or not self.ready:
-            return
-        text = "\n\n".join(self.queued)
-        self.queued = []
+    def _unqueue_views(self) -> None:
         for view in self._queued_views:
             view.remove_class("-queued")
         self._queued_views = []
-        self.activity.set_queued(0)
-        self._start_turn(text)
+
+    def _return_prompts(self, texts: tuple[str, ...]) -> None:
+        """An interrupt means "stop and listen": queued prompts come back to the input to be
+        edited or resent, instead of going out on their own."""
+        pending = "\n\n".join(texts)
+        current = self.prompt.text
+        self.prompt.set_text(f"{pending}\n{current}" if current else pending)
+        for view in self._queued_views:
+            view.remove()
+        self._queued_views = []
 
     async def run_shell(self, command: str) -> None:
-        """`!cmd`: run it now in the session's cwd; its output goes into the next prompt.
-
-        It runs in a worker like a turn (the UI stays live, prompts queue, Esc stops it)."""
+        """`!cmd`: the session runs it in its cwd; the output goes into the next prompt."""
         if not command:
             return
-        if self.busy:
-            await self.post_notice("Wait for the current job to finish (or Esc) before !cmd.",
-                                   "warning")
+        if not self.ready:
+            await self.post_notice("!cmd needs the agent, which is still starting.", "warning")
             return
-        cwd = self.engine.shell.cwd if self.engine is not None else self.cwd
         await self.conversation.add(UserPromptView(command, marker="!", classes="-shell"))
-        self.busy = True
-        self.prompt.add_class("-busy")
-        self.activity.start(f"Running !{command[:40]}")
-        self._shell_worker = self.run_worker(self._run_shell(command, cwd), group="shell",
-                                             exit_on_error=False)
-
-    async def _run_shell(self, command: str, cwd: Path) -> None:
-        from claude_harness.shell_escape import run_shell_escape
-
-        try:
-            result = await run_shell_escape(command, cwd)
-        except asyncio.CancelledError:
-            await self.post_notice(f"Stopped !{command}", "warning")
-            raise
-        finally:
-            self.busy = False
-            self._shell_worker = None
-            self.prompt.remove_class("-busy")
-            self.activity.stop()
-        await self.conversation.add(NoticeView(result.display(),
-                                               "error" if result.failed else "info"))
-        self.pending_context.append({"type": "text", "text": result.context_text()})
-        await self._drain_queue()
+        self.submit(ShellCommand(command))
 
     # ── permission prompts ──────────────────────────────────────────────────────────────────
 
@@ -356,8 +408,8 @@ class HarnessApp(App[None]):
     def permission_queue(self) -> deque[PermissionRequest]:
         return self.permissions.waiting
 
-    def enqueue_permission(self, request: PermissionRequest) -> None:
-        self.permissions.add(request)
+    def answer_permission(self, request: PermissionRequest, choice: str, feedback: str) -> None:
+        self.submit(AnswerPermission(request.request_id, choice, feedback))  # type: ignore[arg-type]
 
     def on_permission_prompt_answered(self, message: PermissionPrompt.Answered) -> None:
         self.permissions.answer(message.request, message.answer)
@@ -365,38 +417,18 @@ class HarnessApp(App[None]):
     # ── keys ────────────────────────────────────────────────────────────────────────────────
 
     def action_cycle_mode(self) -> None:
-        if self.engine is None:
+        if not self.ready:
             self.notify("Still starting; try again in a moment.")
             return
-        self.engine.cycle_mode()
-        self.refresh_status()
+        self.submit(CycleMode())
 
     def action_interrupt(self) -> None:
-        if self._shell_worker is not None:
-            self._shell_worker.cancel()
-            self._unqueue_into_prompt()
-            return
-        if self.busy and self.engine is not None:
-            self.engine.interrupt()
-            self._unqueue_into_prompt()
+        if self.busy and self.session is not None:
+            self.submit(Interrupt())
             self.prompt.display = True
             self.prompt.focus()
         else:
             self._hide_completion()
-
-    def _unqueue_into_prompt(self) -> None:
-        """An interrupt means "stop and listen": queued prompts come back to the input to be
-        edited or resent, instead of going out on their own."""
-        if not self.queued:
-            return
-        pending = "\n\n".join(self.queued)
-        current = self.prompt.text
-        self.prompt.set_text(f"{pending}\n{current}" if current else pending)
-        self.queued = []
-        for view in self._queued_views:
-            view.remove()
-        self._queued_views = []
-        self.activity.set_queued(0)
 
     def action_ctrl_c(self) -> None:
         if self.busy:
@@ -421,13 +453,14 @@ class HarnessApp(App[None]):
             self.renderer.set_expanded(self.details)
 
     def action_toggle_todos(self) -> None:
+        self.toggle_todos()
+
+    def toggle_todos(self) -> None:
         self.query_one(TodoPanel).toggle()
 
     # ── completion (`/command`, `@path`) ────────────────────────────────────────────────────
 
     def on_prompt_input_completion(self, message: PromptInput.Completion) -> None:
-        from claude_harness.tui.completion import complete
-
         result = complete(message.text, message.column, self.cwd, self.command_names())
         if result is None:
             self._hide_completion()
@@ -449,9 +482,7 @@ class HarnessApp(App[None]):
         text = self.prompt.text
         hint = self.query_one("#completion-hint", Static)
         if text.startswith("/") and " " not in text and "\n" not in text:
-            from claude_harness.tui.commands import describe_commands
-
-            lines = describe_commands(self.cwd, text[1:])
+            lines = [f"{name:<13} {text}" for name, text in describe_commands(self.cwd, text[1:])]
             if lines:
                 hint.update("\n".join(lines[:14]))
                 hint.add_class("-open")
@@ -463,19 +494,16 @@ class HarnessApp(App[None]):
         self.query_one("#completion-hint", Static).remove_class("-open")
 
     def command_names(self) -> list[str]:
-        from claude_harness.tui.commands import command_names
-
         return command_names(self.cwd)
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
     async def on_unmount(self) -> None:
-        engine = self.engine
-        if engine is None:
+        if self.session is None:
             return
-        engine.interrupt()
+        self.submit(Shutdown("prompt_input_exit"))
         try:
-            await asyncio.wait_for(engine.close(), timeout=2)
+            await asyncio.wait_for(self.session.wait_closed(), timeout=2)
         except Exception:  # closing is best effort at exit
             pass
 
@@ -486,19 +514,16 @@ def run_app(opts: Any) -> int:
     inline = bool(getattr(opts, "inline", False))
 
     def factory() -> Any:
-        from claude_harness.bootstrap import build_engine
+        from claude_harness.bootstrap import build_session  # in the boot worker, after paint
 
-        return build_engine(opts)
+        return build_session(opts)
 
-    from claude_harness.config.paths import data_dir
-    from claude_harness.config.trust import is_trusted
-
-    app = HarnessApp(cwd=cwd, engine_factory=factory, theme=getattr(opts, "theme", None),
+    app = HarnessApp(cwd=cwd, session_factory=factory, theme=getattr(opts, "theme", None),
                      pick_session=getattr(opts, "resume", None) == "",
                      ask_trust=not is_trusted(data_dir(), cwd.resolve()))
     app.run(inline=inline)
-    if inline and app.engine is not None and app.engine.messages:
-        from claude_harness.tui.export import print_transcript
+    if inline and app.view.messages:
+        from claude_harness.tui.export import print_transcript  # only when leaving --inline
 
-        print_transcript(app.engine.messages)
+        print_transcript(app.view.messages)
     return 0

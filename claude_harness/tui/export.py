@@ -36,6 +36,7 @@ def conversation_markdown(messages: list[dict[str, Any]], *, tail: int | None = 
 
 def print_transcript(messages: list[dict[str, Any]], *, tail: int = 200) -> None:
     """Print the conversation to stdout with Rich, so `--inline` leaves it in the scrollback."""
+    # Rich's Markdown renderer is only needed when an --inline session ends.
     from rich.console import Console
     from rich.markdown import Markdown
     from rich.text import Text

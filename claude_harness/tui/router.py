@@ -1,10 +1,10 @@
-"""Maps the engine's AgentEvents to widgets in the conversation (one `match`, no UI logic in
-the engine), and rebuilds widgets from stored history for /resume and benchmarks.
+"""Maps a turn's events to widgets in the conversation (one `match`, no UI logic in the
+session), and rebuilds widgets from stored history for /resume and benchmarks. The app handles
+the session-state events (busy, mode, totals, permission prompts) itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from textual.widget import Widget
@@ -17,14 +17,12 @@ from claude_harness.protocol.events import (
     Compaction,
     HookRan,
     Notice,
-    PermissionRequest,
     TextDelta,
     ThinkingDelta,
     ToolProgress,
     ToolResultEvent,
     ToolStart,
     TurnEnd,
-    Usage,
 )
 from claude_harness.tui.widgets.assistant_text import AssistantTextView, FrozenText
 from claude_harness.tui.widgets.conversation import Conversation
@@ -37,14 +35,8 @@ from claude_harness.tui.widgets.user_prompt import UserPromptView
 class TurnRenderer:
     """Renders one conversation's events; keeps the open text/thinking block and the tool views."""
 
-    def __init__(self, conversation: Conversation, *,
-                 on_permission: Callable[[PermissionRequest], None],
-                 on_usage: Callable[[], None],
-                 on_todos: Callable[[list[dict[str, Any]]], None]) -> None:
+    def __init__(self, conversation: Conversation) -> None:
         self.conversation = conversation
-        self.on_permission = on_permission
-        self.on_usage = on_usage
-        self.on_todos = on_todos
         self.tools: dict[str, ToolCallView] = {}
         self._text: AssistantTextView | None = None
         self._thinking: ThinkingView | None = None
@@ -74,13 +66,6 @@ class TurnRenderer:
             case ToolResultEvent(tool_use_id=tid, name=name, content=content, is_error=err):
                 view = await self._tool_view(tid, name, event.input)
                 view.finish(content, err)
-                if name == "TodoWrite" and isinstance(event.data, dict):
-                    self.on_todos(list(event.data.get("todos") or []))
-                self.on_usage()  # a tool may have changed the mode (plan mode) or the cwd
-            case PermissionRequest():
-                self.on_permission(event)
-            case Usage():
-                self.on_usage()
             case ApiRetry(attempt=attempt, max_retries=most, delay=delay, error=error):
                 await self.notice(f"{error} · retrying in {delay:.0f}s (attempt {attempt}/{most})",
                                   "warning")
@@ -93,7 +78,6 @@ class TurnRenderer:
                 how = "automatically" if trigger == "auto" else "on request"
                 await self.notice(f"Conversation compacted {how}: {tokens:,} tokens summarised; "
                                   "the model continues from the summary.")
-                self.on_usage()
             case TurnEnd():
                 await self.end_turn(event)
 

@@ -13,7 +13,12 @@ from typing import Any
 
 from textual.theme import Theme
 
-from claude_harness.config.paths import data_dir
+from claude_harness.config.paths import (
+    data_dir,
+    local_settings_path,
+    project_settings_path,
+    user_settings_path,
+)
 
 BUILTIN_DIR = Path(__file__).resolve().parents[2] / "themes"
 DEFAULT_THEME = "dark"
@@ -70,12 +75,6 @@ def settings_theme(cwd: Path) -> str | None:
     Read with plain json, not the settings models: this runs before the first paint, and the
     full settings loader (pydantic) is built later, in the engine worker.
     """
-    from claude_harness.config.paths import (
-        local_settings_path,
-        project_settings_path,
-        user_settings_path,
-    )
-
     chosen: str | None = None
     for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):
         try:
@@ -90,8 +89,6 @@ def settings_theme(cwd: Path) -> str | None:
 def save_user_theme(name: str) -> str | None:
     """Remember `/theme NAME` in the user settings file (other keys kept); an error text on
     failure (an unreadable or non-object settings file is left alone)."""
-    from claude_harness.config.paths import user_settings_path
-
     path = user_settings_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}

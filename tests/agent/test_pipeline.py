@@ -17,10 +17,11 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.events import DenialRecorded
 from claude_harness.protocol.tool import ToolInput, ToolResult, ValidationResult, build_tool
 from claude_harness.tools.pipeline import STAGES, check_permissions_and_call_tool
 
-ALL_STAGES = [name for name, _ in STAGES] + ["finish"]
+ALL_STAGES = [name for name, _ in STAGES]
 
 
 class EchoInput(ToolInput):
@@ -69,7 +70,9 @@ async def call(ctx: ToolUseContext, name: str, inp: dict[str, Any]) -> Any:
 async def test_a_successful_call_passes_every_stage_in_order(tmp_path: Path) -> None:
     outcome, events = await call(make_ctx(tmp_path), "Echo", {"text": "hi", "times": 2})
     assert outcome.trace == ALL_STAGES
-    assert len(ALL_STAGES) == 11  # 1-10 as stages, 11-14 in finish()
+    assert len(ALL_STAGES) == 14  # the seeds' fourteen steps, each a named stage
+    assert ALL_STAGES[-4:] == ["result_budgeting", "post_tool_use_hooks", "new_messages",
+                               "error_classification"]
     assert outcome.content == "hihi" and not outcome.is_error
     assert [type(e).__name__ for e in events] == ["ToolProgress"]
 
@@ -101,10 +104,10 @@ async def test_abort_check_stops_queued_calls(tmp_path: Path) -> None:
 
 async def test_denied_calls_are_recorded(tmp_path: Path) -> None:
     ctx = make_ctx(tmp_path, rules=("deny:Echo",))
-    outcome, _ = await call(ctx, "Echo", {"text": "hi"})
+    outcome, events = await call(ctx, "Echo", {"text": "hi"})
     assert outcome.is_error and "Echo" in outcome.content
-    assert ctx.denials == [{"tool_name": "Echo", "tool_use_id": "t1",
-                            "tool_input": {"text": "hi"}}]
+    assert [e.as_json() for e in events if isinstance(e, DenialRecorded)] == [
+        {"tool_name": "Echo", "tool_use_id": "t1", "tool_input": {"text": "hi"}}]
 
 
 async def test_a_tool_bug_becomes_an_error_result_with_a_safe_class(tmp_path: Path) -> None:

@@ -5,8 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_harness.protocol.events import ToolProgress, ToolResultEvent, TurnEnd
-from tests.e2e.support import make_engine, ndjson, run_cli, run_prompt
+from claude_harness.protocol.events import (
+    AssistantMessage,
+    Notice,
+    ToolProgress,
+    ToolResultEvent,
+    TurnEnd,
+    UserMessage,
+)
+from claude_harness.protocol.ops import RunCommand
+from tests.e2e.support import make_engine, ndjson, run_cli, run_op, run_prompt
 
 
 def delegation(project: Path, child_turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -36,8 +44,8 @@ async def test_parent_receives_the_sub_agents_report(project: Path, api: Any) ->
     assert not agent_result.is_error
     assert agent_result.content == "REPORT: greet is defined at src/app.py:1."
     steps = [e.data for e in events if isinstance(e, ToolProgress) and e.name == "Agent"]
-    assert {"agent_step": "tool", "name": "Grep", "key": "def greet"} in steps or any(
-        s.get("name") == "Grep" for s in steps)
+    assert any(s.kind == "tool" and s.name == "Grep" and s.key == "def greet" for s in steps)
+    assert steps[-1].kind == "end" and steps[-1].reason == "end_turn"
     # The child's own request: its own system prompt, no Agent tool, its prompt as first message.
     child_request = server.requests[1]
     assert child_request["messages"][0]["content"][0]["text"] == "Where is greet defined?"
@@ -47,7 +55,8 @@ async def test_parent_receives_the_sub_agents_report(project: Path, api: Any) ->
     assert len(parent_next) == 3
     assert parent_next[-1]["content"][0]["content"] == "REPORT: greet is defined at src/app.py:1."
     # The transcript keeps the child's messages as a sidechain.
-    sidechain = [m for m in engine.messages if m.get("isSidechain")]
+    sidechain = [e.message for e in events if isinstance(e, (UserMessage, AssistantMessage))
+                 and e.message.get("isSidechain")]
     assert len(sidechain) == 4 and all(m["parentToolUseId"] == agent_result.tool_use_id
                                        for m in sidechain)
 
@@ -84,14 +93,28 @@ async def test_custom_command_expands_and_allows_its_tools_for_one_turn(project:
                             "input": {"command": "touch marker-b"}}]}
     done = {"content": [{"type": "text", "text": "done"}]}
     server = api([touch, done, touch_b, done])
-    engine = make_engine(server, project)
-    prompt, allowed = engine.expand_command("/mark marker-a")
-    assert prompt.strip() == "Create the marker file marker-a now." and allowed == ("Bash(touch *)",)
-    [e async for e in engine.submit(prompt, allowed_tools=allowed)]
+    session = make_engine(server, project)
+    await run_op(session, RunCommand("mark", "marker-a"))
     assert (project / "marker-a").exists()
-    await run_prompt(engine, "again, without the command")
+    first = server.requests[0]["messages"][0]["content"][0]["text"]
+    assert first.strip() == "Create the marker file marker-a now."
+    await run_prompt(session, "again, without the command")
     assert not (project / "marker-b").exists()  # the rule lasted one turn
-    assert engine.expand_command("/nope") is None and engine.expand_command("hi") is None
+    events = await run_op(session, RunCommand("nope"))
+    assert any(isinstance(e, Notice) and "Unknown command /nope" in e.text for e in events)
+    assert len(server.requests) == 4  # an unknown command reaches nobody
+
+
+async def test_a_prompt_naming_a_custom_command_is_expanded(project: Path, api: Any) -> None:
+    """As in -p and stream-json input: `/name args` runs the command; other /words are text."""
+    (project / ".claude" / "commands").mkdir(parents=True)
+    (project / ".claude" / "commands" / "greet.md").write_text("Say hello to $ARGUMENTS.\n")
+    server = api(["hello", "ok"])
+    session = make_engine(server, project)
+    await run_prompt(session, "/greet Ada")
+    await run_prompt(session, "/usr/bin/env is odd")
+    assert server.requests[0]["messages"][0]["content"][0]["text"].strip() == "Say hello to Ada."
+    assert server.requests[1]["messages"][-1]["content"][0]["text"] == "/usr/bin/env is odd"
 
 
 def test_custom_agents_are_offered_and_used(project: Path, api: Any) -> None:

@@ -7,11 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claude_harness.protocol.events import Compaction, ToolResultEvent, TurnEnd
+from claude_harness.protocol.events import Compaction, SessionStarted, ToolResultEvent, TurnEnd
+from claude_harness.protocol.ops import Compact, SetMode
+from claude_harness.protocol.view import SessionView
 from claude_harness.session.transcript import load_messages
 from claude_harness.testing.cache import segments
 from claude_harness.testing.scenarios import TEXT, thirty_turn_session
-from tests.e2e.support import make_engine, run_prompt
+from tests.e2e.support import history, make_engine, run_op, run_prompt
 
 
 def cached_prefix(body: dict[str, Any]) -> list[str]:
@@ -34,12 +36,15 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any)
     server = api([turn for group in prompts for turn in group])
     engine = make_engine(server, project, mode="acceptEdits")
     assert "NotebookEdit" in [t.name for t in engine.config.tools if t.should_defer]
+    view = SessionView()
     for n, _ in enumerate(prompts):
-        if n == 1:
-            engine.set_mode("plan")  # a mode change travels as a message, not a prefix change
+        if n == 1:  # a mode change travels as a message, not a prefix change
+            await run_op(engine, SetMode("plan"))
         if n == 2:
-            engine.set_mode("acceptEdits")
+            await run_op(engine, SetMode("acceptEdits"))
         events = await run_prompt(engine, f"prompt {n}")
+        for event in events:
+            view.apply(event)
         assert [e for e in events if isinstance(e, TurnEnd)][0].reason == "end_turn"
     requests = server.requests
     assert len(requests) == 30
@@ -49,7 +54,7 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any)
     tools = requests[0]["tools"]
     assert [t["name"] for t in tools] == [t["name"] for t in requests[-1]["tools"]]
     assert any(t.get("defer_loading") for t in tools)
-    total = engine.totals
+    total = view.totals
     read_share = total.cache_read_tokens / (total.cache_read_tokens + total.cache_write_tokens
                                             + total.input_tokens)
     assert read_share > 0.8
@@ -124,7 +129,8 @@ async def test_compaction_keeps_the_last_request_and_shrinks_the_context(project
     assert "Explain util.helper, please." in text
     assert len(json.dumps(after)) // 4 < 10_000 < len(json.dumps(server.requests[1])) // 4
     # A resumed session continues from the summary.
-    resumed = load_messages(engine.transcript.path)
+    started = next(e for e in events if isinstance(e, SessionStarted))
+    resumed = load_messages(Path(started.transcript_path))
     assert resumed[0]["content"][0]["text"] == text
 
 
@@ -132,7 +138,7 @@ async def test_manual_compact_with_instructions(project: Path, api: Any) -> None
     server = api([TEXT, {"content": [{"type": "text", "text": "SUMMARY: short."}]}])
     engine = make_engine(server, project)
     await run_prompt(engine, "hello")
-    events = [e async for e in engine.compact("focus on tests")]
+    events = await run_op(engine, Compact("focus on tests"))
     assert any(isinstance(e, Compaction) and e.trigger == "manual" for e in events)
     assert "focus on tests" in server.requests[1]["messages"][-1]["content"][-1]["text"]
-    assert "SUMMARY: short." in engine.messages[0]["content"][0]["text"]
+    assert "SUMMARY: short." in history(events)[0]["content"][0]["text"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from claude_harness.hooks import HookConfig, HookRunner
 from claude_harness.protocol.events import HookRan, Notice, ToolResultEvent, TurnEnd
-from tests.e2e.support import make_engine, ndjson, run_cli, run_prompt
+from tests.e2e.support import history, iter_prompt, make_engine, ndjson, run_cli, run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "done"}]}
 
@@ -69,7 +69,7 @@ async def test_hook_rewrite_to_an_allowed_command_runs_the_new_command(
     result = next(e for e in events if isinstance(e, ToolResultEvent))
     assert not result.is_error and "rewritten" in result.content
     # The transcript keeps what the model sent.
-    assert engine.messages[1]["content"][0]["input"] == {"command": "echo original"}
+    assert history(events)[1]["content"][0]["input"] == {"command": "echo original"}
 
 
 async def test_stop_hook_keeps_the_model_going_and_is_capped(project: Path, api: Any,
@@ -155,16 +155,17 @@ async def test_permission_request_hook_answers_the_prompt_but_not_past_deny(
 
 async def test_dont_ask_again_with_a_compound_command_saves_every_rule(project: Path,
                                                                        api: Any) -> None:
-    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
+    from claude_harness.protocol.events import PermissionRequest
+    from claude_harness.protocol.ops import AnswerPermission
 
     server = api([bash_turn("mkdir -p out && touch out/a"), bash_turn("mkdir -p out && touch out/b"),
                   TEXT])
     engine = make_engine(server, project, interactive=True)
     prompts = 0
-    async for event in engine.submit("go"):
+    async for event in iter_prompt(engine, "go"):
         if isinstance(event, PermissionRequest):
             prompts += 1
-            event.future.set_result(PermissionAnswer("always"))
+            engine.submit(AnswerPermission(event.request_id, "always"))
     assert prompts == 1 and (project / "out" / "b").exists()
     saved = json.loads((project / ".claude" / "settings.local.json").read_text())
     assert len(saved["permissions"]["allow"]) == 2

@@ -11,12 +11,14 @@ from typing import Any
 from claude_harness.agent.messages import tool_uses
 from claude_harness.protocol.events import (
     ApiRetry,
+    SessionStarted,
     TextDelta,
     ToolResultEvent,
     ToolStart,
     TurnEnd,
 )
-from tests.e2e.support import make_engine, run_prompt
+from claude_harness.protocol.ops import AnswerPermission, Interrupt
+from tests.e2e.support import history, iter_prompt, make_engine, run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "All good."}]}
 
@@ -39,7 +41,7 @@ async def test_overloaded_then_success_retries(project: Path, api: Any) -> None:
     retries = [e for e in events if isinstance(e, ApiRetry)]
     assert len(retries) == 1 and "529" in retries[0].error
     assert len(server.requests) == 2
-    assert engine.messages[-1]["content"][0]["text"] == "All good."
+    assert history(events)[-1]["content"][0]["text"] == "All good."
 
 
 async def test_dropped_stream_is_retried_and_partial_text_discarded(project: Path, api: Any) -> None:
@@ -50,7 +52,7 @@ async def test_dropped_stream_is_retried_and_partial_text_discarded(project: Pat
     events = await run_prompt(engine, "hi")
     assert end_of(events).reason == "end_turn"
     assert any(isinstance(e, ApiRetry) for e in events)
-    assistant = [m for m in engine.messages if m["role"] == "assistant"]
+    assistant = [m for m in history(events) if m["role"] == "assistant"]
     assert len(assistant) == 1 and "PARTIAL" not in str(assistant)
 
 
@@ -106,7 +108,7 @@ async def test_read_only_tool_finishes_before_message_stop(project: Path, api: A
     server = api([turn, TEXT])
     engine = make_engine(server, project)
     seen: dict[str, float] = {}
-    async for event in engine.submit("read"):
+    async for event in iter_prompt(engine, "read"):
         if isinstance(event, ToolResultEvent):
             seen["result"] = time.time()
     first_response_end = next(e["t"] for e in server.log if e["event"] == "response_end")
@@ -122,7 +124,7 @@ async def test_serial_tools_wait_for_the_stream(project: Path, api: Any) -> None
     server = api([turn, TEXT])
     engine = make_engine(server, project, mode="acceptEdits")
     stamps: dict[str, float] = {}
-    async for event in engine.submit("write"):
+    async for event in iter_prompt(engine, "write"):
         if isinstance(event, ToolResultEvent):
             stamps["result"] = time.time()
     first_response_end = next(e["t"] for e in server.log if e["event"] == "response_end")
@@ -137,14 +139,15 @@ async def test_abort_during_a_long_tool_leaves_a_valid_history(project: Path, ap
     engine = make_engine(server, project, allow=("Bash(sleep *)",))
     events: list[Any] = []
     started = time.monotonic()
-    async for event in engine.submit("wait"):
+    async for event in iter_prompt(engine, "wait"):
         events.append(event)
         if isinstance(event, ToolStart):
-            asyncio.get_running_loop().call_later(0.5, engine.interrupt)
+            asyncio.get_running_loop().call_later(0.5, engine.submit, Interrupt())
     assert time.monotonic() - started < 10
     assert end_of(events).reason == "aborted"
-    uses = tool_uses(engine.messages[-2])
-    answered = [b["tool_use_id"] for b in engine.messages[-1]["content"]]
+    messages = history(events)
+    uses = tool_uses(messages[-2])
+    answered = [b["tool_use_id"] for b in messages[-1]["content"]]
     assert [u["id"] for u in uses] == answered
     # The next prompt works and the server accepts the history.
     events = await run_prompt(engine, "next")
@@ -156,10 +159,12 @@ async def test_abort_while_streaming_text(project: Path, api: Any) -> None:
     server = api([slow, TEXT])
     engine = make_engine(server, project)
     events: list[Any] = []
-    async for event in engine.submit("talk"):
+    deltas = 0
+    async for event in iter_prompt(engine, "talk"):
         events.append(event)
-        if isinstance(event, TextDelta) and len(events) == 3:
-            engine.interrupt()
+        deltas += isinstance(event, TextDelta)
+        if isinstance(event, TextDelta) and deltas == 2:
+            engine.submit(Interrupt())
     assert end_of(events).reason == "aborted"
     events = await run_prompt(engine, "again")
     assert end_of(events).reason == "end_turn"
@@ -214,7 +219,7 @@ async def test_auto_mode_classifier_decides_and_says_so(project: Path, api: Any)
 
 async def test_approved_in_place_sed_applies_exactly_the_previewed_change(
         project: Path, api: Any) -> None:
-    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
+    from claude_harness.protocol.events import PermissionRequest
 
     target = project / "notes.txt"
     target.write_text("hello world\nhello again\n")
@@ -223,11 +228,11 @@ async def test_approved_in_place_sed_applies_exactly_the_previewed_change(
                   TEXT])
     engine = make_engine(server, project, interactive=True)
     previews: list[str] = []
-    async for event in engine.submit("edit notes"):
+    async for event in iter_prompt(engine, "edit notes"):
         if isinstance(event, PermissionRequest):
             previews.append(event.preview or "")
             target.write_text("hello world\nhello again\nhello late\n")  # changes after preview
-            event.future.set_result(PermissionAnswer("yes"))
+            engine.submit(AnswerPermission(event.request_id, "yes"))
     assert previews and "-hello world" in previews[0] and "+bye world" in previews[0]
     assert target.read_text() == "bye world\nbye again\n"  # what was shown, not a re-run
 
@@ -241,8 +246,9 @@ async def test_debug_log_records_safe_error_classes_only(project: Path, api: Any
                                {"type": "tool_use", "name": "Bash",
                                 "input": {"command": "ls"}}]}, TEXT])
     engine = make_engine(server, project, debug=True)
-    await run_prompt(engine, "read it")
-    log = engine.transcript.path.parent / engine.session_id / "debug.log"
+    events = await run_prompt(engine, "read it")
+    started = next(e for e in events if isinstance(e, SessionStarted))
+    log = Path(started.transcript_path).parent / started.session_id / "debug.log"
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert [e["tool"] for e in entries] == ["Read"]
     assert entries[0]["error"].startswith("ToolError:")

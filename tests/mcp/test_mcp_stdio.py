@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from claude_harness.mcp import McpManager
+from claude_harness.protocol.events import DenialRecorded
 from claude_harness.tools.registry import assemble_tool_pool, get_all_base_tools
 from tests.mcp.support import call, demo, make_ctx, permission, text_of
 
@@ -97,10 +99,12 @@ async def test_write_tool_needs_a_rule_in_non_interactive_mode(
     marker = tmp_path / "marker.txt"
     perm = permission(tmp_path)
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
-    denied = await call(ctx, "mcp__srv__danger", {"path": str(marker)})
+    events: list[Any] = []
+    denied = await call(ctx, "mcp__srv__danger", {"path": str(marker)}, events)
     assert denied.is_error and "not granted" in text_of(denied)
     assert not marker.exists()
-    assert ctx.denials and ctx.denials[0]["tool_name"] == "mcp__srv__danger"
+    denials = [e for e in events if isinstance(e, DenialRecorded)]
+    assert denials and denials[0].tool_name == "mcp__srv__danger"
 
     perm = permission(tmp_path, allow=("mcp__srv",))
     ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
@@ -123,7 +127,7 @@ async def test_a_read_only_hint_is_not_consent_but_a_tool_rule_is(
     outcome = await call(ctx, "mcp__srv__echo", {"text": "ab", "times": 3})
     assert not outcome.is_error
     assert outcome.content == "srv: ababab"
-    assert outcome.trace[-1] == "finish"
+    assert outcome.trace[-1] == "error_classification"  # every stage ran
     other = await call(ctx, "mcp__srv__pid", {})  # the rule names one tool only
     assert other.is_error
 

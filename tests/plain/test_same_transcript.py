@@ -44,7 +44,7 @@ def run(project: Path, home: Path, args: list[str], stdin: str) -> list[dict[str
 
 async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The real Textual app, built by the real bootstrap, driven by a pilot."""
-    from claude_harness.bootstrap import build_engine
+    from claude_harness.bootstrap import build_session
     from claude_harness.options import RunOptions
     from claude_harness.tui.app import HarnessApp
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
@@ -53,7 +53,7 @@ async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) ->
     with MockApiServer({"turns": script(project)}) as server:
         for key, value in child_env(home, server).items():
             monkeypatch.setenv(key, value)
-        app = HarnessApp(cwd=project, preload_sdk=False, engine_factory=lambda: build_engine(
+        app = HarnessApp(cwd=project, preload_sdk=False, session_factory=lambda: build_session(
             RunOptions(cwd=project), trusted=True))
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: app.ready, what="engine ready")

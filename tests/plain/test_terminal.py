@@ -267,7 +267,7 @@ def test_a_bang_command_runs_directly_and_can_be_stopped(plain_tmux: Any, projec
     session.wait_for("Running the command")
     started = time.monotonic()
     session.send(stop_key)
-    session.wait_for(lambda s: READY in s.partition("Stopped.")[2], timeout=10)
+    session.wait_for(lambda s: READY in s.partition("Stopped !sleep 30")[2], timeout=10)
     assert time.monotonic() - started < 10
     session.type("what happened?")
     session.send("Enter")

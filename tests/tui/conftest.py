@@ -1,5 +1,5 @@
 """Fixtures for the Textual app tests: an isolated home and project, the scripted API server,
-and the real app wired to a real Engine pointed at that server."""
+and the real app wired to a real Session pointed at that server."""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
     """An Engine wired as bootstrap does, pointed at `server`, without reading settings files."""
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.types import PermissionContext
-    from claude_harness.session.core import Engine, EngineConfig
+    from claude_harness.session.core import Session, SessionConfig
 
     perm = PermissionContext(mode=mode, cwd=proj, interactive=True,  # type: ignore[arg-type]
                              bypass_available=bypass)
-    config = EngineConfig(
+    config = SessionConfig(
         cwd=proj, model="claude-sonnet-5-5", permission=perm, tools=available_tools(perm),
         system_prompt="You are a test assistant.",
         api=ApiSettings(api_key=key, auth_token=None,
@@ -47,7 +47,7 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
                         retry_base_delay=0.05, max_retries=1),
         data_dir=proj.parent / "home" / "data", history=list(history or []),
     )
-    return Engine(config)
+    return Session(config)
 
 
 @pytest.fixture
@@ -69,12 +69,12 @@ def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 @pytest.fixture
 def make_app(project: Path) -> Any:
-    """`app = make_app(server, mode=...)`: the real HarnessApp with an engine on `server`."""
+    """`app = make_app(server, mode=...)`: the real HarnessApp with a session on `server`."""
     from claude_harness.tui.app import HarnessApp
 
     def build(server: MockApiServer | None, **kw: Any) -> HarnessApp:
         theme = kw.pop("theme", None)
-        return HarnessApp(cwd=project, engine_factory=lambda: make_engine(server, project, **kw),
+        return HarnessApp(cwd=project, session_factory=lambda: make_engine(server, project, **kw),
                           theme=theme, preload_sdk=False)
 
     return build

@@ -41,11 +41,11 @@ async def test_prompt_typed_before_engine_ready_is_queued_then_sent(
         gate.wait(5)
         return make_engine(server, project)
 
-    app = HarnessApp(cwd=project, engine_factory=slow_factory, preload_sdk=False)
+    app = HarnessApp(cwd=project, session_factory=slow_factory, preload_sdk=False)
     async with app.run_test() as pilot:
         await send(pilot, "early prompt")
         assert not app.ready
-        assert app.queued == ["early prompt"]
+        assert app.early == ["early prompt"]
         gate.set()
         await wait_for(pilot, lambda: "queued answer" in screen_text(app), what="answer")
     assert "early prompt" in sent_texts(server.requests[0]["messages"][0])
@@ -55,7 +55,7 @@ async def test_no_api_key_still_opens_with_a_clear_notice(project: Path, home: P
     from claude_harness.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
-    app = HarnessApp(cwd=project, engine_factory=lambda: make_engine(None, project, key=None),
+    app = HarnessApp(cwd=project, session_factory=lambda: make_engine(None, project, key=None),
                      preload_sdk=False)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
@@ -83,7 +83,7 @@ async def test_shift_tab_cycles_the_footer_mode(api: Any, make_app: Any) -> None
         assert [m for m, _ in seen] == ["default", "acceptEdits", "plan", "default"]
         assert "accept edits on" in seen[1][1]
         assert "plan mode on" in seen[2][1]
-        assert app.engine.mode == footer.mode == "acceptEdits"  # four presses from default
+        assert app.view.mode == footer.mode == "acceptEdits"  # four presses from default
 
 
 async def test_shift_tab_reaches_bypass_only_when_started_with_it(api: Any, make_app: Any) -> None:
@@ -104,16 +104,16 @@ async def test_footer_shows_model_cost_context_and_cwd(api: Any, make_app: Any,
     async with app.run_test(size=(140, 30)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         await send(pilot, "hi")
-        await wait_for(pilot, lambda: not app.busy and app.engine.totals.api_turns == 1,
+        await wait_for(pilot, lambda: not app.busy and app.view.totals.api_turns == 1,
                        what="turn end")
         await pilot.pause()
         info = str(app.query_one("#status-info").render())
         assert "claude-sonnet-5-5" in info
-        engine = app.engine
-        assert engine.context_percent >= 10  # 21k+ tokens of a 200k window
-        assert f"ctx {engine.context_percent:.0f}%" in info
-        assert engine.totals.cost_usd > 0
-        assert f"${engine.totals.cost_usd:.4f}" in info
+        totals = app.view.totals
+        assert totals.context_percent >= 10  # 21k+ tokens of a 200k window
+        assert f"ctx {totals.context_percent:.0f}%" in info
+        assert totals.cost_usd > 0
+        assert f"${totals.cost_usd:.4f}" in info
         assert project.name in info
 
 
@@ -123,7 +123,7 @@ async def test_engine_that_fails_to_start_is_explained(project: Path, home: Path
     def broken() -> Any:
         raise RuntimeError("settings file is not JSON")
 
-    app = HarnessApp(cwd=project, engine_factory=broken, preload_sdk=False)
+    app = HarnessApp(cwd=project, session_factory=broken, preload_sdk=False)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: "settings file is not JSON" in screen_text(app),
                        what="start-up error")

@@ -60,15 +60,15 @@ async def test_compact_replaces_the_history_with_a_summary(api: Any, make_app: A
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         await send(pilot, "a question")
-        await wait_for(pilot, lambda: not app.busy and len(app.engine.messages) == 2,
+        await wait_for(pilot, lambda: not app.busy and len(app.view.messages) == 2,
                        what="first turn")
-        before = [dict(m) for m in app.engine.messages]
+        before = [dict(m) for m in app.view.messages]
         await send(pilot, "/compact")
         await wait_for(pilot, lambda: "Conversation compacted on request" in screen_text(app),
                        what="compaction notice")
         await wait_for(pilot, lambda: not app.busy, what="idle")
-        assert app.engine.messages != before
-        assert "the user asked one question" in str(app.engine.messages)
+        assert app.view.messages != before
+        assert "the user asked one question" in str(app.view.messages)
 
 
 async def test_exit_plan_mode_shows_the_plan_and_approval_leaves_plan_mode(
@@ -89,7 +89,7 @@ async def test_exit_plan_mode_shows_the_plan_and_approval_leaves_plan_mode(
         assert rendered.region.height >= 4  # the plan is drawn as Markdown, not as JSON
         await pilot.press("1")
         await wait_for(pilot, lambda: not app.busy, what="turn end")
-        assert app.engine.mode == "default"
+        assert app.view.mode == "default"
         assert app.query_one(StatusBar).mode == "default"
 
 
@@ -122,7 +122,7 @@ async def test_hook_runs_are_compact_lines_with_details_on_ctrl_o(api: Any, proj
                                          transcript_path="", get_permission_mode=lambda: "default")
         return engine
 
-    app = HarnessApp(cwd=project, engine_factory=factory, preload_sdk=False)
+    app = HarnessApp(cwd=project, session_factory=factory, preload_sdk=False)
     async with app.run_test(size=(110, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         await send(pilot, "go")

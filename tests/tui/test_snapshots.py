@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from claude_harness.protocol.ops import SetMode
 from claude_harness.tui import clock
 from tests.tui.helpers import send, wait_for
 
@@ -45,9 +46,10 @@ def test_conversation_screen(snap_compare: Any, api: Any, make_app: Any, theme: 
     async def run_before(pilot: Any) -> None:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         await send(pilot, "where is greet?")
-        await wait_for(pilot, lambda: not app.busy and len(app.engine.messages) == 4,
+        await wait_for(pilot, lambda: not app.busy and len(app.view.messages) == 4,
                        what="turn end")
-        app.engine.set_mode("acceptEdits")
+        app.submit(SetMode("acceptEdits"))
+        await wait_for(pilot, lambda: app.view.mode == "acceptEdits", what="mode")
         app.refresh_status()
         pin_cwd(app)
         await pilot.pause(0.2)
@@ -81,7 +83,7 @@ def test_first_start_without_a_key(snap_compare: Any, project: Path, theme: str,
     from claude_harness.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
-    app = HarnessApp(cwd=project, engine_factory=lambda: make_engine(None, project, key=None),
+    app = HarnessApp(cwd=project, session_factory=lambda: make_engine(None, project, key=None),
                      theme=theme, preload_sdk=False)
 
     async def run_before(pilot: Any) -> None:

@@ -214,7 +214,7 @@ async def test_message_typed_while_working_is_queued_and_sent_next(
         await send(pilot, "first")
         await wait_for(pilot, lambda: app.busy, what="busy")
         await send(pilot, "second")
-        assert app.queued == ["second"]
+        await wait_for(pilot, lambda: app.queued == ["second"], what="queued in the session")
         await wait_for(pilot, lambda: "Second done." in screen_text(app), what="queued answer")
     assert "second" in sent_texts(server.requests[-1]["messages"][-1])
 
@@ -254,7 +254,7 @@ async def test_interrupt_returns_queued_prompts_to_the_input(api: Any, make_app:
         await send(pilot, "first")
         await wait_for(pilot, lambda: app.busy and app.renderer.tools, what="tool running")
         await send(pilot, "then this")
-        assert app.queued == ["then this"]
+        await wait_for(pilot, lambda: app.queued == ["then this"], what="queued in the session")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.busy, timeout=5, what="interrupted")
         await pilot.pause(0.2)

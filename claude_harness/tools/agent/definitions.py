@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from claude_harness.commands.agents import load_agents
 
 GENERAL_PROMPT = """\
 You are a sub-agent of a coding assistant, working on one task in the user's repository. Work \
@@ -33,12 +35,8 @@ GENERAL_PURPOSE = AgentDefinition(
 
 
 def agent_definitions(cwd: Path) -> list[AgentDefinition]:
-    """The general agent, then custom ones (if the custom-agent loader is available)."""
+    """The general agent, then custom ones from `.claude/agents` and the user's agents."""
     found = [GENERAL_PURPOSE]
-    try:
-        from claude_harness.commands.agents import load_agents
-    except ImportError:
-        return found
     for custom in load_agents(cwd):
         tools = tuple(custom.tools) if getattr(custom, "tools", None) else None
         found.append(AgentDefinition(custom.name, custom.description,
@@ -56,8 +54,6 @@ def find_agent(name: str, cwd: Path) -> AgentDefinition | None:
 def with_agent_types(tools: tuple[Any, ...], cwd: Path) -> tuple[Any, ...]:
     """The Agent tool's description with the agent types this project offers appended (custom
     agents come from files, so the list is fixed when the session starts, like every tool)."""
-    from dataclasses import replace
-
     lines = [f"- {d.name}: {d.description}" for d in agent_definitions(cwd)]
     described = "\n\nAvailable agent types (subagent_type):\n" + "\n".join(lines)
     return tuple(replace(t, description=t.description + described) if t.name == "Agent" else t

@@ -3,7 +3,7 @@
 Shows exactly what would run (the command, the diff, the file) and why the checker asks, then
 offers Yes / Yes and don't ask again for <rule> / No and tell the model what to do instead.
 Keys: 1/2/3, Up/Down + Enter, Esc = No; typing any other text goes to the feedback field.
-The widget only posts `Answered`; the app resolves the loop's future and shows the next one.
+The widget only posts `Answered`; the app sends the answer to the session and shows the next one.
 """
 
 from __future__ import annotations

@@ -1,0 +1,139 @@
+"""The one table of slash commands, shared by the Textual app and the plain REPL.
+
+Each built-in has a name, a description, an argument hint, and either a handler that turns its
+arguments into ops for the session, or the name of a front-end action (something only the
+screen can do: /help, /theme, /export, /exit...). Any other `/name args` becomes a RunCommand
+op: the session expands a custom command from `.claude/commands` or `~/.claude/commands`, or
+says it does not know it. `-p` has no table: a prompt naming a custom command is expanded by
+the session, any other `/word` goes to the model as text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claude_harness.commands import load_commands
+from claude_harness.protocol import ops
+
+INIT_PROMPT = (
+    "Please analyse this codebase and create a CLAUDE.md file in the repository root with the "
+    "guidance a coding assistant needs here: how to build, lint and run the tests (including a "
+    "single test), the high-level architecture, and conventions that are not obvious from a "
+    "single file. Keep it short and specific to this project; if a CLAUDE.md exists, improve it."
+)
+_COMMAND = re.compile(r"/([A-Za-z0-9_][A-Za-z0-9_:.-]*)(?:\s+(.*))?", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    description: str
+    arg_hint: str = ""
+    to_ops: Callable[[str], list[ops.Op]] | None = None  # a session command
+    action: str | None = None  # a front-end action, when to_ops gives nothing
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """What a `/command args` line asks for: ops to submit and/or a front-end action."""
+
+    name: str
+    args: str
+    ops: tuple[ops.Op, ...] = ()
+    action: str | None = None
+
+
+def _optional(make: Callable[[str], ops.Op]) -> Callable[[str], list[ops.Op]]:
+    """With arguments: the op; without: nothing (the front end shows the current value)."""
+    return lambda args: [make(args)] if args else []
+
+
+def _permissions(args: str) -> list[ops.Op]:
+    verb, _, rule = args.partition(" ")
+    rule = rule.strip()
+    if verb in ("allow", "deny", "ask") and rule:
+        return [ops.AddRule(verb, rule)]  # type: ignore[arg-type]
+    if verb == "remove" and rule:
+        return [ops.RemoveRule(rule)]
+    return [ops.Describe("permissions")]
+
+
+def _mcp(args: str) -> list[ops.Op]:
+    verb, _, name = args.partition(" ")
+    if verb in ("approve", "reconnect") and name.strip():
+        return [ops.McpServer(verb, name.strip())]  # type: ignore[arg-type]
+    return [ops.Describe("mcp")]
+
+
+BUILTINS: tuple[Command, ...] = (
+    Command("help", "commands and keys", action="help"),
+    Command("clear", "start a fresh conversation", to_ops=lambda a: [ops.Clear()]),
+    Command("compact", "summarise the conversation to free context", "[focus]",
+            to_ops=lambda a: [ops.Compact(a)]),
+    Command("model", "show or switch the model (sonnet, opus, haiku or an id)", "[model]",
+            to_ops=_optional(ops.SetModel), action="model"),
+    Command("mode", "show or set the permission mode", "[mode]",
+            to_ops=_optional(ops.SetMode), action="mode"),
+    Command("permissions", "view rules; allow|deny|ask <rule> adds, remove <rule> drops",
+            "[allow|deny|ask|remove <rule>]", to_ops=_permissions),
+    Command("resume", "list earlier sessions; /resume <n> continues one", "[n|id]",
+            action="resume"),
+    Command("cost", "tokens and cost of this session", action="cost"),
+    Command("status", "model, mode, session, API endpoint, tools", action="status"),
+    Command("todos", "the model's current task checklist", action="todos"),
+    Command("theme", "show or switch the theme", "[name]", action="theme"),
+    Command("export", "write the conversation as Markdown", "[file]", action="export"),
+    Command("hooks", "list configured hooks and where they come from",
+            to_ops=lambda a: [ops.Describe("hooks")]),
+    Command("mcp", "MCP servers and their status; approve|reconnect <name>",
+            "[approve|reconnect <name>]", to_ops=_mcp),
+    Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",
+            action="memory"),
+    Command("init", "ask the model to write a CLAUDE.md for this project",
+            to_ops=lambda a: [ops.UserPrompt(INIT_PROMPT)]),
+    Command("exit", "quit (also /quit)", action="exit", aliases=("quit",)),
+)
+_BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
+
+
+def parse(line: str) -> tuple[str, str] | None:
+    """`/name args` -> (name, args); None for text (`//x`, `/usr/bin/env ...`, no slash)."""
+    match = _COMMAND.fullmatch(line.strip())
+    if not line.startswith("/") or match is None:
+        return None
+    return match.group(1), (match.group(2) or "").strip()
+
+
+def invoke(line: str) -> Invocation | None:
+    """What `line` asks for, or None when it is a prompt for the model."""
+    parsed = parse(line)
+    if parsed is None:
+        return None
+    name, args = parsed
+    command = _BY_NAME.get(name)
+    if command is None:
+        return Invocation(name, args, (ops.RunCommand(name, args),))
+    made = tuple(command.to_ops(args)) if command.to_ops is not None else ()
+    return Invocation(command.name, args, made, None if made else command.action)
+
+
+def custom_commands(cwd: Path) -> list[Any]:
+    """Custom commands of this project and the user, project ones winning a name clash."""
+    return load_commands(cwd, [])
+
+
+def describe_commands(cwd: Path, prefix: str = "") -> list[tuple[str, str]]:
+    """(`/name`, description) of every command starting with `prefix`, built-ins first."""
+    rows = [(f"/{c.name}", c.description) for c in BUILTINS if c.name.startswith(prefix)]
+    rows += [(f"/{c.name}", c.description or "custom command") for c in custom_commands(cwd)
+             if c.name.startswith(prefix) and c.name not in _BY_NAME]
+    return rows
+
+
+def command_names(cwd: Path) -> list[str]:
+    return sorted({*_BY_NAME, *(c.name for c in custom_commands(cwd))})

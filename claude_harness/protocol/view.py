@@ -1,0 +1,79 @@
+"""SessionView: what a front end knows about its session, folded from events.
+
+Front ends never read session attributes: each keeps one SessionView, feeds it every event
+(`view.apply(event)`), and draws its status line, `/status`, `/cost` and `/export` from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from claude_harness.protocol.events import (
+    AssistantMessage,
+    Busy,
+    Compaction,
+    DenialRecorded,
+    HistoryReplaced,
+    ModeChanged,
+    ModelChanged,
+    QueueChanged,
+    RulesChanged,
+    SessionStarted,
+    TodosChanged,
+    TotalsChanged,
+    UserMessage,
+)
+
+
+@dataclass
+class SessionView:
+    started: SessionStarted | None = None
+    model: str = ""
+    mode: str = "default"
+    busy: bool = False
+    totals: TotalsChanged = field(default_factory=TotalsChanged)
+    queued: tuple[str, ...] = ()
+    todos: tuple[dict[str, Any], ...] = ()
+    rules: tuple[tuple[str, str, str], ...] = ()
+    denials: list[DenialRecorded] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)  # the main conversation
+    session_id: str = ""
+
+    @property
+    def ready(self) -> bool:
+        return self.started is not None
+
+    def apply(self, event: Any) -> None:
+        """Fold one event in (events this view does not track are ignored)."""
+        match event:
+            case SessionStarted():
+                self.started = event
+                self.model, self.mode, self.session_id = event.model, event.mode, event.session_id
+                self.messages = list(event.history)
+            case UserMessage(message=message) | AssistantMessage(message=message):
+                if not message.get("isSidechain"):
+                    self.messages.append(message)
+            case Compaction(messages=messages):
+                self.messages = list(messages)
+            case HistoryReplaced(messages=messages, session_id=session_id):
+                self.messages = list(messages)
+                self.todos = ()
+                if session_id:
+                    self.session_id = session_id
+            case ModeChanged(mode=mode):
+                self.mode = mode
+            case ModelChanged(model=model):
+                self.model = model
+            case TotalsChanged():
+                self.totals = event
+            case Busy(running=running):
+                self.busy = running
+            case QueueChanged(pending=pending):
+                self.queued = pending
+            case TodosChanged(todos=todos, agent_id=None):
+                self.todos = todos
+            case RulesChanged(rules=rules):
+                self.rules = rules
+            case DenialRecorded():
+                self.denials.append(event)

@@ -1,0 +1,45 @@
+"""The lines of a Report: what /permissions, /hooks, /mcp and /memory show, written once for
+every front end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def describe(topic: str, session: Any) -> tuple[str, ...]:
+    """`session` is the Session answering a Describe op."""
+    writer = TOPICS.get(topic)
+    if writer is None:
+        return (f"Nothing to describe for {topic!r}.",)
+    return tuple(writer(session))
+
+
+def _permissions(session: Any) -> list[str]:
+    rules = [f"{behavior:5} {value}  [{source}]"
+             for behavior, value, source in session.prompter.describe_rules(
+                 session.permission.rules)]
+    return [f"Mode: {session.mode}", *(rules or ["No permission rules."]), "",
+            "Add one with /permissions allow|deny|ask <rule>, e.g. /permissions allow "
+            "Bash(npm test:*);",
+            "remove one saved in .claude/settings.local.json with /permissions remove <rule>"]
+
+
+def _hooks(session: Any) -> list[str]:
+    hooks = session.config.hooks
+    lines = [str(line) for line in hooks.describe()] if hooks is not None else []
+    return ["Configured hooks:", *lines] if lines else ["No hooks are configured."]
+
+
+def _mcp(session: Any) -> list[str]:
+    manager = session.config.mcp
+    if manager is None:
+        return ["No MCP servers are configured (.mcp.json, ~/.claude.json or --mcp-config)."]
+    return manager.format_status().splitlines()
+
+
+def _memory(session: Any) -> list[str]:
+    files = [str(f) for f in session.config.memory_files]
+    return ["Memory files (changes apply from the next session):", *(files or ["(none yet)"])]
+
+
+TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory}
