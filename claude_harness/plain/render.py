@@ -49,19 +49,12 @@ from claude_harness.protocol.events import (
     Usage,
     UserMessage,
 )
+from claude_harness.protocol.view import MODE_LABELS
 
 # State for the view (history, usage, the queue...), not output: the text keeps streaming.
 SILENT = (Usage, UserMessage, Busy, OpDone, QueueChanged, TotalsChanged, RulesChanged,
           SessionStarted, TodosChanged, PermissionSettled, DenialRecorded, DeferredToolsLoaded,
           SessionClosed, PromptsReturned)
-MODE_LABELS = {
-    "default": "default mode",
-    "acceptEdits": "⏵⏵ accept edits on",
-    "plan": "⏸ plan mode on",
-    "bypassPermissions": "⏵⏵ bypass permissions on",
-    "dontAsk": "don't ask mode",
-    "auto": "auto mode",
-}
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 

@@ -33,7 +33,7 @@ from claude_harness.plain.input import (
     PromptInput,
     terminal_capable,
 )
-from claude_harness.plain.render import MODE_LABELS, EventRenderer, make_console
+from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
 from claude_harness.plain.stream import PlainMarkdown, emit
@@ -56,7 +56,7 @@ from claude_harness.protocol.ops import (
     Shutdown,
     UserPrompt,
 )
-from claude_harness.protocol.view import SessionView
+from claude_harness.protocol.view import MODE_LABELS, SessionView
 
 PERMISSION_TITLES = {
     "Bash": "Bash command",

@@ -1,6 +1,6 @@
 """`-r` without an id: list this folder's recent conversations and let the user pick one.
 
-Runs before the engine is built (the choice becomes `opts.resume`), with plain numbered lines
+Runs before the session is built (the choice becomes `opts.resume`), with plain numbered lines
 so it works the same on a terminal, TERM=dumb or a pipe.
 """
 

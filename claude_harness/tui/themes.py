@@ -73,7 +73,7 @@ def settings_theme(cwd: Path) -> str | None:
     """The `theme` key of the settings files (user, project, local; the most specific wins).
 
     Read with plain json, not the settings models: this runs before the first paint, and the
-    full settings loader (pydantic) is built later, in the engine worker.
+    full settings loader (pydantic) is built later, in the session worker.
     """
     chosen: str | None = None
     for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):

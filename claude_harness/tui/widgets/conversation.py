@@ -3,7 +3,7 @@
 The view is anchored to the bottom so it follows new output, and Textual releases the anchor
 as soon as the user scrolls up (and re-anchors when they scroll back down). Blocks far above
 the screen are unmounted once there are more than `high_mark` of them: the full history lives
-in the engine (and `/export`), so the widget tree, layout and compositor cost stay bounded.
+in the session (and `/export`), so the widget tree, layout and compositor cost stay bounded.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A one-line message from the app or the engine (hook output, retries, warnings, errors)."""
+"""A one-line message from the app or the session (hook output, retries, warnings, errors)."""
 
 from __future__ import annotations
 

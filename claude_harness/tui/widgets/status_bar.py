@@ -13,14 +13,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-MODE_LABELS = {
-    "default": "default mode",
-    "acceptEdits": "⏵⏵ accept edits on",
-    "plan": "⏸ plan mode on",
-    "bypassPermissions": "⏵⏵ bypass permissions on",
-    "dontAsk": "don't ask mode",
-    "auto": "auto mode",
-}
+from claude_harness.protocol.view import MODE_LABELS
 
 
 def short_cwd(cwd: Path, width: int = 40) -> str:
