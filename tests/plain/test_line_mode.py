@@ -165,3 +165,17 @@ def test_plan_mode_exit_shows_the_plan_and_approval_leaves_plan_mode(project: Pa
     assert "Plan" in approval and "Add the flag" in approval, shown
     assert "Starting now." in done.stdout
     assert "Mode:         default" in done.stdout  # approving the plan left plan mode
+
+
+def test_custom_commands_and_model_aliases_work_as_in_the_app(project: Path, home: Path) -> None:
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "review.md").write_text("---\ndescription: x\n---\nReview $ARGUMENTS carefully.\n")
+    with MockApiServer({"turns": ["Reviewed."]}) as server:
+        done = run_piped(project, home, server, "/model opus\n/review src/app.py\n")
+        sent = server.requests[-1]
+    assert done.returncode == 0, done.stderr
+    assert "Model set to claude-opus-5-5." in done.stdout
+    assert "Reviewed." in done.stdout
+    assert sent["model"] == "claude-opus-5-5"
+    assert "Review src/app.py carefully." in json.dumps(sent["messages"][0])

@@ -146,6 +146,8 @@ async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
         await send(pilot, "/model claude-opus-4-5")
         await wait_for(pilot, lambda: app.view.model == "claude-opus-4-5", what="model")
         assert "claude-opus-4-5" in str(app.query_one("#status-info").render())
+        await send(pilot, "/model opus")  # the alias is resolved, as in the plain REPL
+        await wait_for(pilot, lambda: app.view.model == "claude-opus-5-5", what="alias")
         await send(pilot, "/status")
         await wait_for(pilot, lambda: "credentials set" in screen_text(app), what="status")
         await send(pilot, "/cost")
