@@ -30,7 +30,6 @@ from claude_harness.api.client import ApiClient, ApiSettings
 from claude_harness.api.models import resolve_alias
 from claude_harness.api.pricing import context_window_for
 from claude_harness.commands import expand, find_command, load_commands
-from claude_harness.mcp.approvals import approval_project, record_approval
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.rules import parse_rule, update_local_rules
 from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext, PermissionRule
@@ -68,14 +67,15 @@ from claude_harness.protocol.events import (
     ShellRan,
     TodosChanged,
     ToolResultEvent,
-    TotalsChanged,
     TurnEnd,
     Usage,
     UserMessage,
 )
 from claude_harness.protocol.tool import Tool
-from claude_harness.session.describe import describe
+from claude_harness.session.describe import describe, mcp_action
+from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
+from claude_harness.session.totals import Totals
 from claude_harness.session.transcript import Transcript, find_session, load_messages
 from claude_harness.shell_escape import run_shell_escape
 from claude_harness.tools.agent.definitions import with_agent_types
@@ -84,14 +84,6 @@ from claude_harness.tools.todo_write.state import clear_todos
 from claude_harness.tools.tool_search import loaded_from_history
 
 AUTO_COMPACT_FRACTION = 0.85
-MODE_NOTES = {
-    "plan": "Plan mode is active: research and plan only. Do not edit files or run commands "
-            "that change anything; when the plan is ready, present it with ExitPlanMode.",
-    "default": "The permission mode is now default: changes need the user's approval.",
-    "acceptEdits": "The permission mode is now acceptEdits: file edits in the working "
-                   "directories are allowed without asking.",
-    "bypassPermissions": "The permission mode is now bypassPermissions.",
-}
 
 
 @dataclass
@@ -117,18 +109,6 @@ class SessionConfig:
     tools_before_start: bool = False  # -p: MCP tools join before SessionStarted lists them
     memory_files: tuple[Path, ...] = ()
     mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
-
-
-@dataclass
-class Totals:
-    cost_usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    last_context_tokens: int = 0  # prompt size of the latest request: context use
-    api_turns: int = 0
-    api_seconds: float = 0.0
 
 
 Job = Callable[[], Awaitable[None]]
@@ -157,8 +137,7 @@ class Session:
                          "cache_control": {"type": "ephemeral"}}]
         self._session_started = False
         self.loaded_deferred = loaded_from_history(self.messages)
-        self._announced_mode: str | None = "default" if not self.messages else self.mode
-        self._announced_deferred = bool(self.messages)
+        self.reminders = Reminders.for_history(self.messages, self.mode)
         self.prompter = Prompter(config.cwd, self._emit, self._rules_changed)
         # the driver: created on first use, inside the event loop
         self._ops: asyncio.Queue[tuple[int, ops.Op]] | None = None
@@ -274,7 +253,7 @@ class Session:
             case ops.Describe(topic=topic):
                 self._emit(Report(topic, describe(topic, self)))
             case ops.McpServer(action=action, name=name):
-                self._mcp_action(action, name)
+                self._emit(mcp_action(self.config.mcp, action, name, self.config.cwd))
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -357,7 +336,8 @@ class Session:
             if self._shell_output:
                 content = [*({"type": "text", "text": c} for c in self._shell_output), *content]
                 self._shell_output = []
-            extra, hook_events = await self._user_prompt_hooks(prompt)
+            extra, hook_events = await prompt_hooks(
+                self.config.hooks, prompt, self.shell.cwd, session_start=self._session_start())
             for event in hook_events:
                 yield event
             if extra is None:
@@ -365,7 +345,8 @@ class Session:
                 yield TurnEnd("hook_stopped", 0)
                 return
             await self.freeze_tools()
-            message = {"role": "user", "content": [*content, *extra, *self._reminders()]}
+            reminders = self.reminders.blocks(self.config.tools, self.mode)
+            message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
             async for event in query(self.messages, self._params(), self._context(abort),
@@ -454,22 +435,6 @@ class Session:
 
         return await run_subagent(spec, parent, progress, to_session=to_session)
 
-    def _reminders(self) -> list[dict[str, Any]]:
-        """State the model must know, sent as messages so the cached prefix never changes: the
-        deferred tools (once), and the permission mode whenever it changed."""
-        notes = []
-        if not self._announced_deferred:
-            self._announced_deferred = True
-            deferred = [t.name for t in self.config.tools if t.should_defer]
-            if deferred:
-                notes.append("These deferred tools are available; load one with ToolSearch "
-                             "before calling it: " + ", ".join(deferred))
-        if self.mode != self._announced_mode:
-            self._announced_mode = self.mode
-            notes.append(MODE_NOTES.get(self.mode, f"The permission mode is now {self.mode}."))
-        return [{"type": "text", "text": f"<system-reminder>\n{n}\n</system-reminder>"}
-                for n in notes]
-
     def _apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""
         match event:
@@ -484,19 +449,11 @@ class Session:
                 self.totals.last_context_tokens = 0
                 self._emit_totals()
             case Usage():
-                t = self.totals
-                t.cost_usd += event.cost_usd
-                t.input_tokens += event.input_tokens
-                t.output_tokens += event.output_tokens
-                t.cache_read_tokens += event.cache_read_input_tokens
-                t.cache_write_tokens += event.cache_creation_input_tokens
-                t.last_context_tokens = event.context_tokens
-                t.api_turns += 1
-                t.api_seconds += event.api_seconds
+                self.totals.add(event)
                 self._emit_totals()
             case ModeChanged(mode=mode):  # EnterPlanMode, an approved plan
                 self.permission = replace(self.permission, mode=mode)  # type: ignore[arg-type]
-                self._announced_mode = mode  # the tool result told the model
+                self.reminders.announced_mode = mode  # the tool result told the model
             case DeferredToolsLoaded(names=names):
                 self.loaded_deferred = names
             case ToolResultEvent(name="TodoWrite", data=dict() as data):
@@ -507,39 +464,6 @@ class Session:
     def _append(self, message: dict[str, Any]) -> None:
         if self.transcript is not None:
             self.transcript.append_message(message)
-
-    async def _user_prompt_hooks(
-        self, prompt: Any
-    ) -> tuple[list[dict[str, Any]] | None, list[AgentEvent]]:
-        """SessionStart (once) and UserPromptSubmit hooks: (extra context blocks, or None when a
-        hook blocks the prompt; events to show)."""
-        hooks = self.config.hooks
-        if hooks is None:
-            return [], []
-        context: list[str] = []
-        outcomes = []
-        if not self._session_started:
-            self._session_started = True
-            source = "resume" if self.config.history else "startup"
-            outcomes.append(await hooks.run("SessionStart", {"source": source,
-                                                             "cwd": str(self.shell.cwd)}))
-        text = prompt if isinstance(prompt, str) else ""
-        outcomes.append(await hooks.run("UserPromptSubmit", {"prompt": text,
-                                                             "cwd": str(self.shell.cwd)}))
-        events: list[AgentEvent] = []
-        for outcome in outcomes:
-            if outcome.ran:
-                events.append(HookRan(outcome.event, outcome))
-            events += [Notice(m) for m in outcome.system_messages]
-            events += [Notice(m, "warning") for m in outcome.errors]
-            context += outcome.additional_context
-        submitted = outcomes[-1]
-        if submitted.blocked or submitted.stop:
-            reason = submitted.block_reason or submitted.stop_reason
-            if reason:
-                events.append(Notice(reason, "warning"))
-            return None, events
-        return [{"type": "text", "text": c} for c in context if c.strip()], events
 
     # ── the other jobs ──────────────────────────────────────────────────────────────────────
 
@@ -560,7 +484,7 @@ class Session:
         self.read_file_state = FileStateCache()  # re-read before editing in the new conversation
         self.content_replacement = ContentReplacementState()
         self._shell_output = []
-        self._announced_mode, self._announced_deferred = "default", False
+        self.reminders = Reminders()
         clear_todos()
         self.totals.last_context_tokens = 0
         self._emit(HistoryReplaced("clear"))
@@ -627,36 +551,15 @@ class Session:
     def _rules_changed(self) -> None:
         self._emit(RulesChanged(self._rule_listing()))
 
-    def _mcp_action(self, action: str, name: str) -> None:
-        manager = self.config.mcp
-        if manager is None:
-            self._emit(Notice("No MCP servers are configured (.mcp.json, ~/.claude.json or "
-                              "--mcp-config)."))
-            return
-        if action == "reconnect":
-            ok = manager.reconnect(name)
-            self._emit(Notice(f"Reconnecting {name}…" if ok else f"Cannot reconnect {name}."))
-            return
-        config = next((c for c in manager.pending_approvals() if c.name == name), None)
-        if config is None:
-            self._emit(Notice(f"No project server {name!r} is waiting for approval.", "warning"))
-            return
-        record_approval(approval_project(config, self.config.cwd), name, True)
-        manager.approve(name)
-        self._emit(Notice(f"Approved {name}; it starts now. Its tools are offered from the next "
-                          "session on (the tool list is fixed per session)."))
-
     def _emit_totals(self) -> None:
-        t = self.totals
-        window = context_window_for(self.model)
-        prompt = t.input_tokens + t.cache_read_tokens + t.cache_write_tokens
-        self._emit(TotalsChanged(
-            cost_usd=t.cost_usd, input_tokens=t.input_tokens, output_tokens=t.output_tokens,
-            cache_read_tokens=t.cache_read_tokens, cache_write_tokens=t.cache_write_tokens,
-            api_turns=t.api_turns, api_seconds=t.api_seconds,
-            context_tokens=t.last_context_tokens,
-            context_percent=100.0 * t.last_context_tokens / window if window else 0.0,
-            cache_read_percent=100.0 * t.cache_read_tokens / prompt if prompt else None))
+        self._emit(self.totals.event(self.model))
+
+    def _session_start(self) -> str | None:
+        """SessionStart hooks run before the first prompt only: its source, then None."""
+        if self._session_started:
+            return None
+        self._session_started = True
+        return "resume" if self.config.history else "startup"
 
     @property
     def transcript_path(self) -> str:

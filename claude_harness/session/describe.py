@@ -1,9 +1,13 @@
-"""The lines of a Report: what /permissions, /hooks, /mcp and /memory show, written once for
-every front end."""
+"""The lines of a Report (what /permissions, /hooks, /mcp and /memory show, written once for
+every front end) and the /mcp approve|reconnect actions."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from claude_harness.mcp.approvals import approval_project, record_approval
+from claude_harness.protocol.events import Notice
 
 
 def describe(topic: str, session: Any) -> tuple[str, ...]:
@@ -43,3 +47,20 @@ def _memory(session: Any) -> list[str]:
 
 
 TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory}
+
+
+def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:
+    """`/mcp approve <name>` (a project server waiting for approval) or `/mcp reconnect`."""
+    if manager is None:
+        return Notice("No MCP servers are configured (.mcp.json, ~/.claude.json or "
+                      "--mcp-config).")
+    if action == "reconnect":
+        ok = manager.reconnect(name)
+        return Notice(f"Reconnecting {name}…" if ok else f"Cannot reconnect {name}.")
+    config = next((c for c in manager.pending_approvals() if c.name == name), None)
+    if config is None:
+        return Notice(f"No project server {name!r} is waiting for approval.", "warning")
+    record_approval(approval_project(config, cwd), name, True)
+    manager.approve(name)
+    return Notice(f"Approved {name}; it starts now. Its tools are offered from the next session "
+                  "on (the tool list is fixed per session).")

@@ -1,0 +1,78 @@
+"""What rides along with a user's prompt: system reminders of state the model must know, and
+the context SessionStart / UserPromptSubmit hooks add (or their veto)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claude_harness.protocol.events import AgentEvent, HookRan, Notice
+from claude_harness.protocol.tool import Tool
+
+MODE_NOTES = {
+    "plan": "Plan mode is active: research and plan only. Do not edit files or run commands "
+            "that change anything; when the plan is ready, present it with ExitPlanMode.",
+    "default": "The permission mode is now default: changes need the user's approval.",
+    "acceptEdits": "The permission mode is now acceptEdits: file edits in the working "
+                   "directories are allowed without asking.",
+    "bypassPermissions": "The permission mode is now bypassPermissions.",
+}
+
+
+@dataclass
+class Reminders:
+    """State sent as messages, so the cached prefix (system prompt, tools) never changes: the
+    deferred tools (once), and the permission mode whenever it changed."""
+
+    announced_mode: str | None = "default"
+    announced_deferred: bool = False
+
+    @classmethod
+    def for_history(cls, history: list[dict[str, Any]], mode: str) -> Reminders:
+        """A continued conversation already heard about the tools and its mode."""
+        return cls(mode, True) if history else cls()
+
+    def blocks(self, tools: tuple[Tool, ...], mode: str) -> list[dict[str, Any]]:
+        notes = []
+        if not self.announced_deferred:
+            self.announced_deferred = True
+            deferred = [t.name for t in tools if t.should_defer]
+            if deferred:
+                notes.append("These deferred tools are available; load one with ToolSearch "
+                             "before calling it: " + ", ".join(deferred))
+        if mode != self.announced_mode:
+            self.announced_mode = mode
+            notes.append(MODE_NOTES.get(mode, f"The permission mode is now {mode}."))
+        return [{"type": "text", "text": f"<system-reminder>\n{n}\n</system-reminder>"}
+                for n in notes]
+
+
+async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
+                       session_start: str | None) -> tuple[list[dict[str, Any]] | None,
+                                                          list[AgentEvent]]:
+    """SessionStart (when `session_start` names its source) and UserPromptSubmit hooks: (extra
+    context blocks, or None when a hook blocks the prompt; events to show)."""
+    if hooks is None:
+        return [], []
+    context: list[str] = []
+    outcomes = []
+    if session_start is not None:
+        outcomes.append(await hooks.run("SessionStart", {"source": session_start,
+                                                         "cwd": str(cwd)}))
+    text = prompt if isinstance(prompt, str) else ""
+    outcomes.append(await hooks.run("UserPromptSubmit", {"prompt": text, "cwd": str(cwd)}))
+    events: list[AgentEvent] = []
+    for outcome in outcomes:
+        if outcome.ran:
+            events.append(HookRan(outcome.event, outcome))
+        events += [Notice(m) for m in outcome.system_messages]
+        events += [Notice(m, "warning") for m in outcome.errors]
+        context += outcome.additional_context
+    submitted = outcomes[-1]
+    if submitted.blocked or submitted.stop:
+        reason = submitted.block_reason or submitted.stop_reason
+        if reason:
+            events.append(Notice(reason, "warning"))
+        return None, events
+    return [{"type": "text", "text": c} for c in context if c.strip()], events
