@@ -49,7 +49,7 @@ from claude_harness.protocol.events import (
     Usage,
     UserMessage,
 )
-from claude_harness.protocol.view import MODE_LABELS
+from claude_harness.protocol.labels import MODE_LABELS
 
 # State for the view (history, usage, the queue...), not output: the text keeps streaming.
 SILENT = (Usage, UserMessage, Busy, OpDone, QueueChanged, TotalsChanged, RulesChanged,

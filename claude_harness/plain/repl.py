@@ -47,6 +47,7 @@ from claude_harness.protocol.events import (
     SessionClosed,
     SessionStarted,
 )
+from claude_harness.protocol.labels import MODE_LABELS
 from claude_harness.protocol.ops import (
     AnswerPermission,
     CycleMode,
@@ -56,7 +57,7 @@ from claude_harness.protocol.ops import (
     Shutdown,
     UserPrompt,
 )
-from claude_harness.protocol.view import MODE_LABELS, SessionView
+from claude_harness.protocol.view import SessionView
 
 PERMISSION_TITLES = {
     "Bash": "Bash command",

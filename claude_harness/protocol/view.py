@@ -25,16 +25,6 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 
-# How every front end names a permission mode (the footer, the toolbar, Shift+Tab's echo).
-MODE_LABELS = {
-    "default": "default mode",
-    "acceptEdits": "⏵⏵ accept edits on",
-    "plan": "⏸ plan mode on",
-    "bypassPermissions": "⏵⏵ bypass permissions on",
-    "dontAsk": "don't ask mode",
-    "auto": "auto mode",
-}
-
 
 @dataclass
 class SessionView:

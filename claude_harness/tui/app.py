@@ -23,38 +23,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from claude_harness.commands.registry import command_names, describe_commands
-from claude_harness.config.paths import data_dir
-from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
-from claude_harness.protocol.events import (
-    Busy,
-    HistoryReplaced,
-    ModeChanged,
-    ModelChanged,
-    PermissionRequest,
-    PermissionSettled,
-    PromptsReturned,
-    QueueChanged,
-    Report,
-    SessionClosed,
-    SessionStarted,
-    ShellRan,
-    TodosChanged,
-    TotalsChanged,
-)
-from claude_harness.protocol.ops import (
-    AnswerPermission,
-    CycleMode,
-    Interrupt,
-    Op,
-    ShellCommand,
-    Shutdown,
-    UserPrompt,
-)
-from claude_harness.protocol.view import SessionView
-from claude_harness.tui import commands
-from claude_harness.tui.completion import complete
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine
@@ -66,6 +35,10 @@ from claude_harness.tui.widgets.todo_panel import TodoPanel
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
 if TYPE_CHECKING:
+    from claude_harness.protocol.events import PermissionRequest
+    from claude_harness.protocol.ops import Op
+    from claude_harness.protocol.view import SessionView
+    from claude_harness.tui.link import SessionLink
     from claude_harness.tui.router import TurnRenderer
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 
@@ -74,12 +47,6 @@ EXIT_WINDOW = 2.0  # seconds between two Ctrl+C on an empty prompt
 
 WELCOME = ("✻ claude-harness · /help for commands and keys · Shift+Tab switches permission mode "
            "· Esc interrupts · !cmd runs a shell command · @ completes files")
-NO_KEY_NOTICE = (
-    "No API key found. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in your environment, "
-    "or point ANTHROPIC_BASE_URL at a compatible server, then restart. You can still browse "
-    "/help, /status and /theme."
-)
-
 
 class HarnessApp(App[None]):
     CSS_PATH = "app.tcss"
@@ -103,14 +70,13 @@ class HarnessApp(App[None]):
         self.pick_session = pick_session  # `--resume` without an id: open the picker
         self.cwd = (cwd or Path.cwd()).resolve()
         self.session_factory = session_factory
-        self.session: Any = None  # only ever used through submit() and events()
+        self.link: SessionLink | None = None  # the session's ops and events, once it is built
         self.session_error: str | None = None
-        self.view = SessionView()  # what the session told us: the footer, /status, /export
         self.requested_theme = theme or settings_theme(self.cwd) or DEFAULT_THEME
         self.preload = preload_sdk
         self.history = PromptHistory.for_project(self.cwd)
         self.early: list[str] = []  # prompts typed before the session was ready
-        self.renderer: TurnRenderer | None = None
+        self._starting = True
         self.details = False
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
@@ -173,6 +139,9 @@ class HarnessApp(App[None]):
         if not message.trusted:
             self.exit()
             return
+        from claude_harness.config.paths import data_dir  # the first run's answer only
+        from claude_harness.config.trust import trust_folder
+
         trust_folder(data_dir(), self.cwd)
         self.ask_trust = False
         self.prompt.display = True
@@ -212,134 +181,53 @@ class HarnessApp(App[None]):
 
     async def _session_ready(self, session: Any, error: str | None,
                              warnings: list[str] | None = None) -> None:
-        # The renderer pulls in the Markdown widgets: after the first paint, not before it.
-        from claude_harness.tui.router import TurnRenderer
+        # The link brings the protocol and the renderer's widgets: after the first paint.
+        from claude_harness.tui.link import SessionLink
 
-        self.renderer = TurnRenderer(self.conversation)
-        self.session, self.session_error = session, error
+        self._starting = False
         self.status.set_state(note="")
         if session is None:
+            self.session_error = error
             await self.post_notice(f"The agent could not start: {error}", "error", boxed=True)
             return
+        self.link = SessionLink(self, session)
         for warning in warnings or []:
             await self.post_notice(warning, "warning")
-        self.run_worker(self._pump(), group="events", exit_on_error=False)
+        self.run_worker(self.link.pump(), group="events", exit_on_error=False)
 
-    async def _pump(self) -> None:
-        """Every session event, in order, to the view, the chrome and the conversation."""
-        async for event in self.session.events():
-            try:
-                await self._on_event(event)
-            except Exception as exc:  # a rendering bug must not stop the stream
-                await self.post_notice(f"Error: {type(exc).__name__}: {exc}", "error")
+    @property
+    def view(self) -> SessionView | None:
+        """What the session told us (the footer, /status, /export), once it is running."""
+        return self.link.view if self.link is not None else None
 
-    async def _on_event(self, event: Any) -> None:
-        self.view.apply(event)
-        assert self.renderer is not None
-        match event:
-            case SessionStarted():
-                await self._started(event)
-            case Busy(running=running, label=label):
-                self._busy(running, label)
-            case QueueChanged(pending=pending):
-                self.activity.set_queued(len(pending))
-                if not pending:
-                    self._unqueue_views()
-            case PromptsReturned(texts=texts):
-                self._return_prompts(texts)
-            case PermissionRequest():
-                self.permissions.add(event)
-            case PermissionSettled(request_id=request_id):
-                self.permissions.settled(request_id)
-            case HistoryReplaced():
-                await self._history_replaced(event)
-            case ShellRan(display=display, failed=failed):
-                await self.conversation.add(NoticeView(display, "error" if failed else "info"))
-            case Report(lines=lines):
-                await self.post_notice("\n".join(lines), boxed=len(lines) > 1)
-            case ModelChanged(model=model):
-                self.refresh_status()
-                await self.post_notice(f"Model set to {model}.")
-            case ModeChanged() | TotalsChanged():
-                self.refresh_status()
-            case TodosChanged(todos=todos):
-                self.query_one(TodoPanel).set_todos(list(todos))
-            case SessionClosed():
-                return
-            case _:
-                await self.renderer.handle(event)
-
-    async def _started(self, started: SessionStarted) -> None:
-        self.refresh_status()
-        if started.mcp_pending_approval:
-            names = ", ".join(started.mcp_pending_approval)
-            await self.post_notice(f"This project's .mcp.json offers MCP servers that need your "
-                                   f"approval: {names}. Use /mcp approve <name>.", "warning")
-        if not started.has_credentials:
-            await self.post_notice(NO_KEY_NOTICE, "warning", boxed=True)
-        if started.history:
-            from claude_harness.tui.router import history_widgets  # loaded with the renderer
-
-            await self.conversation.add_many(history_widgets(list(started.history[-60:])))
-            await self.post_notice(
-                f"Continuing the conversation ({len(started.history)} messages).")
-        elif self.pick_session:
-            await commands.run_command(self, "/resume")
-        if self.early:
-            text, self.early = "\n\n".join(self.early), []
-            self._unqueue_views()
-            self.submit(UserPrompt(text))
-
-    async def _history_replaced(self, event: HistoryReplaced) -> None:
-        self.permissions.clear()
-        await self.conversation.clear()
-        if event.reason == "clear":
-            await self.post_notice("Conversation cleared: the model starts from a fresh context.")
-            return
-        from claude_harness.tui.router import history_widgets  # loaded with the renderer
-
-        await self.conversation.add_many(history_widgets(list(event.messages[-60:])))
-        await self.post_notice(f"Resumed {event.session_id} ({len(event.messages)} messages).")
-
-    def _busy(self, running: bool, label: str) -> None:
-        self.prompt.set_class(running, "-busy")
-        if running:
-            self.activity.start(label or "Working")
-            return
-        self.activity.stop()
-        self.permissions.clear()
-        if self.renderer is not None:
-            self.run_worker(self.renderer.close_blocks(), group="render", exit_on_error=False)
-        self.refresh_status()
+    @property
+    def renderer(self) -> TurnRenderer | None:
+        return self.link.renderer if self.link is not None else None
 
     @property
     def busy(self) -> bool:
-        return self.view.busy
+        return self.link is not None and self.link.view.busy
 
     @property
     def queued(self) -> list[str]:
         """Prompts waiting to go out: typed before start-up, or queued in the session."""
-        return [*self.early, *self.view.queued]
+        return [*self.early, *(self.link.view.queued if self.link is not None else ())]
 
     @property
     def ready(self) -> bool:
-        return self.session is not None and self.view.ready
+        return self.link is not None and self.link.view.ready
 
     @property
     def has_session(self) -> bool:
-        return self.session is not None
+        return self.link is not None
 
     def submit(self, op: Op) -> None:
-        self.session.submit(op)
+        assert self.link is not None
+        self.link.submit(op)
 
     def refresh_status(self) -> None:
-        if not self.view.ready:
-            return
-        view, totals = self.view, self.view.totals
-        self.status.set_state(mode=view.mode, model=view.model,
-                              context_percent=totals.context_percent,
-                              cache_percent=totals.cache_read_percent,
-                              cost=totals.cost_usd)
+        if self.link is not None:
+            self.link.refresh_status()
 
     async def post_notice(self, text: str, level: str = "info", *, boxed: bool = False) -> None:
         await self.conversation.add(NoticeView(text, level, boxed=boxed))
@@ -349,8 +237,12 @@ class HarnessApp(App[None]):
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
         self._hide_completion()
-        if await commands.run_command(self, text):
-            return
+        if text.startswith("/"):
+            # The command table is loaded on the first `/`, not before the first paint.
+            from claude_harness.tui import commands
+
+            if await commands.run_command(self, text):
+                return
         if text.startswith("!"):
             await self.run_shell(text[1:].strip())
             return
@@ -359,7 +251,7 @@ class HarnessApp(App[None]):
     async def send_prompt(self, text: str) -> None:
         """To the session now; shown dimmed while it waits (a turn runs, or the session is
         still starting)."""
-        if self.renderer is not None and self.session is None and self.session_error:
+        if not self._starting and self.link is None:
             await self.post_notice(f"The agent is not available: {self.session_error}", "error")
             return
         waiting = self.busy or not self.ready
@@ -367,18 +259,18 @@ class HarnessApp(App[None]):
         await self.conversation.add(view)
         if waiting:
             self._queued_views.append(view)
-        if not self.ready:
+        if self.link is None or not self.ready:
             self.early.append(text)
             self.activity.set_queued(len(self.early))
             return
-        self.submit(UserPrompt(text))
+        self.link.prompt(text)
 
-    def _unqueue_views(self) -> None:
+    def unqueue_views(self) -> None:
         for view in self._queued_views:
             view.remove_class("-queued")
         self._queued_views = []
 
-    def _return_prompts(self, texts: tuple[str, ...]) -> None:
+    def return_prompts(self, texts: tuple[str, ...]) -> None:
         """An interrupt means "stop and listen": queued prompts come back to the input to be
         edited or resent, instead of going out on their own."""
         pending = "\n\n".join(texts)
@@ -392,11 +284,11 @@ class HarnessApp(App[None]):
         """`!cmd`: the session runs it in its cwd; the output goes into the next prompt."""
         if not command:
             return
-        if not self.ready:
+        if self.link is None or not self.ready:
             await self.post_notice("!cmd needs the agent, which is still starting.", "warning")
             return
         await self.conversation.add(UserPromptView(command, marker="!", classes="-shell"))
-        self.submit(ShellCommand(command))
+        self.link.shell(command)
 
     # ── permission prompts ──────────────────────────────────────────────────────────────────
 
@@ -409,7 +301,8 @@ class HarnessApp(App[None]):
         return self.permissions.waiting
 
     def answer_permission(self, request: PermissionRequest, choice: str, feedback: str) -> None:
-        self.submit(AnswerPermission(request.request_id, choice, feedback))  # type: ignore[arg-type]
+        if self.link is not None:
+            self.link.answer(request, choice, feedback)
 
     def on_permission_prompt_answered(self, message: PermissionPrompt.Answered) -> None:
         self.permissions.answer(message.request, message.answer)
@@ -417,14 +310,14 @@ class HarnessApp(App[None]):
     # ── keys ────────────────────────────────────────────────────────────────────────────────
 
     def action_cycle_mode(self) -> None:
-        if not self.ready:
+        if self.link is None or not self.ready:
             self.notify("Still starting; try again in a moment.")
             return
-        self.submit(CycleMode())
+        self.link.cycle_mode()
 
     def action_interrupt(self) -> None:
-        if self.busy and self.session is not None:
-            self.submit(Interrupt())
+        if self.busy and self.link is not None:
+            self.link.interrupt()
             self.prompt.display = True
             self.prompt.focus()
         else:
@@ -461,6 +354,8 @@ class HarnessApp(App[None]):
     # ── completion (`/command`, `@path`) ────────────────────────────────────────────────────
 
     def on_prompt_input_completion(self, message: PromptInput.Completion) -> None:
+        from claude_harness.tui.completion import complete  # on the first Tab
+
         result = complete(message.text, message.column, self.cwd, self.command_names())
         if result is None:
             self._hide_completion()
@@ -482,6 +377,9 @@ class HarnessApp(App[None]):
         text = self.prompt.text
         hint = self.query_one("#completion-hint", Static)
         if text.startswith("/") and " " not in text and "\n" not in text:
+            # The command table is loaded on the first `/`, not before the first paint.
+            from claude_harness.commands.registry import describe_commands
+
             lines = [f"{name:<13} {text}" for name, text in describe_commands(self.cwd, text[1:])]
             if lines:
                 hint.update("\n".join(lines[:14]))
@@ -494,22 +392,27 @@ class HarnessApp(App[None]):
         self.query_one("#completion-hint", Static).remove_class("-open")
 
     def command_names(self) -> list[str]:
+        from claude_harness.commands.registry import command_names  # loaded with completion
+
         return command_names(self.cwd)
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
     async def on_unmount(self) -> None:
-        if self.session is None:
+        if self.link is None:
             return
-        self.submit(Shutdown("prompt_input_exit"))
+        self.link.shutdown()
         try:
-            await asyncio.wait_for(self.session.wait_closed(), timeout=2)
+            await asyncio.wait_for(self.link.session.wait_closed(), timeout=2)
         except Exception:  # closing is best effort at exit
             pass
 
 
 def run_app(opts: Any) -> int:
     """Entry point for the interactive CLI: `opts` is the parsed RunOptions."""
+    from claude_harness.config.paths import data_dir  # both small; after argument parsing
+    from claude_harness.config.trust import is_trusted
+
     cwd = Path(getattr(opts, "cwd", None) or Path.cwd())
     inline = bool(getattr(opts, "inline", False))
 
@@ -522,7 +425,7 @@ def run_app(opts: Any) -> int:
                      pick_session=getattr(opts, "resume", None) == "",
                      ask_trust=not is_trusted(data_dir(), cwd.resolve()))
     app.run(inline=inline)
-    if inline and app.view.messages:
+    if inline and app.view is not None and app.view.messages:
         from claude_harness.tui.export import print_transcript  # only when leaving --inline
 
         print_transcript(app.view.messages)

@@ -32,7 +32,7 @@ class Host(Protocol):
     """What the commands need of the app."""
 
     cwd: Path
-    view: SessionView
+    view: SessionView | None  # None until the session has started
     theme: str
     available_themes: dict[str, Any]
 
@@ -48,6 +48,7 @@ class Host(Protocol):
 
 
 Action = Callable[[Host, str], Awaitable[None]]
+NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -55,7 +56,7 @@ async def run_command(host: Host, line: str) -> bool:
     invocation = invoke(line)
     if invocation is None:
         return False
-    if invocation.ops and not host.has_session:
+    if (invocation.ops or invocation.action in NEEDS_SESSION) and host.view is None:
         await host.post_notice(f"/{invocation.name} needs the agent, which is still starting.",
                                "warning")
         return True
@@ -134,18 +135,19 @@ async def _cost(host: Host, _args: str) -> None:
 
 
 async def _status(host: Host, _args: str) -> None:
-    started = host.view.started
-    if started is None:
+    view = host.view
+    if view is None or view.started is None:
         await host.post_notice(f"Starting… cwd {host.cwd} · theme {host.theme}")
         return
+    started = view.started
     lines = [
-        f"Model: {host.view.model}", f"Mode: {host.view.mode}", f"cwd: {started.cwd}",
-        f"Session: {host.view.session_id}",
+        f"Model: {view.model}", f"Mode: {view.mode}", f"cwd: {started.cwd}",
+        f"Session: {view.session_id}",
         f"Transcript: {started.transcript_path or '(none)'}",
         f"API: {started.api_base_url or 'https://api.anthropic.com'} · credentials "
         f"{'set' if started.has_credentials else 'MISSING'}",
         f"Tools: {', '.join(started.tools)}",
-        f"Context: {host.view.totals.context_percent:.1f}% · theme {host.theme}",
+        f"Context: {view.totals.context_percent:.1f}% · theme {host.theme}",
         "Memory files: " + (", ".join(started.memory_files) or "none"),
     ]
     await host.post_notice("\n".join(lines), boxed=True)

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
-
 if TYPE_CHECKING:
+    from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 
-AnswerTo = Callable[[PermissionRequest, str, str], None]
+AnswerTo = Callable[["PermissionRequest", str, str], None]
 
 
 class PermissionQueue:

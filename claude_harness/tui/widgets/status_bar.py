@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from claude_harness.protocol.view import MODE_LABELS
+from claude_harness.protocol.labels import MODE_LABELS
 
 
 def short_cwd(cwd: Path, width: int = 40) -> str:

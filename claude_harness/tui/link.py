@@ -1,0 +1,174 @@
+"""The app's side of its session: the SessionView, the event pump, and the ops the app submits.
+
+Loaded when the session is ready, after the first paint (the protocol's dataclasses and the
+command table are not needed to draw the first frame). The link renders every event into the
+app's widgets: turn events through the TurnRenderer, session state into the footer, the
+activity line, the permission prompt and the conversation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claude_harness.protocol.events import (
+    Busy,
+    HistoryReplaced,
+    ModeChanged,
+    ModelChanged,
+    PermissionRequest,
+    PermissionSettled,
+    PromptsReturned,
+    QueueChanged,
+    Report,
+    SessionClosed,
+    SessionStarted,
+    ShellRan,
+    TodosChanged,
+    TotalsChanged,
+)
+from claude_harness.protocol.ops import (
+    AnswerPermission,
+    CycleMode,
+    Interrupt,
+    Op,
+    ShellCommand,
+    Shutdown,
+    UserPrompt,
+)
+from claude_harness.protocol.view import SessionView
+from claude_harness.tui import commands
+from claude_harness.tui.router import TurnRenderer, history_widgets
+from claude_harness.tui.widgets.notice import NoticeView
+from claude_harness.tui.widgets.todo_panel import TodoPanel
+
+NO_KEY_NOTICE = (
+    "No API key found. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in your environment, "
+    "or point ANTHROPIC_BASE_URL at a compatible server, then restart. You can still browse "
+    "/help, /status and /theme."
+)
+
+
+class SessionLink:
+    def __init__(self, app: Any, session: Any) -> None:
+        self.app = app  # the HarnessApp: its widgets and notices
+        self.session = session  # only ever used through submit() and events()
+        self.view = SessionView()
+        self.renderer = TurnRenderer(app.conversation)
+
+    # ── ops out ─────────────────────────────────────────────────────────────────────────────
+
+    def submit(self, op: Op) -> None:
+        self.session.submit(op)
+
+    def prompt(self, text: str) -> None:
+        self.submit(UserPrompt(text))
+
+    def shell(self, command: str) -> None:
+        self.submit(ShellCommand(command))
+
+    def cycle_mode(self) -> None:
+        self.submit(CycleMode())
+
+    def interrupt(self) -> None:
+        self.submit(Interrupt())
+
+    def answer(self, request: PermissionRequest, choice: str, feedback: str) -> None:
+        self.submit(AnswerPermission(request.request_id, choice, feedback))  # type: ignore[arg-type]
+
+    def shutdown(self) -> None:
+        self.submit(Shutdown("prompt_input_exit"))
+
+    # ── events in ───────────────────────────────────────────────────────────────────────────
+
+    async def pump(self) -> None:
+        """Every session event, in order, to the view, the chrome and the conversation."""
+        async for event in self.session.events():
+            try:
+                await self.on_event(event)
+            except Exception as exc:  # a rendering bug must not stop the stream
+                await self.app.post_notice(f"Error: {type(exc).__name__}: {exc}", "error")
+
+    async def on_event(self, event: Any) -> None:
+        app = self.app
+        self.view.apply(event)
+        match event:
+            case SessionStarted():
+                await self._started(event)
+            case Busy(running=running, label=label):
+                self._busy(running, label)
+            case QueueChanged(pending=pending):
+                app.activity.set_queued(len(pending))
+                if not pending:
+                    app.unqueue_views()
+            case PromptsReturned(texts=texts):
+                app.return_prompts(texts)
+            case PermissionRequest():
+                app.permissions.add(event)
+            case PermissionSettled(request_id=request_id):
+                app.permissions.settled(request_id)
+            case HistoryReplaced():
+                await self._history_replaced(event)
+            case ShellRan(display=display, failed=failed):
+                await app.conversation.add(NoticeView(display, "error" if failed else "info"))
+            case Report(lines=lines):
+                await app.post_notice("\n".join(lines), boxed=len(lines) > 1)
+            case ModelChanged(model=model):
+                self.refresh_status()
+                await app.post_notice(f"Model set to {model}.")
+            case ModeChanged() | TotalsChanged():
+                self.refresh_status()
+            case TodosChanged(todos=todos):
+                app.query_one(TodoPanel).set_todos(list(todos))
+            case SessionClosed():
+                return
+            case _:
+                await self.renderer.handle(event)
+
+    async def _started(self, started: SessionStarted) -> None:
+        app = self.app
+        self.refresh_status()
+        if started.mcp_pending_approval:
+            names = ", ".join(started.mcp_pending_approval)
+            await app.post_notice(f"This project's .mcp.json offers MCP servers that need your "
+                                  f"approval: {names}. Use /mcp approve <name>.", "warning")
+        if not started.has_credentials:
+            await app.post_notice(NO_KEY_NOTICE, "warning", boxed=True)
+        if started.history:
+            await app.conversation.add_many(history_widgets(list(started.history[-60:])))
+            await app.post_notice(
+                f"Continuing the conversation ({len(started.history)} messages).")
+        elif app.pick_session:
+            await commands.run_command(app, "/resume")
+        if app.early:
+            text, app.early = "\n\n".join(app.early), []
+            app.unqueue_views()
+            self.prompt(text)
+
+    async def _history_replaced(self, event: HistoryReplaced) -> None:
+        app = self.app
+        app.permissions.clear()
+        await app.conversation.clear()
+        if event.reason == "clear":
+            await app.post_notice("Conversation cleared: the model starts from a fresh context.")
+            return
+        await app.conversation.add_many(history_widgets(list(event.messages[-60:])))
+        await app.post_notice(f"Resumed {event.session_id} ({len(event.messages)} messages).")
+
+    def _busy(self, running: bool, label: str) -> None:
+        app = self.app
+        app.prompt.set_class(running, "-busy")
+        if running:
+            app.activity.start(label or "Working")
+            return
+        app.activity.stop()
+        app.permissions.clear()
+        app.run_worker(self.renderer.close_blocks(), group="render", exit_on_error=False)
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        view, totals = self.view, self.view.totals
+        if view.ready:
+            self.app.status.set_state(mode=view.mode, model=view.model,
+                                      context_percent=totals.context_percent,
+                                      cache_percent=totals.cache_read_percent,
+                                      cost=totals.cost_usd)
