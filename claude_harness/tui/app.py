@@ -23,6 +23,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from claude_harness.config.paths import data_dir
+from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
@@ -139,9 +141,6 @@ class HarnessApp(App[None]):
         if not message.trusted:
             self.exit()
             return
-        from claude_harness.config.paths import data_dir  # the first run's answer only
-        from claude_harness.config.trust import trust_folder
-
         trust_folder(data_dir(), self.cwd)
         self.ask_trust = False
         self.prompt.display = True
@@ -410,9 +409,6 @@ class HarnessApp(App[None]):
 
 def run_app(opts: Any) -> int:
     """Entry point for the interactive CLI: `opts` is the parsed RunOptions."""
-    from claude_harness.config.paths import data_dir  # both small; after argument parsing
-    from claude_harness.config.trust import is_trusted
-
     cwd = Path(getattr(opts, "cwd", None) or Path.cwd())
     inline = bool(getattr(opts, "inline", False))
 

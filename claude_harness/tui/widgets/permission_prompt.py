@@ -104,7 +104,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         title = TITLES.get(self.request.tool_name, f"Use {self.request.tool_name}")
         yield Static(title, classes="perm-title", markup=False)
         if self.request.tool_name == "ExitPlanMode" and self.request.preview:
-            from rich.markdown import Markdown as RichMarkdown
+            from rich.markdown import Markdown as RichMarkdown  # plans only: not at first paint
 
             with VerticalScroll(classes="perm-plan"):
                 yield Static(RichMarkdown(self.request.preview), classes="perm-body")
