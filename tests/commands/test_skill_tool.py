@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.events import ToolResultEvent
-from tests.e2e.conftest import api, project  # noqa: F401 - the end-to-end fixtures
 from tests.e2e.support import make_engine, run_prompt
 
 DONE = {"content": [{"type": "text", "text": "done"}]}
