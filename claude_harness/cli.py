@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-turns", type=int)
     p.add_argument("--settings", help="a settings JSON file or a JSON string")
     p.add_argument("--mcp-config", nargs="+", action="extend", default=[])
+    p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
+                   metavar="DIR", help="load a plugin from this folder (repeatable)")
+    p.add_argument("--agents", metavar="JSON", help="extra sub-agent definitions as JSON")
     p.add_argument("-c", "--continue", dest="continue_session", action="store_true",
                    help="continue the latest conversation in this directory")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
@@ -88,6 +91,8 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         max_turns=args.max_turns,
         settings=args.settings,
         mcp_config=args.mcp_config,
+        plugin_dirs=args.plugin_dirs,
+        agents_json=args.agents,
         continue_session=args.continue_session,
         resume=args.resume,
         session_id=args.session_id,
@@ -144,7 +149,24 @@ def wants_plain(opts: RunOptions) -> bool:
     return opts.plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
+SUBCOMMANDS = ("doctor", "mcp")
+
+
+def run_subcommand(argv: list[str]) -> int:
+    """`claude-harness doctor ...` and `claude-harness mcp ...` (configuration tools)."""
+    if argv[0] == "doctor":
+        from claude_harness.config.doctor import main as doctor
+
+        return doctor(argv[1:])
+    from claude_harness.config.mcp_status import run_mcp_command
+
+    return run_mcp_command(argv[1:], Path.cwd())
+
+
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in SUBCOMMANDS:
+        return run_subcommand(args)
     opts = parse_options(argv)
     _validate_session_id(opts.session_id)
     if opts.print_mode:

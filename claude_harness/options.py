@@ -24,6 +24,8 @@ class RunOptions:
     max_turns: int | None = None
     settings: str | None = None
     mcp_config: list[str] = field(default_factory=list)
+    plugin_dirs: list[str] = field(default_factory=list)  # --plugin-dir
+    agents_json: str | None = None  # --agents
     continue_session: bool = False
     resume: str | None = None  # "" = pick from a list
     session_id: str | None = None

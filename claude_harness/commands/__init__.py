@@ -1,22 +1,30 @@
-"""User-defined prompt files: custom slash commands (`.claude/commands/`) and custom sub-agent
-definitions (`.claude/agents/`), both Markdown with a small front matter."""
+"""User-defined prompt files: custom slash commands (`.claude/commands/`), skills
+(`.claude/skills/<name>/SKILL.md`) and sub-agent definitions (`.claude/agents/`), all Markdown
+with a YAML front matter, plus the ones plugins bring. `load_catalog()` loads them all at once
+with a report of what was skipped."""
 
 from claude_harness.commands.agents import AgentDefinition, find_agent, load_agents
-from claude_harness.commands.custom import (
-    CustomCommand,
+from claude_harness.commands.catalog import Catalog, catalog_for, load_catalog
+from claude_harness.commands.custom import CustomCommand, find_command, load_commands
+from claude_harness.commands.expansion import (
     ExpandedPrompt,
     expand,
-    find_command,
-    load_commands,
+    file_references,
+    run_inline_commands,
 )
 
 __all__ = [
     "AgentDefinition",
+    "Catalog",
     "CustomCommand",
     "ExpandedPrompt",
+    "catalog_for",
     "expand",
+    "file_references",
     "find_agent",
     "find_command",
     "load_agents",
+    "load_catalog",
     "load_commands",
+    "run_inline_commands",
 ]

@@ -1,7 +1,8 @@
 """Memory files (CLAUDE.md): the user's standing instructions, loaded into the system prompt.
 
 Order (later files are read last, none overrides another): ~/.claude/CLAUDE.md, then from the
-repository root down to the cwd each folder's CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md.
+repository root down to the cwd each folder's CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md,
+then the `.claude/rules/*.md` files without `paths` (see rules.py).
 `@path` lines import another file (relative to the importing file, `~/` or absolute), up to four
 levels deep; imports inside code fences or code spans are ignored.
 """
@@ -80,5 +81,12 @@ def load_memory(cwd: Path) -> Memory:
         text = _read(path, 0, seen, memory.files)
         if text:
             sections.append(f"Contents of {memory.files[before]}:\n\n{text}")
+    from claude_harness.config.rules import load_rules
+
+    for rule in load_rules(cwd):
+        if not rule.conditional and rule.path.resolve() not in seen:
+            seen.add(rule.path.resolve())
+            memory.files.append(rule.path.resolve())
+            sections.append(f"Contents of {rule.path}:\n\n{rule.text}")
     memory.text = "\n\n".join(sections)
     return memory

@@ -3,7 +3,8 @@
 Why one module: tests and users override these locations with environment variables, and every
 reader must honour the same override.
 
-  managed policy  $CLAUDE_HARNESS_MANAGED_SETTINGS or /etc/claude-harness/managed-settings.json
+  managed policy  $CLAUDE_HARNESS_MANAGED_SETTINGS, else /etc/claude-harness/managed-settings.json
+                  and Claude Code's /etc/claude-code/managed-settings.json (both read)
   user settings   $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json
   project         <cwd>/.claude/settings.json and <cwd>/.claude/settings.local.json
   data            $CLAUDE_HARNESS_DATA_DIR or platformdirs.user_data_dir("claude-harness")
@@ -15,11 +16,20 @@ import os
 from pathlib import Path
 
 MANAGED_SETTINGS_DEFAULT = Path("/etc/claude-harness/managed-settings.json")
+CLAUDE_CODE_MANAGED_SETTINGS = Path("/etc/claude-code/managed-settings.json")
 
 
 def managed_settings_path() -> Path:
     override = os.environ.get("CLAUDE_HARNESS_MANAGED_SETTINGS")
     return Path(override).expanduser() if override else MANAGED_SETTINGS_DEFAULT
+
+
+def managed_settings_paths() -> list[Path]:
+    """Every managed policy file, highest first: ours, then Claude Code's (an organisation that
+    deployed Claude Code's policy gets it applied here too). The override names the only one."""
+    if os.environ.get("CLAUDE_HARNESS_MANAGED_SETTINGS"):
+        return [managed_settings_path()]
+    return [MANAGED_SETTINGS_DEFAULT, CLAUDE_CODE_MANAGED_SETTINGS]
 
 
 def user_config_dir() -> Path:

@@ -14,7 +14,6 @@ resolver checks deny first).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from claude_harness.config.paths import (
     local_settings_path,
-    managed_settings_path,
+    managed_settings_paths,
     project_settings_path,
     user_settings_path,
 )
@@ -249,8 +248,22 @@ class LoadedSettings:
         ]
 
     @property
+    def managed_rules_only(self) -> bool:
+        """`allowManagedPermissionRulesOnly` in managed settings: only managed rules apply."""
+        return any(s.source == "policySettings" and
+                   s.settings.model_dump().get("allowManagedPermissionRulesOnly") is True
+                   for s in self.sources)
+
+    @property
     def rules(self) -> tuple[PermissionRule, ...]:
         out: list[PermissionRule] = []
+        if self.managed_rules_only:
+            for src in self.sources:
+                if src.source == "policySettings":
+                    for kind in RULE_KINDS:
+                        out.extend(PermissionRule(src.source, kind, parse_rule(text), src.root)
+                                   for text in getattr(src.settings.permissions, kind))
+            return tuple(out)
         for src in self.sources:
             for kind in RULE_KINDS:
                 for text in getattr(src.settings.permissions, kind):
@@ -349,13 +362,32 @@ def _flag_settings(value: str, cwd: Path, warnings: list[str]) -> SettingsSource
     return SettingsSource("flagSettings", path, settings, cwd) if settings else None
 
 
-# Environment a repository's committed settings may not set: where API keys go, what every
-# child process preloads or runs (CVE-2026-21852 leaked keys through ANTHROPIC_BASE_URL).
-_REPO_ENV_DENY = re.compile(
-    r"^(ANTHROPIC_.*|CLAUDE_.*|.*_BASE_URL|.*PROXY|LD_.*|DYLD_.*|PATH|NODE_OPTIONS|PYTHON.*|"
-    r"GIT_.*|BASH_ENV|ENV|PAGER|EDITOR|VISUAL|LESSOPEN|PROMPT_COMMAND|HOME|SHELL|IFS)$",
-    re.IGNORECASE,
-)
+# Environment a repository's committed settings may not set, even in a trusted folder: where API
+# keys go (CVE-2026-21852 leaked keys through ANTHROPIC_BASE_URL) and the variables that make
+# every child process load or run other code (Claude Code's own list of such variables, which it
+# strips from commands it runs). Everything else passes: GIT_FLOW_*, AWS_REGION, MY_APP_MODE...
+_REPO_ENV_DENY_NAMES = frozenset({
+    "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BEDROCK_BASE_URL",
+    "ANTHROPIC_VERTEX_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS", "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX", "AWS_BEARER_TOKEN_BEDROCK", "PATH", "HOME", "SHELL", "IFS",
+    "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "NODE_EXTRA_CA_CERTS",
+    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
+    "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "BASH_ENV",
+    "ENV", "ZDOTDIR", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "PERL5OPT", "PERL5LIB",
+    "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "GIT_SSH_COMMAND",
+    "GIT_SSH", "GIT_EXEC_PATH", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "GIT_PAGER", "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "PAGER", "EDITOR", "VISUAL", "BROWSER",
+    "LESSOPEN", "LESSCLOSE", "MANPAGER", "OPENSSL_CONF", "GCONV_PATH", "NLSPATH",
+    "npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL", "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC",
+    "DOTNET_STARTUP_HOOKS", "MAKEFLAGS",
+})
+
+
+def _repo_may_not_set(name: str) -> bool:
+    upper = name.upper()
+    return name in _REPO_ENV_DENY_NAMES or upper in _REPO_ENV_DENY_NAMES or \
+        upper.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "LD_", "DYLD_"))
 
 
 def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str]) -> SettingsSource:
@@ -376,7 +408,7 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
             warnings.append(f"{where}: defaultMode bypassPermissions ignored (a repository "
                             "cannot switch permission checks off; use --permission-mode)")
             perms = perms.model_copy(update={"defaultMode": None})
-        blocked = sorted(k for k in env if _REPO_ENV_DENY.match(k))
+        blocked = sorted(k for k in env if _repo_may_not_set(k))
         if blocked:
             warnings.append(f"{where}: env {', '.join(blocked)} ignored (a repository may not "
                             "set these)")
@@ -386,6 +418,10 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
                         "until this folder is trusted")
         perms = perms.model_copy(update={"allow": [], "additionalDirectories": [],
                                          "defaultMode": None})
+    if not trusted and env:
+        warnings.append(f"{where}: env ignored until this folder is trusted (as Claude Code "
+                        "applies a project's env only after its trust dialog)")
+        env = {}
     updates = {"permissions": perms, "env": env}
     return SettingsSource(src.source, src.path, src.settings.model_copy(update=updates),
                           src.root)
@@ -408,7 +444,7 @@ def load_settings(
     warnings: list[str] = []
     sources: list[SettingsSource] = []
     candidates: list[tuple[RuleSource, Path, Path | None]] = [
-        ("policySettings", managed_settings_path(), cwd),
+        ("policySettings", path, cwd) for path in managed_settings_paths()
     ]
     for source, path, root in candidates:
         settings, more = read_settings_file(path)

@@ -10,22 +10,32 @@ kept in `skipped` so `/hooks` can show what is being held back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from claude_harness.hooks.events import EVENT_SPECS, HOOK_EVENTS
+from claude_harness.hooks.conditions import RuleSyntaxError, parse_condition
+from claude_harness.hooks.events import EVENT_SPECS, HOOK_EVENTS, NOT_FIRED_EVENTS
 from claude_harness.hooks.matcher import Matcher, MatcherError
+from claude_harness.permissions.types import RuleValue
 
 DEFAULT_TIMEOUT_S = 60.0
+MODEL_HOOK_TIMEOUT_S = 30.0  # prompt and agent hooks: Claude Code's default
 PROJECT_SOURCES = frozenset({"projectSettings", "localSettings"})
+MANAGED_SOURCE = "policySettings"
 UNTRUSTED_NOTE = "skipped: workspace not trusted"
+MANAGED_ONLY_NOTE = "skipped: allowManagedHooksOnly is set in managed settings"
+HookKind = Literal["command", "http", "prompt", "agent"]
 
-# Keys of a hook handler we read or knowingly ignore; anything else earns a warning.
-_HANDLER_KEYS = frozenset({"type", "command", "timeout", "statusMessage"})
+# Keys each handler type reads; anything else earns a warning.
+_COMMON_KEYS = frozenset({"type", "timeout", "statusMessage", "if", "once"})
+_HANDLER_KEYS: dict[str, frozenset[str]] = {
+    "command": _COMMON_KEYS | {"command", "async", "shell"},
+    "http": _COMMON_KEYS | {"url", "headers", "allowedEnvVars"},
+    "prompt": _COMMON_KEYS | {"prompt", "model"},
+    "agent": _COMMON_KEYS | {"prompt", "model"},
+}
 _IGNORED_WITH_WARNING = {
-    "if": "the 'if' filter is not supported; the hook runs for every matching call",
-    "async": "'async' is not supported; the hook runs synchronously",
     "args": "'args' is not supported; put the arguments in 'command'",
 }
 
@@ -34,20 +44,42 @@ SourceItem = tuple[str, Path | None, Any]
 
 @dataclass(frozen=True)
 class HookEntry:
-    """One command hook as configured: where it came from and when it fires."""
+    """One hook as configured: what it runs, where it came from and when it fires.
+
+    kind command  `command` runs in /bin/sh with the event JSON on stdin (`is_async`: in the
+                  background, its answer delivered on the next turn)
+         http     the event JSON is POSTed to `url`; the response body is read like a command's
+                  stdout (a non-2xx status is a non-blocking error)
+         prompt   `prompt` goes to a small model that answers {"ok": bool, "reason": str}
+         agent    the same, answered by a sub-agent that may use read-only tools
+    """
 
     event: str
     matcher: Matcher
-    command: str
+    command: str  # command text, URL or prompt: what the hook is, for messages and /hooks
     timeout: float
     source: str
     path: Path | None
     status_message: str | None = None
+    kind: HookKind = "command"
+    condition: RuleValue | None = None  # `if`: a permission rule the tool call must match
+    is_async: bool = False
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env_vars: tuple[str, ...] = ()
+    model: str | None = None
+    once: bool = False
+    plugin_root: Path | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def origin(self) -> str:
         """The settings file (or the source name when there is no file) for messages and /hooks."""
         return str(self.path) if self.path is not None else self.source
+
+    @property
+    def identity(self) -> tuple[str, str, str]:
+        """Identical hooks (same kind, same text, same `if`) run once per event."""
+        return (self.kind, self.command, str(self.condition or ""))
 
 
 class HookLine(NamedTuple):
@@ -73,6 +105,7 @@ class HookConfig:
     skipped: tuple[HookEntry, ...] = ()
     warnings: tuple[str, ...] = ()
     disabled: bool = False  # `disableAllHooks`: nothing runs, /hooks still lists them
+    skip_notes: tuple[str, ...] = ()  # why each of `skipped` is held back
 
     @classmethod
     def from_sources(
@@ -81,22 +114,32 @@ class HookConfig:
         *,
         allow_project_hooks: bool = False,
         disable_all: bool = False,
+        managed_only: bool = False,
+        plugin_roots: Mapping[Path, Path] | None = None,
     ) -> HookConfig:
         """Parse each (source name, settings path or None, raw `hooks` value) in order.
 
         Order matters only for ties the runner resolves by configuration order (see
         `combine.py`); pass sources from the broadest (user) to the most specific (cliArg).
+        `managed_only` (allowManagedHooksOnly in managed settings) keeps only policySettings
+        hooks; `plugin_roots` maps a plugin's hooks file to its folder (CLAUDE_PLUGIN_ROOT).
         """
         entries: list[HookEntry] = []
-        skipped: list[HookEntry] = []
+        skipped: list[tuple[HookEntry, str]] = []
         warnings: list[str] = []
         for source, path, raw in sources:
             parsed = _parse_source(source, path, raw, warnings)
-            if source in PROJECT_SOURCES and not allow_project_hooks:
-                skipped.extend(parsed)
+            root = (plugin_roots or {}).get(path) if path is not None else None
+            if root is not None:
+                parsed = [replace(e, plugin_root=root) for e in parsed]
+            if managed_only and source != MANAGED_SOURCE:
+                skipped.extend((e, MANAGED_ONLY_NOTE) for e in parsed)
+            elif source in PROJECT_SOURCES and not allow_project_hooks:
+                skipped.extend((e, UNTRUSTED_NOTE) for e in parsed)
             else:
                 entries.extend(parsed)
-        return cls(tuple(entries), tuple(skipped), tuple(warnings), disabled=disable_all)
+        return cls(tuple(entries), tuple(e for e, _ in skipped), tuple(warnings),
+                   disabled=disable_all, skip_notes=tuple(n for _, n in skipped))
 
     @classmethod
     def empty(cls) -> HookConfig:
@@ -107,16 +150,16 @@ class HookConfig:
         if self.disabled:
             return []
         use_matcher = EVENT_SPECS[event].matcher != "none"
-        seen: set[str] = set()
+        seen: set[tuple[str, str, str]] = set()
         selected: list[HookEntry] = []
         for entry in self.entries:
             if entry.event != event:
                 continue
             if use_matcher and not entry.matcher.matches(matcher_value):
                 continue
-            if entry.command in seen:
+            if entry.identity in seen:
                 continue
-            seen.add(entry.command)
+            seen.add(entry.identity)
             selected.append(entry)
         return selected
 
@@ -128,7 +171,8 @@ class HookConfig:
         """Rows for `/hooks`: active hooks first, then the ones held back and why."""
         note = "disabled by disableAllHooks" if self.disabled else ""
         rows = [_line(e, note) for e in self.entries]
-        rows.extend(_line(e, UNTRUSTED_NOTE) for e in self.skipped)
+        notes = self.skip_notes or (UNTRUSTED_NOTE,) * len(self.skipped)
+        rows.extend(_line(e, n) for e, n in zip(self.skipped, notes, strict=False))
         return rows
 
 
@@ -146,6 +190,10 @@ def _parse_source(source: str, path: Path | None, raw: Any, warnings: list[str])
     out: list[HookEntry] = []
     for event, groups in raw.items():
         key = f"hooks.{event}"
+        if event in NOT_FIRED_EVENTS:
+            warnings.append(f"{where}: {key}: Claude Code's {event} event never fires in this "
+                            "harness; its hooks are ignored")
+            continue
         if event not in EVENT_SPECS:
             known = ", ".join(HOOK_EVENTS)
             warnings.append(f"{where}: {key}: unknown hook event (known: {known})")
@@ -211,40 +259,90 @@ def _parse_handler(
         )
         return None
     kind = handler.get("type", "command")
-    if kind != "command":
-        warnings.append(
-            f"{where}: {key}.type: {kind!r} hooks are not supported (only 'command'); skipped"
-        )
+    if kind not in _HANDLER_KEYS:
+        warnings.append(f"{where}: {key}.type: {kind!r} is not a hook type (command, http, "
+                        "prompt, agent); skipped")
         return None
-    command = handler.get("command")
-    if not isinstance(command, str) or not command.strip():
-        warnings.append(f"{where}: {key}.command: must be a non-empty string; skipped")
+    text_key = {"command": "command", "http": "url"}.get(kind, "prompt")
+    text = handler.get(text_key)
+    if not isinstance(text, str) or not text.strip():
+        warnings.append(f"{where}: {key}.{text_key}: must be a non-empty string; skipped")
         return None
-    timeout = _timeout(handler.get("timeout"), f"{where}: {key}.timeout", warnings)
+    condition = None
+    if handler.get("if") is not None:
+        try:
+            condition = parse_condition(str(handler["if"]))
+        except RuleSyntaxError as exc:
+            warnings.append(f"{where}: {key}.if: {exc}; the hook is skipped rather than run "
+                            "for every call")
+            return None
+    default = DEFAULT_TIMEOUT_S if kind in ("command", "http") else MODEL_HOOK_TIMEOUT_S
+    timeout = _timeout(handler.get("timeout"), f"{where}: {key}.timeout", warnings, default)
     status = handler.get("statusMessage")
     for name in handler:
         if name in _IGNORED_WITH_WARNING:
             warnings.append(f"{where}: {key}.{name}: {_IGNORED_WITH_WARNING[name]}")
-        elif name not in _HANDLER_KEYS:
+        elif name not in _HANDLER_KEYS[kind]:
             warnings.append(f"{where}: {key}.{name}: unknown key ignored")
     return HookEntry(
         event=event,
         matcher=matcher,
-        command=command,
+        command=text,
         timeout=timeout,
         source=source,
         path=path,
         status_message=status if isinstance(status, str) else None,
+        kind=kind,
+        condition=condition,
+        is_async=handler.get("async") is True and kind == "command",
+        headers=_headers(handler.get("headers"), f"{where}: {key}.headers", warnings),
+        allowed_env_vars=tuple(v for v in handler.get("allowedEnvVars") or ()
+                               if isinstance(v, str)),
+        model=handler.get("model") if isinstance(handler.get("model"), str) else None,
+        once=handler.get("once") is True,
     )
 
 
-def _timeout(value: Any, where: str, warnings: list[str]) -> float:
+def _headers(value: Any, where: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
+        warnings.append(f"{where}: must be an object of strings; ignored")
+        return ()
+    return tuple((str(k), v) for k, v in value.items())
+
+
+def _timeout(value: Any, where: str, warnings: list[str],
+             default: float = DEFAULT_TIMEOUT_S) -> float:
     """Seconds; a bad value keeps the hook (it may be a safety check) with the default timeout."""
     if value is None:
-        return DEFAULT_TIMEOUT_S
+        return default
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        warnings.append(
-            f"{where}: must be a positive number of seconds; using {DEFAULT_TIMEOUT_S:g}"
-        )
-        return DEFAULT_TIMEOUT_S
+        warnings.append(f"{where}: must be a positive number of seconds; using {default:g}")
+        return default
     return float(value)
+
+
+def hook_config_from_settings(
+    loaded: Any,
+    *,
+    trusted: bool,
+    plugin_sources: Iterable[SourceItem] = (),
+    plugin_roots: Mapping[Path, Path] | None = None,
+) -> HookConfig:
+    """The session's hooks from its settings (`LoadedSettings`) and plugins.
+
+    Applies `disableAllHooks` (in managed settings: nothing runs; elsewhere: every hook but the
+    managed ones is off) and `allowManagedHooksOnly` (managed settings only: user, project and
+    plugin hooks are held back and listed as such).
+    """
+    policy = [s.settings.model_dump() for s in loaded.sources if s.source == MANAGED_SOURCE]
+    managed_only = any(p.get("allowManagedHooksOnly") is True for p in policy)
+    disable_everything = any(p.get("disableAllHooks") is True for p in policy)
+    disable_others = loaded.value("disableAllHooks") is True and not disable_everything
+    sources = [*plugin_sources, *loaded.hooks_sources]
+    if disable_others:
+        sources = [s for s in sources if s[0] == MANAGED_SOURCE]
+    return HookConfig.from_sources(sources, allow_project_hooks=trusted,
+                                   disable_all=disable_everything, managed_only=managed_only,
+                                   plugin_roots=plugin_roots)

@@ -22,7 +22,12 @@ SUBAGENT_STOP = "SubagentStop"
 SESSION_START = "SessionStart"
 SESSION_END = "SessionEnd"
 PRE_COMPACT = "PreCompact"
+POST_COMPACT = "PostCompact"
 NOTIFICATION = "Notification"
+SETUP = "Setup"
+SUBAGENT_START = "SubagentStart"
+POST_TOOL_BATCH = "PostToolBatch"
+STOP_FAILURE = "StopFailure"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -32,7 +37,8 @@ NOTIFICATION = "Notification"
 Exit2Effect = Literal["deny", "block", "feedback", "none"]
 
 # What the matcher is compared with (the `matcher_value` the caller passes):
-MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type", "none"]
+MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
+                      "agent_type", "error", "none"]
 
 
 @dataclass(frozen=True)
@@ -61,13 +67,30 @@ EVENT_SPECS: dict[str, EventSpec] = {
             USER_PROMPT_SUBMIT, "none", "block", plain_stdout_is_context=True, decision_block=True
         ),
         EventSpec(STOP, "none", "block", decision_block=True),
-        EventSpec(SUBAGENT_STOP, "none", "block", decision_block=True),
+        EventSpec(SUBAGENT_STOP, "agent_type", "block", decision_block=True),
+        EventSpec(SUBAGENT_START, "agent_type", "none"),
         EventSpec(SESSION_START, "source", "none", plain_stdout_is_context=True),
+        EventSpec(SETUP, "trigger", "none", plain_stdout_is_context=True),
         EventSpec(SESSION_END, "reason", "none"),
         EventSpec(PRE_COMPACT, "trigger", "block", decision_block=True),
+        EventSpec(POST_COMPACT, "trigger", "none"),
         EventSpec(NOTIFICATION, "notification_type", "none"),
+        EventSpec(POST_TOOL_BATCH, "none", "feedback", decision_block=True),
+        EventSpec(STOP_FAILURE, "error", "none"),
     )
 }
+
+# Events Claude Code documents that this harness never fires: hooks on them load (and are
+# reported as never running) instead of being rejected as unknown.
+NOT_FIRED_EVENTS: frozenset[str] = frozenset({
+    "UserPromptExpansion", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
+    "CwdChanged", "FileChanged", "MessageDisplay", "Elicitation", "ElicitationResult",
+    "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCompleted", "ConfigChange",
+    "InstructionsLoaded",
+})
+
+# Events whose hooks get CLAUDE_ENV_FILE: what they export reaches later Bash commands.
+ENV_FILE_EVENTS: frozenset[str] = frozenset({SESSION_START, SETUP})
 
 HOOK_EVENTS: tuple[str, ...] = tuple(EVENT_SPECS)
 
@@ -79,3 +102,4 @@ TOOL_EVENTS: frozenset[str] = frozenset(
 
 SESSION_START_SOURCES: tuple[str, ...] = ("startup", "resume", "clear", "compact")
 PRE_COMPACT_TRIGGERS: tuple[str, ...] = ("manual", "auto")
+SETUP_TRIGGERS: tuple[str, ...] = ("init", "maintenance")

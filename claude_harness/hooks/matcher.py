@@ -7,7 +7,8 @@ Three forms, as in Claude Code settings:
   anything else                 a regex searched (unanchored) in the value: "mcp__.*", "^Notebook"
 
 The exact-list form matters: "Edit" must not fire for "NotebookEdit", which an unanchored regex
-would do.
+would do. The Agent tool was once called Task: a matcher naming either covers both (Claude Code
+2.1.332 fires a `Task` hook for an Agent call).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 _EXACT_LIST = re.compile(r"^[A-Za-z0-9_\-|, ]+$")
+_OLD_NAMES = {"Agent": "Task", "Task": "Agent"}
 
 
 class MatcherError(ValueError):
@@ -50,6 +52,10 @@ class Matcher:
     def matches(self, value: str | None) -> bool:
         if value is None or self.matches_all:
             return True
+        other = _OLD_NAMES.get(value)
+        return self._matches(value) or (other is not None and self._matches(other))
+
+    def _matches(self, value: str) -> bool:
         if self.names is not None:
             return value in self.names
         assert self.pattern is not None

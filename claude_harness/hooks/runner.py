@@ -6,8 +6,14 @@ The caller (tool pipeline, agent loop, app) makes one call per control point:
 
 and applies the outcome itself; the runner never changes permissions or state. Each hook gets
 the common fields (session_id, transcript_path, cwd, permission_mode, hook_event_name) plus the
-payload as JSON on stdin, `CLAUDE_PROJECT_DIR` in its environment and the project directory as
-its working directory.
+payload as JSON on stdin; a command hook runs in the project directory with `CLAUDECODE=1`,
+`CLAUDE_PROJECT_DIR`, `CLAUDE_PLUGIN_ROOT` (plugin hooks) and, for SessionStart and Setup,
+`CLAUDE_ENV_FILE` (what it exports there reaches later Bash commands: see env_file.py).
+
+A hook whose `if` rule does not match the tool call is not run. `http` hooks POST the same JSON;
+`prompt` and `agent` hooks ask the model through the callbacks the session gives (see
+kinds.py). `async` command hooks run in the background: `take_async_outcomes()` hands their
+answers to the session for the next turn.
 """
 
 from __future__ import annotations
@@ -20,8 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.hooks.combine import combine
+from claude_harness.hooks.conditions import condition_matches
 from claude_harness.hooks.config import HookConfig, HookEntry, HookLine
-from claude_harness.hooks.events import EVENT_SPECS
+from claude_harness.hooks.env_file import env_file_path
+from claude_harness.hooks.events import ENV_FILE_EVENTS, EVENT_SPECS
+from claude_harness.hooks.kinds import ModelEvaluator, run_http, run_model_hook
 from claude_harness.hooks.outcome import HookOutcome, HookResult
 from claude_harness.hooks.output import MAX_TEXT, Verdict, interpret
 from claude_harness.hooks.process import ProcessResult, Waitable, run_process
@@ -38,12 +47,22 @@ class HookRunner:
         session_id: str,
         transcript_path: str,
         get_permission_mode: Callable[[], str],
+        env_dir: Path | None = None,
+        prompt_evaluator: ModelEvaluator | None = None,
+        agent_evaluator: ModelEvaluator | None = None,
     ) -> None:
         self.config = config
         self.project_dir = Path(project_dir)
         self.session_id = session_id
         self.transcript_path = transcript_path
         self.get_permission_mode = get_permission_mode
+        self.env_dir = env_dir  # where SessionStart/Setup hooks write CLAUDE_ENV_FILE files
+        self.prompt_evaluator = prompt_evaluator  # the small model, for `prompt` hooks
+        self.agent_evaluator = agent_evaluator  # a read-only sub-agent, for `agent` hooks
+        self._ran_once: set[tuple[str, str, str]] = set()
+        self._background: set[asyncio.Task[HookOutcome]] = set()
+        self._async_done: list[HookOutcome] = []
+        self._env_files = 0
 
     def has_hooks(self, event: str) -> bool:
         return self.config.has_hooks(event)
@@ -70,13 +89,53 @@ class HookRunner:
         if matcher_value is None and spec.matcher != "none":
             value = payload.get(spec.matcher)
             matcher_value = value if isinstance(value, str) else None
-        entries = self.config.matching(event, matcher_value)
+        entries = [e for e in self.config.matching(event, matcher_value)
+                   if (e.condition is None or condition_matches(e.condition, payload,
+                                                                self.project_dir))
+                   and not (e.once and e.identity in self._ran_once)]
         if not entries:
             return HookOutcome(event=event)
+        self._ran_once.update(e.identity for e in entries if e.once)
         stdin = self._stdin(event, payload)
-        env = {**os.environ, "CLAUDE_PROJECT_DIR": str(self.project_dir)}
-        runs = await asyncio.gather(*(self._run_one(event, e, stdin, env, abort) for e in entries))
+        background = [e for e in entries if e.is_async]
+        for entry in background:
+            self._start_background(event, entry, stdin)
+        waited = [e for e in entries if not e.is_async]
+        runs = await asyncio.gather(*(self._run_one(event, e, stdin, abort) for e in waited))
         return combine(event, runs)
+
+    # -- async hooks -----------------------------------------------------------------------
+
+    def _start_background(self, event: str, entry: HookEntry, stdin: bytes) -> None:
+        async def run() -> HookOutcome:
+            outcome = combine(event, [await self._run_one(event, entry, stdin, None)])
+            self._async_done.append(outcome)
+            return outcome
+
+        task = asyncio.ensure_future(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def take_async_outcomes(self) -> list[HookOutcome]:
+        """Answers of background hooks that finished since the last call (their context and
+        messages go to the model and the person on the next turn; they cannot block)."""
+        done, self._async_done = self._async_done, []
+        return done
+
+    async def wait_async(self, timeout: float | None = None) -> None:
+        """Wait for background hooks (at shutdown, or in tests)."""
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=timeout)
+
+    def _environment(self, event: str, entry: HookEntry) -> dict[str, str]:
+        env = {**os.environ, "CLAUDECODE": "1", "CLAUDE_PROJECT_DIR": str(self.project_dir)}
+        if entry.plugin_root is not None:
+            env["CLAUDE_PLUGIN_ROOT"] = str(entry.plugin_root)
+        if event in ENV_FILE_EVENTS and self.env_dir is not None:
+            path = env_file_path(self.env_dir, event, self._env_files)
+            self._env_files += 1
+            env["CLAUDE_ENV_FILE"] = str(path)
+        return env
 
     def _stdin(self, event: str, payload: Mapping[str, Any]) -> bytes:
         data: dict[str, Any] = {
@@ -94,14 +153,18 @@ class HookRunner:
         event: str,
         entry: HookEntry,
         stdin: bytes,
-        env: Mapping[str, str],
         abort: Waitable | None,
     ) -> tuple[HookResult, Verdict]:
+        if entry.kind == "http":
+            return await run_http(event, entry, stdin, _label(entry))
+        if entry.kind in ("prompt", "agent"):
+            evaluator = self.prompt_evaluator if entry.kind == "prompt" else self.agent_evaluator
+            return await run_model_hook(event, entry, stdin, _label(entry), evaluator)
         proc = await run_process(
             entry.command,
             stdin,
             cwd=self.project_dir,
-            env=env,
+            env=self._environment(event, entry),
             timeout_s=entry.timeout,
             abort=abort,
         )

@@ -32,6 +32,7 @@ _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
     ("claude_harness.tools.plan_mode", "ENTER_TOOL"),
     ("claude_harness.tools.plan_mode", "EXIT_TOOL"),
     ("claude_harness.tools.tool_search", "TOOL"),
+    ("claude_harness.tools.skill", "TOOL"),
 )
 
 # Rarely used built-ins are announced by name only and loaded through ToolSearch; MCP tools are

@@ -28,3 +28,7 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# The end-to-end fixtures (scripted API server, project folder) for the Skill tool tests.
+from tests.e2e.conftest import api, project  # noqa: E402, F401

@@ -24,11 +24,17 @@ def test_project_user_and_namespaced_commands(repo: Path, user_dir: Path) -> Non
     write(repo / ".claude" / "commands" / "a" / "b" / "deep.md", "deep")
     write(repo / ".claude" / "commands" / "notes.txt", "not a command")
     write(user_dir / "commands" / "mine.md", "# My helper\n\nDo the thing.")
-    write(user_dir / "commands" / "review.md", "the user's review, hidden by the project's")
+    write(user_dir / "commands" / "review.md", "---\ndescription: the user's review\n---\nmine")
 
     commands = load_commands(repo)
     assert [c.name for c in commands] == ["a:b:deep", "frontend:component", "mine", "review"]
+    mine = find_command(commands, "mine")
     review = find_command(commands, "review")
+    # Claude Code 2.1.332 runs the user's file when both define a name (observed): so do we
+    assert review is not None and review.scope == "user" and review.body == "mine"
+    review = find_command(load_commands(repo, plugins=()), "review")
+    (user_dir / "commands" / "review.md").unlink()
+    review = find_command(load_commands(repo), "review")
     assert review is not None and review.scope == "project"
     assert review.description == "Review a file for bugs"
     assert review.argument_hint == "<file> [focus]"
@@ -81,7 +87,7 @@ def test_arguments_appended_when_the_body_has_no_placeholder(repo: Path) -> None
     write(repo / ".claude" / "commands" / "plain.md", "Summarise the project.\n")
     command = load_commands(repo)[0]
     assert expand(command, "").text == "Summarise the project.\n"
-    assert expand(command, "briefly").text == "Summarise the project.\n\nARGUMENTS: briefly"
+    assert expand(command, "briefly").text == "Summarise the project.\n\n\nARGUMENTS: briefly"
 
 
 def test_unbalanced_quotes_fall_back_to_whitespace_split(repo: Path) -> None:

@@ -60,7 +60,7 @@ def test_invalid_entries_become_warnings_naming_file_and_key(tmp_path: Path) -> 
         "SessionEnd": [
             {
                 "hooks": [
-                    {"type": "http", "url": "http://x"},
+                    {"type": "websocket", "url": "ws://x"},
                     {"type": "command"},
                     {"command": "ok", "timeout": -3},
                 ]
@@ -76,13 +76,10 @@ def test_invalid_entries_become_warnings_naming_file_and_key(tmp_path: Path) -> 
     assert f"{user}: hooks.Stop[0]: must be an object" in text
     assert f"{user}: hooks.PreCompact[0].matcher: invalid regex" in text
     assert f"{user}: hooks.SessionStart[0].hooks: must be a list" in text
-    assert f"{user}: hooks.SessionEnd[0].hooks[0].type: 'http' hooks are not supported" in text
+    assert f"{user}: hooks.SessionEnd[0].hooks[0].type: 'websocket' is not a hook type" in text
     assert f"{user}: hooks.SessionEnd[0].hooks[1].command: must be a non-empty string" in text
     assert f"{user}: hooks.SessionEnd[0].hooks[2].timeout: must be a positive number" in text
     assert f"{user}: hooks.Notification[0].matcher: must be a string" in text
-    assert (
-        f"{user}: hooks.UserPromptSubmit[0].hooks[0].if: the 'if' filter is not supported" in text
-    )
     assert f"{user}: hooks.UserPromptSubmit[0].hooks[0].mystery: unknown key" in text
     assert "cliArg: hooks: must be an object" in text
     # the valid handlers still load; a bad timeout keeps the hook with the default

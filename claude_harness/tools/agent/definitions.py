@@ -1,60 +1,40 @@
-"""The sub-agent kinds the Agent tool offers: the general one and custom ones from
-`.claude/agents/*.md` and the user's agents folder."""
+"""The sub-agent kinds the Agent tool offers: built-in ones (general-purpose, Explore, Plan),
+custom ones from `.claude/agents/`, the user's agents folder, plugins and `--agents`.
+
+The definitions themselves live in claude_harness.commands.agents; this module is what the
+Agent tool asks, through the session's catalog (see claude_harness.commands.catalog).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from claude_harness.commands.agents import load_agents
+from claude_harness.commands.agents import GENERAL_PURPOSE, AgentDefinition
 
-GENERAL_PROMPT = """\
-You are a sub-agent of a coding assistant, working on one task in the user's repository. Work \
-on your own with the tools you have: search, read, and (when the task asks for it) change files \
-or run commands. You cannot ask questions. When you are done, answer with one final message \
-that is your report: what you found or did, with file paths and line numbers, concise and \
-complete. That message is all the requester will see."""
-
-
-@dataclass(frozen=True)
-class AgentDefinition:
-    name: str
-    description: str
-    system_prompt: str
-    tools: tuple[str, ...] | None = None  # None = every tool the parent has (minus Agent)
-    model: str | None = None
-
-
-GENERAL_PURPOSE = AgentDefinition(
-    "general-purpose",
-    "A general agent for research and multi-step tasks: searching code, reading many files, "
-    "making changes across them.",
-    GENERAL_PROMPT,
-)
+__all__ = ["GENERAL_PURPOSE", "AgentDefinition", "agent_definitions", "find_agent",
+           "with_agent_types"]
 
 
 def agent_definitions(cwd: Path) -> list[AgentDefinition]:
-    """The general agent, then custom ones from `.claude/agents` and the user's agents."""
-    found = [GENERAL_PURPOSE]
-    for custom in load_agents(cwd):
-        tools = tuple(custom.tools) if getattr(custom, "tools", None) else None
-        found.append(AgentDefinition(custom.name, custom.description,
-                                     custom.system_prompt, tools, custom.model or None))
-    return found
+    """Every agent type visible from `cwd`, sorted by name (built-ins included)."""
+    from claude_harness.commands.catalog import catalog_for
+
+    return catalog_for(cwd).agent_list()
 
 
 def find_agent(name: str, cwd: Path) -> AgentDefinition | None:
-    for definition in agent_definitions(cwd):
-        if definition.name == name:
-            return definition
-    return None
+    from claude_harness.commands.catalog import catalog_for
+
+    return catalog_for(cwd).find_agent(name)
 
 
 def with_agent_types(tools: tuple[Any, ...], cwd: Path) -> tuple[Any, ...]:
     """The Agent tool's description with the agent types this project offers appended (custom
     agents come from files, so the list is fixed when the session starts, like every tool)."""
-    lines = [f"- {d.name}: {d.description}" for d in agent_definitions(cwd)]
-    described = "\n\nAvailable agent types (subagent_type):\n" + "\n".join(lines)
-    return tuple(replace(t, description=t.description + described) if t.name == "Agent" else t
-                 for t in tools)
+    from claude_harness.commands.catalog import catalog_for
+
+    listing = catalog_for(cwd).agent_listing()
+    return tuple(replace(t, description=t.description + "\n\n" + listing)
+                 if t.name == "Agent" else t for t in tools)

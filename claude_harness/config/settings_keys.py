@@ -1,0 +1,126 @@
+"""Every settings key Claude Code documents: applied here, read for another part to apply, or
+reported (once) as not supported. Unknown keys are reported too, so a typo is never silent.
+
+`session_settings(loaded)` gives the values other parts apply (the API client: model, effort,
+thinking; the loop: autoCompactThreshold; commits: includeCoAuthoredBy / attribution; the front
+ends: outputStyle, statusLine). `settings_report(loaded)` feeds /status, /doctor and --debug.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from claude_harness.config.load_report import LoadReport
+
+# Applied by this harness's configuration code (settings, hooks, MCP, plugins, start-up).
+APPLIED = frozenset({
+    "$schema", "permissions", "hooks", "env", "model", "disableAllHooks",
+    "allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "enableAllProjectMcpServers",
+    "enabledMcpjsonServers", "disabledMcpjsonServers", "enabledPlugins", "cleanupPeriodDays",
+    "parallelAgents",
+})
+# Read and exposed through `session_settings()`; the part named applies it.
+EXPOSED = {
+    "effortLevel": "the API request (effort)",
+    "alwaysThinkingEnabled": "the API request (thinking)",
+    "autoCompactThreshold": "the agent loop (auto-compaction)",
+    "includeCoAuthoredBy": "the commit attribution reminder",
+    "attribution": "the commit and pull request attribution reminder",
+    "apiKeyHelper": "the API client (the key comes from this command)",
+    "outputStyle": "the system prompt (output style)",
+    "statusLine": "the front ends (status line command)",
+    "sandbox": "the Bash sandbox",
+}
+# Documented by Claude Code, not supported here (reported once, never an error).
+UNSUPPORTED = frozenset({
+    "awsAuthRefresh", "awsCredentialExport", "companyAnnouncements", "forceLoginMethod",
+    "forceLoginOrgUUID", "otelHeadersHelper", "availableModels", "includeGitInstructions",
+    "spinnerTipsEnabled", "spinnerVerbs", "spinnerTipsOverride", "terminalProgressBarEnabled",
+    "showTurnDuration", "language", "autoUpdatesChannel", "extraKnownMarketplaces",
+    "strictKnownMarketplaces", "allowedMcpServers", "deniedMcpServers",
+    "allowManagedMcpServersOnly", "fileSuggestion", "respectGitignore", "plansDirectory",
+    "prefersReducedMotion", "teammateMode", "skipWebFetchPreflight", "autoMemoryEnabled",
+    "disableAutoMode", "skillOverrides", "feedbackSurveyRate", "alwaysAllowSandbox",
+    "forceRemoteSettingsRefresh", "voiceEnabled", "theme", "verbose", "autoConnectIde",
+    "editorMode", "preferredNotifChannel", "promptSuggestionEnabled", "fastMode",
+})
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    """The values other parts apply (None = not set anywhere)."""
+
+    model: str | None = None
+    effort_level: str | None = None
+    always_thinking: bool | None = None
+    auto_compact_threshold: float | None = None
+    include_co_authored_by: bool = True
+    attribution: dict[str, Any] | None = None
+    api_key_helper: str | None = None
+    output_style: str = "default"
+    status_line: dict[str, Any] | None = None
+    cleanup_period_days: int = 30
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else None
+
+
+def session_settings(loaded: Any) -> SessionSettings:
+    value = loaded.value
+    threshold = _number(value("autoCompactThreshold"))
+    days = value("cleanupPeriodDays")
+    effort = value("effortLevel")
+    helper = value("apiKeyHelper")
+    style = value("outputStyle")
+    status = value("statusLine")
+    attribution = value("attribution")
+    return SessionSettings(
+        model=loaded.model,
+        effort_level=effort if isinstance(effort, str) else None,
+        always_thinking=value("alwaysThinkingEnabled")
+        if isinstance(value("alwaysThinkingEnabled"), bool) else None,
+        auto_compact_threshold=threshold,
+        include_co_authored_by=value("includeCoAuthoredBy", True) is not False,
+        attribution=attribution if isinstance(attribution, dict) else None,
+        api_key_helper=helper if isinstance(helper, str) and helper.strip() else None,
+        output_style=style if isinstance(style, str) and style else "default",
+        status_line=status if isinstance(status, dict) else None,
+        cleanup_period_days=int(days) if isinstance(days, int) and not isinstance(days, bool)
+        and days >= 0 else 30,
+    )
+
+
+def key_status(key: str) -> tuple[str, str]:
+    """(report status, reason) for one top-level settings key."""
+    if key in APPLIED:
+        return "loaded", ""
+    if key in EXPOSED:
+        return "loaded", f"read; applied by {EXPOSED[key]}"
+    if key in UNSUPPORTED:
+        return "unsupported", "a Claude Code setting this harness does not support; ignored"
+    return "unsupported", "not a setting Claude Code documents (a typo?); ignored"
+
+
+def _written(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_written(v) for v in value.values())
+    return value not in (None, [], {}, "")
+
+
+def settings_report(loaded: Any, report: LoadReport | None = None) -> LoadReport:
+    """One entry per key per settings file, plus the warnings the settings loader gave."""
+    report = report if report is not None else LoadReport()
+    for src in loaded.sources:
+        origin = str(src.path) if src.path is not None else src.source
+        for key, value in src.settings.model_dump(exclude_unset=True).items():
+            if key in ("permissions", "env") and not _written(value):
+                continue  # defaults filled in by the loader, not written in the file
+            status, reason = key_status(key)
+            report.add("setting", key, origin, status, reason)  # type: ignore[arg-type]
+    for warning in loaded.warnings:
+        where, _, reason = warning.partition(": ")
+        report.add("setting", "(file)", where, "warning", reason or warning)
+    return report
