@@ -155,10 +155,10 @@ SUBCOMMANDS = ("doctor", "mcp")
 def run_subcommand(argv: list[str]) -> int:
     """`claude-harness doctor ...` and `claude-harness mcp ...` (configuration tools)."""
     if argv[0] == "doctor":
-        from claude_harness.config.doctor import main as doctor
+        from claude_harness.doctor import main as doctor
 
         return doctor(argv[1:])
-    from claude_harness.config.mcp_status import run_mcp_command
+    from claude_harness.mcp.status import run_mcp_command
 
     return run_mcp_command(argv[1:], Path.cwd())
 

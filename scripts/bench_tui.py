@@ -60,23 +60,11 @@ def child(messages: int, pid_file: Path, ready_file: Path) -> None:
 
 
 def _engine(cwd: Path) -> object:
-    """The engine as bootstrap builds it when that works; a minimal one otherwise."""
-    try:
-        from claude_harness.bootstrap import build_session
-        from claude_harness.options import RunOptions
+    """The session as bootstrap builds it for the app."""
+    from claude_harness.bootstrap import build_session
+    from claude_harness.options import RunOptions
 
-        return build_session(RunOptions(cwd=cwd))
-    except ImportError:
-        pass
-    from claude_harness.api.client import ApiSettings
-    from claude_harness.config.paths import data_dir
-    from claude_harness.permissions.types import PermissionContext
-    from claude_harness.session.core import Engine, EngineConfig
-
-    config = EngineConfig(cwd=cwd, model="claude-sonnet-5-5", permission=PermissionContext(cwd=cwd),
-                          tools=(), system_prompt="bench", api=ApiSettings.from_env(),
-                          data_dir=data_dir())
-    return Engine(config)
+    return build_session(RunOptions(cwd=cwd))
 
 
 async def _fill(app: object, count: int) -> None:

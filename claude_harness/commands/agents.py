@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from claude_harness.commands.custom import SkippedFile, project_roots
-from claude_harness.commands.frontmatter import FrontMatter, parse_front_matter
+from claude_harness.commands.custom import SkippedFile
+from claude_harness.config.frontmatter import FrontMatter, parse_front_matter
+from claude_harness.config.paths import project_roots
 
 Scope = Literal["built-in", "plugin", "user", "project", "flag"]
 PERMISSION_MODES = frozenset({"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk",

@@ -25,8 +25,8 @@ from claude_harness.commands.agents import (
     unknown_tools,
 )
 from claude_harness.commands.custom import CommandSet, CustomCommand, collect_commands
+from claude_harness.commands.plugins.discovery import PluginLoad, discover_plugins
 from claude_harness.config.load_report import LoadReport
-from claude_harness.plugins.discovery import PluginLoad, discover_plugins
 
 SKILL_LISTING_HEADER = "The following skills are available for use with the Skill tool:\n\n"
 SKILL_LISTING_BUDGET = 12_000  # characters (about 3,000 tokens) before descriptions are cut

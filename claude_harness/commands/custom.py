@@ -8,7 +8,7 @@ Where they come from (observed in Claude Code 2.1.332 on the same folders):
             namespace: `frontend/component.md` is `/frontend:component`. A folder of the commands
             tree that holds a `SKILL.md` is one skill named by that folder.
   plugins   `<plugin>/commands/**/*.md` and `<plugin>/skills/<name>/SKILL.md`, named
-            `plugin:name` (see claude_harness.plugins)
+            `plugin:name` (see claude_harness.commands.plugins)
 A name defined twice: the user's file wins over the project's (Claude Code runs the user's), and a
 nearer project folder over a farther one.
 
@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Literal
 
 from claude_harness.commands.expansion import ExpandedPrompt, expand
-from claude_harness.commands.frontmatter import FrontMatter, parse_front_matter
+from claude_harness.config.frontmatter import FrontMatter, parse_front_matter
+from claude_harness.config.paths import project_roots
 
 Scope = Literal["project", "user", "plugin"]
 Kind = Literal["command", "skill"]
@@ -104,16 +105,6 @@ def user_skills_dir() -> Path:
     from claude_harness.config.paths import user_config_dir
 
     return user_config_dir() / "skills"
-
-
-def project_roots(cwd: Path) -> list[Path]:
-    """cwd and its parents up to the repository root (nearest first); only cwd outside a repo."""
-    cwd = Path(cwd)
-    chain = [cwd, *cwd.parents]
-    for index, folder in enumerate(chain):
-        if (folder / ".git").exists():
-            return chain[: index + 1]
-    return [cwd]
 
 
 def command_dirs(cwd: Path) -> list[tuple[Path, Scope]]:

@@ -57,3 +57,13 @@ def data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("claude-harness"))
+
+
+def project_roots(cwd: Path) -> list[Path]:
+    """cwd and its parents up to the repository root (nearest first); only cwd outside a repo."""
+    cwd = Path(cwd)
+    chain = [cwd, *cwd.parents]
+    for index, folder in enumerate(chain):
+        if (folder / ".git").exists():
+            return chain[: index + 1]
+    return [cwd]

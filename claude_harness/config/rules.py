@@ -20,9 +20,8 @@ from pathlib import Path
 
 import pathspec
 
-from claude_harness.commands.custom import project_roots
-from claude_harness.commands.frontmatter import parse_front_matter
-from claude_harness.config.paths import user_config_dir
+from claude_harness.config.frontmatter import parse_front_matter
+from claude_harness.config.paths import project_roots, user_config_dir
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claude_harness.commands.frontmatter import parse_front_matter
+from claude_harness.config.frontmatter import parse_front_matter
 from claude_harness.permissions.rule_lists import split_rule_list as split_items
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.events import ToolResultEvent
+from claude_harness.protocol.events import ToolResultEvent
 from tests.e2e.support import make_engine, run_prompt
 
 DONE = {"content": [{"type": "text", "text": "done"}]}

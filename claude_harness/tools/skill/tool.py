@@ -16,10 +16,10 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.agent.context import ToolUseContext
 from claude_harness.permissions.rules import RuleSyntaxError, parse_rule
 from claude_harness.permissions.types import PermissionDecision, PermissionRule
-from claude_harness.tools.base import (
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.tool import (
     VALID,
     Progress,
     ToolError,

@@ -58,7 +58,7 @@ def build_report(cwd: Path, *, plugin_dirs: Iterable[str | Path] = (),
 
 
 def _mcp(cwd: Path, loaded: object, catalog: object, report: LoadReport) -> None:
-    from claude_harness.config.mcp_status import _policy, server_states
+    from claude_harness.mcp.status import _policy, server_states
 
     for server, _state, reason in server_states(cwd, _policy(cwd)):
         report.add("mcp", server.name, server.source or server.scope,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claude_harness.plugins.manifest import Plugin, PluginError, load_plugin
+from claude_harness.commands.plugins.manifest import Plugin, PluginError, load_plugin
 
 
 @dataclass
