@@ -307,8 +307,8 @@ class McpManager:
 
     def tool_changes(self, session_tools: Iterable[Tool]) -> ToolChanges:
         """Compare the servers' tools now with the session's fixed list (after a
-        `tools/list_changed`): new tools come back deferred, gone ones by name. Only MCP
-        tools are compared; built-ins are never "removed"."""
+        `tools/list_changed`): new tools come back deferred, gone ones by name. Only tools of
+        connected servers count as removed (a failed server's tools fail on their own)."""
         session = {t.name for t in session_tools}
         current = {t.name: t for t in self.tools()}
         added = tuple(replace(t, should_defer=True) for name, t in sorted(current.items())

@@ -64,6 +64,10 @@ class ServerGone(Exception):
     """The connection to the server broke (process exited, HTTP endpoint went away)."""
 
 
+class BadAnswer(Exception):
+    """The server answered, but not in a shape the protocol allows; the connection is fine."""
+
+
 @dataclass
 class ClientServices:
     """What this client offers every server: its roots, who answers elicitations, and how an
@@ -355,9 +359,12 @@ class McpConnection:
 
     async def request(self, what: str, make: Callable[[Any], Any]) -> Any:
         """Run `make(client)` (an SDK coroutine); a broken connection raises ServerGone and
-        marks this server failed; an MCP error answer is re-raised as is."""
+        marks this server failed; an MCP error answer is re-raised as is; an answer that breaks
+        the protocol (wrong shape, structured content against its own output schema) raises
+        BadAnswer and leaves the connection alone."""
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
+        from pydantic import ValidationError
 
         client = self.require_client()
         try:
@@ -368,6 +375,11 @@ class McpConnection:
             raise
         except (asyncio.CancelledError, TimeoutError):
             raise
+        except (ValidationError, RuntimeError) as exc:
+            if self._connection_broken():
+                raise ServerGone(self.mark_gone(what, exc)) from exc
+            raise BadAnswer(f"MCP server '{self.name}' gave an unusable answer to {what}: "
+                            f"{describe_error(exc)}") from exc
         except Exception as exc:
             raise ServerGone(self.mark_gone(what, exc)) from exc
 

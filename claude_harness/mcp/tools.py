@@ -12,11 +12,12 @@ import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from claude_harness.mcp.connection import McpConnection, ServerGone
+from claude_harness.mcp.connection import BadAnswer, McpConnection, ServerGone
 from claude_harness.mcp.content import McpCallResult, call_result, output_limit_chars
 from claude_harness.mcp.names import mcp_name
 from claude_harness.mcp.progress import progress_callback
 from claude_harness.mcp.schema import McpToolInput, make_input_model, normalised_schema
+from claude_harness.mcp.tasks import call_as_task, requires_task
 from claude_harness.tools.base import Tool, ToolError, ToolResult, build_tool
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
     destructive = not read_only and _hint(tool, "destructive_hint") is not False
     title = getattr(tool, "title", None) or tool.name
     remote_name = tool.name
+    as_task = requires_task(tool)
 
     async def call(inp: McpToolInput, ctx: ToolUseContext, progress: Any) -> ToolResult:
         from mcp.shared.exceptions import MCPError
@@ -79,16 +81,20 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
                             "(its tool list changed during this session).",
                             code="mcp_tool_removed")
         args = inp.arguments()
+
+        def send(client: Any) -> Any:
+            if as_task:
+                return call_as_task(client, remote_name, args, progress, conn.tool_timeout)
+            return client.call_tool(remote_name, args, read_timeout_seconds=conn.tool_timeout,
+                                    progress_callback=progress_callback(progress))
+
         try:
-            result = await race_abort(
-                conn.request(f"tool {remote_name}", lambda c: c.call_tool(
-                    remote_name, args, read_timeout_seconds=conn.tool_timeout,
-                    progress_callback=progress_callback(progress))),
-                ctx,
-            )
+            result = await race_abort(conn.request(f"tool {remote_name}", send), ctx)
         except ServerGone as exc:
             raise ToolError(f"{exc}\nThe other tools keep working; this server's tools are "
                             "unavailable until it is restarted.", code="mcp_server_gone") from exc
+        except BadAnswer as exc:
+            raise ToolError(str(exc), code="mcp_bad_answer") from exc
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 raise ToolError(f"MCP tool {remote_name} on '{server}' gave no answer within "
