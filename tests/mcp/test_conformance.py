@@ -40,7 +40,7 @@ def run_scenario(scenario: str, workdir: Path) -> tuple[str, list[dict[str, obje
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_client_scenario_passes(scenario: str, tmp_path: Path) -> None:
+def test_client_scenario_passes(scenario: str, tmp_path: Path, home: Path) -> None:
     output, checks = run_scenario(scenario, tmp_path)
     failed = [c for c in checks if c.get("status") == "FAILURE"]
     assert not failed, json.dumps(failed, indent=2)[:3000]

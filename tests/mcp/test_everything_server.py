@@ -50,7 +50,7 @@ class Everything:
 
 
 @pytest.fixture
-async def every(tmp_path: Path) -> AsyncIterator[Everything]:
+async def every(tmp_path: Path, home: Path) -> AsyncIterator[Everything]:
     script = require(EVERYTHING)
     cfg = McpServerConfig(name="every", command="node", args=(script, "stdio"), scope="cli")
     manager = McpManager([cfg], cwd=tmp_path, startup_timeout=30)

@@ -33,7 +33,7 @@ class Files:
 
 
 @pytest.fixture
-async def files(tmp_path: Path) -> AsyncIterator[Files]:
+async def files(tmp_path: Path, home: Path) -> AsyncIterator[Files]:
     script = require(FILESYSTEM)
     project = tmp_path / "project"
     project.mkdir()
