@@ -175,7 +175,13 @@ class McpConnection:
                         return
                     self.client = client
                     self._set("connected", None)
-                    await self._stop.wait()
+                    listening = asyncio.ensure_future(self._listen(client))
+                    try:
+                        await self._stop.wait()
+                    finally:
+                        listening.cancel()
+                        with contextlib.suppress(BaseException):
+                            await listening
             if scope.cancelled_caught and self.state == "pending":
                 self._deadline_passed()
         except asyncio.CancelledError:
@@ -265,6 +271,25 @@ class McpConnection:
             self._spawn_refresh("tools")
         elif isinstance(message, PromptListChangedNotification):
             self._spawn_refresh("prompts")
+
+    async def _listen(self, client: Any) -> None:
+        """On a 2026-era connection, list changes only flow on a `subscriptions/listen`
+        stream; keep one open. Its events also reach `_on_message` (the SDK tees them), which
+        does the refresh, so the loop here only drains them."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return
+        caps = client.server_capabilities
+        tools = getattr(getattr(caps, "tools", None), "list_changed", False)
+        prompts = getattr(getattr(caps, "prompts", None), "list_changed", False)
+        if not (tools or prompts):
+            return
+        with contextlib.suppress(Exception):
+            async with client.listen(tools_list_changed=bool(tools),
+                                     prompts_list_changed=bool(prompts)) as subscription:
+                async for _event in subscription:
+                    pass
 
     def _spawn_refresh(self, what: Literal["tools", "prompts"]) -> None:
         task = asyncio.ensure_future(self._refresh(what))

@@ -45,7 +45,13 @@ async def files(tmp_path: Path, home: Path) -> AsyncIterator[Files]:
     try:
         assert await manager.wait_ready(40)
         assert manager.status()[0].state == "connected", manager.status()[0].error
-        yield Files(manager, project)
+        files = Files(manager, project)
+        for _ in range(100):  # the server asks for our roots right after the handshake
+            listed = await files.call("list_allowed_directories", {})
+            if str(project.resolve()) in text_of(listed):
+                break
+            await asyncio.sleep(0.05)
+        yield files
     finally:
         await asyncio.wait_for(manager.close(), 20)
 
