@@ -23,6 +23,8 @@ SESSION_START = "SessionStart"
 SESSION_END = "SessionEnd"
 PRE_COMPACT = "PreCompact"
 NOTIFICATION = "Notification"
+ELICITATION = "Elicitation"
+ELICITATION_RESULT = "ElicitationResult"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -32,7 +34,8 @@ NOTIFICATION = "Notification"
 Exit2Effect = Literal["deny", "block", "feedback", "none"]
 
 # What the matcher is compared with (the `matcher_value` the caller passes):
-MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type", "none"]
+MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
+                      "mcp_server_name", "none"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,10 @@ EVENT_SPECS: dict[str, EventSpec] = {
         EventSpec(SESSION_END, "reason", "none"),
         EventSpec(PRE_COMPACT, "trigger", "block", decision_block=True),
         EventSpec(NOTIFICATION, "notification_type", "none"),
+        # An MCP server asks the user (elicitation): a hook may answer instead
+        # (`hookSpecificOutput.action` / `content`); exit 2 declines.
+        EventSpec(ELICITATION, "mcp_server_name", "block"),
+        EventSpec(ELICITATION_RESULT, "mcp_server_name", "block"),
     )
 }
 
