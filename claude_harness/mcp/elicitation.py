@@ -326,3 +326,60 @@ def request_from_params(server: str, params: Any) -> ElicitationRequest:
         schema = schema.model_dump(mode="json", by_alias=True, exclude_none=True)
     return ElicitationRequest(server, params.message, "form",
                               schema=dict(schema) if isinstance(schema, dict) else {})
+
+
+# ── answerers the session plugs in ────────────────────────────────────────────────────────────
+
+
+def hook_answerer(hooks: Any) -> Answerer:
+    """`Elicitation` hooks (a HookRunner) as an answerer: the first hook's `action`/`content`
+    answers; exit 2 declines; no hook or no answer passes to the next answerer."""
+
+    async def answer(request: ElicitationRequest) -> ElicitationAnswer | None:
+        if hooks is None or not hooks.has_hooks("Elicitation"):
+            return None
+        outcome = await hooks.run("Elicitation", request.hook_payload(),
+                                  matcher_value=request.server)
+        if outcome.blocked:
+            return ElicitationAnswer.decline()
+        return ElicitationAnswer.from_json(outcome.elicitation)
+
+    return answer
+
+
+def hook_reviewer(hooks: Any) -> Reviewer:
+    """`ElicitationResult` hooks: they see the answer and may replace it."""
+
+    async def review(request: ElicitationRequest,
+                     answer: ElicitationAnswer) -> ElicitationAnswer | None:
+        if hooks is None or not hooks.has_hooks("ElicitationResult"):
+            return None
+        payload = {"mcp_server_name": request.server, "mode": request.mode,
+                   "action": answer.action, "content": answer.content}
+        if request.elicitation_id:
+            payload["elicitation_id"] = request.elicitation_id
+        outcome = await hooks.run("ElicitationResult", payload, matcher_value=request.server)
+        if outcome.blocked:
+            return ElicitationAnswer.decline()
+        return ElicitationAnswer.from_json(outcome.elicitation)
+
+    return review
+
+
+# (the control request body) -> the SDK's answer `{"action", "content"}`, or None
+SendControl = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+def sdk_answerer(send: SendControl) -> Answerer:
+    """A program driving the session (the Agent SDK's `onElicitation`): the request goes out as
+    an `elicitation` control request; its response answers. An error or a malformed response
+    cancels (the program was asked and gave nothing usable)."""
+
+    async def answer(request: ElicitationRequest) -> ElicitationAnswer | None:
+        try:
+            response = await send(request.control_request())
+        except Exception:  # noqa: BLE001 - a failed exchange must not hang the server's call
+            return ElicitationAnswer.cancel()
+        return ElicitationAnswer.from_json(response) or ElicitationAnswer.cancel()
+
+    return answer

@@ -5,14 +5,22 @@ ToolSearch, prompts as slash commands, and elicitation answered by a form, a hoo
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from claude_harness.hooks import HookConfig, HookRunner
 from claude_harness.mcp import McpManager
-from claude_harness.mcp.elicitation import ElicitationAnswer, ElicitationRequest
+from claude_harness.mcp.elicitation import (
+    ElicitationAnswer,
+    ElicitationRequest,
+    hook_answerer,
+    hook_reviewer,
+    sdk_answerer,
+)
 from claude_harness.mcp.prompts import PromptError
 from claude_harness.mcp.tools import allows_direct_call
 from claude_harness.tools.registry import assemble_tool_pool, find_base_tool
@@ -131,3 +139,82 @@ async def test_elicitation_by_form_by_hook_and_by_nobody(manager: McpManager,
     assert (await call(ctx, "mcp__srv__ask", {})).content == "cancel"
     manager.elicitation.front_end = TypedAnswers(action="decline")
     assert (await call(ctx, "mcp__srv__ask", {})).content == "decline"
+
+
+
+def hook_runner(tmp_path: Path, hooks: dict[str, Any]) -> HookRunner:
+    config = HookConfig.from_sources([("userSettings", tmp_path / "settings.json", hooks)])
+    assert config.warnings == (), config.warnings
+    return HookRunner(config, project_dir=tmp_path, session_id="s", transcript_path="",
+                      get_permission_mode=lambda: "default")
+
+
+def command_hook(tmp_path: Path, name: str, body: str, matcher: str = "srv") -> dict[str, Any]:
+    script = tmp_path / name
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+    return {"matcher": matcher, "hooks": [{"type": "command", "command": str(script)}]}
+
+
+async def test_elicitation_hooks_answer_decline_and_review(manager: McpManager,
+                                                           tmp_path: Path) -> None:
+    """Claude Code's `Elicitation` / `ElicitationResult` hook events, run by the real runner
+    with real scripts: a hook answers (the form never shows), exit 2 declines, and a result
+    hook rewrites what the user typed."""
+    perm = permission(tmp_path, allow=("mcp__srv",))
+    ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+    seen = tmp_path / "seen.json"
+    answering = hook_runner(tmp_path, {"Elicitation": [command_hook(
+        tmp_path, "answer.sh",
+        f"cat > {seen}\n"
+        'echo \'{"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept", '
+        '"content": {"name": "Scripted", "age": 5}}}\'\n')]})
+    user = TypedAnswers({"name": "Typed"})
+    manager.elicitation.front_end = user
+    manager.elicitation.answerers.append(hook_answerer(answering))
+    assert (await call(ctx, "mcp__srv__ask", {})).content == "accept: Scripted (5)"
+    assert not user.requests
+    payload = json.loads(seen.read_text())
+    assert payload["hook_event_name"] == "Elicitation"
+    assert payload["mcp_server_name"] == "srv" and payload["message"] == "Who are you?"
+    assert payload["requested_schema"]["properties"]["name"]["type"] == "string"
+
+    refusing = hook_runner(tmp_path, {"Elicitation": [command_hook(
+        tmp_path, "no.sh", "echo 'not from scripts' >&2; exit 2\n")]})
+    manager.elicitation.answerers[:] = [hook_answerer(refusing)]
+    assert (await call(ctx, "mcp__srv__ask", {})).content == "decline"
+
+    other_server = hook_runner(tmp_path, {"Elicitation": [command_hook(
+        tmp_path, "other.sh", "exit 2\n", matcher="github")]})
+    manager.elicitation.answerers[:] = [hook_answerer(other_server)]
+    assert (await call(ctx, "mcp__srv__ask", {})).content == "accept: Typed (30)"
+
+    reviewing = hook_runner(tmp_path, {"ElicitationResult": [command_hook(
+        tmp_path, "review.sh",
+        'echo \'{"hookSpecificOutput": {"hookEventName": "ElicitationResult", '
+        '"action": "accept", "content": {"name": "Reviewed"}}}\'\n')]})
+    manager.elicitation.answerers.clear()
+    manager.elicitation.reviewers.append(hook_reviewer(reviewing))
+    assert (await call(ctx, "mcp__srv__ask", {})).content == "accept: Reviewed (30)"
+
+
+async def test_an_sdk_program_answers_through_a_control_request(manager: McpManager,
+                                                               tmp_path: Path) -> None:
+    perm = permission(tmp_path, allow=("mcp__srv",))
+    ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))
+    sent: list[dict[str, Any]] = []
+
+    async def send(body: dict[str, Any]) -> Any:
+        sent.append(body)
+        return {"action": "accept", "content": {"name": "From SDK"}}
+
+    manager.elicitation.answerers.append(sdk_answerer(send))
+    assert (await call(ctx, "mcp__srv__ask", {})).content == "accept: From SDK (30)"
+    assert sent[0]["subtype"] == "elicitation" and sent[0]["mcp_server_name"] == "srv"
+    assert sent[0]["property_order"] == ["name", "age"]
+
+    async def broken(body: dict[str, Any]) -> Any:
+        raise ConnectionError("the SDK went away")
+
+    manager.elicitation.answerers[:] = [sdk_answerer(broken)]
+    assert (await call(ctx, "mcp__srv__ask", {})).content == "cancel"
