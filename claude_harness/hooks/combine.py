@@ -38,6 +38,8 @@ def combine(event: str, runs: Sequence[tuple[HookResult, Verdict]]) -> HookOutco
         if verdict.block:
             outcome.blocked = True
             outcome.block_reason = _join(outcome.block_reason, verdict.block_reason)
+        if outcome.elicitation is None:
+            outcome.elicitation = verdict.elicitation
     winner = _winner(v.decision for _, v in runs)
     outcome.updated_input = _updated_input(winner, runs, outcome.errors)
     if winner is not None and EVENT_SPECS[event].permission:

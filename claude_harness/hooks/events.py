@@ -28,6 +28,8 @@ SETUP = "Setup"
 SUBAGENT_START = "SubagentStart"
 POST_TOOL_BATCH = "PostToolBatch"
 STOP_FAILURE = "StopFailure"
+ELICITATION = "Elicitation"
+ELICITATION_RESULT = "ElicitationResult"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -38,7 +40,7 @@ Exit2Effect = Literal["deny", "block", "feedback", "none"]
 
 # What the matcher is compared with (the `matcher_value` the caller passes):
 MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
-                      "agent_type", "error", "none"]
+                      "agent_type", "error", "mcp_server_name", "none"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,10 @@ EVENT_SPECS: dict[str, EventSpec] = {
         EventSpec(NOTIFICATION, "notification_type", "none"),
         EventSpec(POST_TOOL_BATCH, "none", "feedback", decision_block=True),
         EventSpec(STOP_FAILURE, "error", "none"),
+        # An MCP server asks the user (elicitation): a hook may answer instead
+        # (`hookSpecificOutput.action` / `content`); exit 2 declines.
+        EventSpec(ELICITATION, "mcp_server_name", "block"),
+        EventSpec(ELICITATION_RESULT, "mcp_server_name", "block"),
     )
 }
 

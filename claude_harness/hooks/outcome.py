@@ -48,6 +48,8 @@ class HookOutcome:
     system_messages          text for the user.
     errors                   visible non-blocking hook errors (non-zero exit, timeout, bad JSON...).
     stop / stop_reason       `continue: false`: the loop must stop; the reason is for the user.
+    elicitation              Elicitation / ElicitationResult only: the first hook's (in
+                             configuration order) `{"action", "content"}` answer, or None.
     """
 
     event: str
@@ -61,6 +63,7 @@ class HookOutcome:
     stop: bool = False
     stop_reason: str = ""
     results: list[HookResult] = field(default_factory=list)
+    elicitation: dict[str, Any] | None = None
 
     @property
     def ran(self) -> bool:

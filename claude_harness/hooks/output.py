@@ -16,7 +16,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from claude_harness.hooks.events import EVENT_SPECS, PERMISSION_REQUEST, PRE_TOOL_USE
+from claude_harness.hooks.events import (
+    ELICITATION,
+    ELICITATION_RESULT,
+    EVENT_SPECS,
+    PERMISSION_REQUEST,
+    PRE_TOOL_USE,
+)
 
 MAX_TEXT = 10_000  # chars kept of any hook-provided string (output, reason, context)
 
@@ -37,6 +43,7 @@ class Verdict:
     stop: bool = False
     stop_reason: str = ""
     errors: list[str] = field(default_factory=list)
+    elicitation: dict[str, Any] | None = None  # {"action", "content"} from an Elicitation hook
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
@@ -157,6 +164,23 @@ def _apply_specific(event: str, label: str, specific: dict[str, Any], verdict: V
         _apply_pre_tool_use(event, label, specific, verdict)
     elif event == PERMISSION_REQUEST:
         _apply_permission_request(event, label, specific, verdict)
+    elif event in (ELICITATION, ELICITATION_RESULT):
+        _apply_elicitation(event, label, specific, verdict)
+
+
+def _apply_elicitation(event: str, label: str, specific: dict[str, Any], verdict: Verdict) -> None:
+    """`action` (accept | decline | cancel) and, for accept, `content` (an object)."""
+    action = specific.get("action")
+    if action is None:
+        return
+    if action not in ("accept", "decline", "cancel"):
+        _err(verdict, event, label, "action", f"{action!r} is not accept, decline or cancel")
+        return
+    content = specific.get("content")
+    if content is not None and not isinstance(content, dict):
+        _err(verdict, event, label, "content", "must be an object")
+        return
+    verdict.elicitation = {"action": action, "content": content}
 
 
 def _apply_pre_tool_use(event: str, label: str, specific: dict[str, Any], verdict: Verdict) -> None:

@@ -7,6 +7,10 @@
     manager.status()                # for /mcp and stream-json init
     await manager.close()
 
+What the session wires in (see each method): `manager.elicitation` (who answers a server's
+questions), `add_root()` on /add-dir, `prompt_commands()` for the command registry,
+`tool_changes(tools)` after a `tools/list_changed`, `authenticate(name, show_url)` from /mcp.
+
 Servers connect concurrently in their own tasks, so the first paint and the first prompt never
 wait for them. A server that cannot start, hangs past MCP_TIMEOUT (default 30 s) or dies later is
 reported as failed in `status()`; the others and the session go on. Listeners added with
@@ -18,14 +22,20 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from claude_harness.mcp.approvals import ProjectPolicy, approval_state
 from claude_harness.mcp.config import McpServerConfig, load_mcp_configs
-from claude_harness.mcp.connection import McpConnection, State
+from claude_harness.mcp.connection import ClientServices, McpConnection, State
+from claude_harness.mcp.elicitation import ElicitationRouter
+from claude_harness.mcp.names import sanitize
+from claude_harness.mcp.oauth import LOGIN_TIMEOUT_SECONDS, Authorizer, ShowUrl
+from claude_harness.mcp.prompts import McpPromptCommand, build_prompt_commands
 from claude_harness.mcp.resources import build_list_tool, build_read_tool
+from claude_harness.mcp.roots import Roots
 from claude_harness.mcp.tools import build_server_tools
 from claude_harness.protocol.tool import Tool
 
@@ -61,6 +71,7 @@ class ServerStatus:
 
     def describe(self) -> str:
         label = {"connected": "✔ connected", "pending": "… connecting", "failed": "✘ failed",
+                 "needs-auth": "⚠ needs authentication",
                  "needs-approval": "? needs approval", "disabled": "○ disabled",
                  "closed": "○ closed"}[self.state]
         line = f"{self.name} · {label} · {self.transport} · {self.scope}"
@@ -72,6 +83,21 @@ class ServerStatus:
             line += f"\n    {self.error}".replace("\n", "\n    ") if "\n" in self.error \
                 else f"\n    {self.error}"
         return line
+
+
+@dataclass(frozen=True)
+class ToolChanges:
+    """How the servers' tools differ from the session's fixed tool list.
+
+    `added`: tools a server offers now that the session does not have, marked deferred so they
+    join through ToolSearch without touching the cached tool prefix. `removed`: session tools
+    no server offers any more; calling one fails with a clear message."""
+
+    added: tuple[Tool, ...] = ()
+    removed: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed)
 
 
 class McpManager:
@@ -100,14 +126,20 @@ class McpManager:
         self._listeners: list[Listener] = []
         self._tools: tuple[Tool, ...] | None = None
         self._retired: list[asyncio.Future[None]] = []  # replaced connections still closing
+        self.services = ClientServices(roots=Roots([self.cwd]))
+        self.services.roots.on_change(self._roots_changed)
         self.connections: list[McpConnection] = [
-            McpConnection(
-                cfg, cwd=self.cwd, startup_timeout=self.startup_timeout,
-                tool_timeout=self.tool_timeout, on_change=self._changed,
-                initial_state=self._initial_state(cfg, approve_project),
-            )
-            for cfg in servers
+            self._connection(cfg, self._initial_state(cfg, approve_project)) for cfg in servers
         ]
+
+    def _connection(self, cfg: McpServerConfig, state: State = "pending",
+                    authorizer: Authorizer | None = None,
+                    startup_timeout: float | None = None) -> McpConnection:
+        return McpConnection(
+            cfg, cwd=self.cwd, startup_timeout=startup_timeout or self.startup_timeout,
+            tool_timeout=self.tool_timeout, on_change=self._changed, initial_state=state,
+            services=self.services, authorizer=authorizer,
+        )
 
     @classmethod
     def from_options(
@@ -150,17 +182,34 @@ class McpManager:
     def reconnect(self, name: str) -> bool:
         """Start a failed or closed server again (for /mcp); False when it cannot be."""
         old = self.get(name)
-        if old is None or old.state not in ("failed", "closed") or old.config.error:
+        if old is None or old.state not in ("failed", "closed", "needs-auth") or old.config.error:
             return False
-        fresh = McpConnection(
-            old.config, cwd=self.cwd, startup_timeout=self.startup_timeout,
-            tool_timeout=self.tool_timeout, on_change=self._changed,
-        )
+        self._replace(old, self._connection(old.config))
+        return True
+
+    def _replace(self, old: McpConnection, fresh: McpConnection) -> None:
         self.connections[self.connections.index(old)] = fresh
         self._retired.append(asyncio.ensure_future(old.close()))
         fresh.start()
         self._changed(fresh)
-        return True
+
+    async def authenticate(self, name: str, show_url: ShowUrl,
+                           timeout: float = LOGIN_TIMEOUT_SECONDS) -> State | None:
+        """Log in to a remote server that needs it (what /mcp's "authenticate" runs).
+
+        The OAuth flow discovers the server's metadata, registers this client, and hands the
+        authorization URL to `show_url` (print it; the app makes it a link); it then waits up
+        to `timeout` for the browser to come back to the local listener, stores the tokens
+        (0600, in the data dir) and connects. Returns the server's state afterwards (None: no
+        such remote server)."""
+        old = self.get(name)
+        if old is None or old.config.transport == "stdio" or old.config.error:
+            return None
+        fresh = self._connection(old.config, authorizer=Authorizer(show_url, timeout),
+                                 startup_timeout=timeout + self.startup_timeout)
+        self._replace(old, fresh)
+        await fresh.wait_settled()
+        return fresh.state
 
     async def wait_ready(self, timeout: float | None = None) -> bool:
         """Wait until no server is still connecting; False when `timeout` ran out first."""
@@ -215,8 +264,59 @@ class McpManager:
         ]
 
     def init_info(self) -> list[dict[str, str]]:
-        """`mcp_servers` of stream-json's init line: [{name, status}]."""
-        return [{"name": c.name, "status": c.state} for c in self.connections]
+        """`mcp_servers` of stream-json's init line: [{name, status}], with a one-line
+        `error` for a server that failed or needs a login."""
+        info = []
+        for conn in self.connections:
+            entry = {"name": conn.name, "status": conn.state}
+            if conn.state in ("failed", "needs-auth") and conn.error:
+                entry["error"] = conn.error.splitlines()[0]
+            info.append(entry)
+        return info
+
+    # ── what the session wires in ──────────────────────────────────────────────────────────
+
+    @property
+    def elicitation(self) -> ElicitationRouter:
+        """Who answers a server's elicitation: append hook/SDK answerers to `.answerers`, set
+        the front end's form as `.front_end` (None: cancelled, as in -p)."""
+        return self.services.elicitation
+
+    @property
+    def roots(self) -> Roots:
+        return self.services.roots
+
+    def add_root(self, directory: Path) -> bool:
+        """/add-dir: offer one more working directory; connected servers are told the roots
+        changed. False when it already was a root."""
+        return self.services.roots.add(directory)
+
+    def _roots_changed(self) -> None:
+        for conn in self.connections:
+            if conn.state == "connected":
+                self._retired.append(asyncio.ensure_future(conn.notify_roots_changed()))
+
+    def prompt_commands(self) -> list[McpPromptCommand]:
+        """`/mcp__<server>__<prompt>` for every prompt of every connected server."""
+        commands: list[McpPromptCommand] = []
+        for conn in self.connections:
+            if conn.state == "connected" and conn.prompts:
+                fetch = _prompt_fetcher(conn)
+                commands.extend(build_prompt_commands(conn.name, conn.prompts, fetch))
+        return commands
+
+    def tool_changes(self, session_tools: Iterable[Tool]) -> ToolChanges:
+        """Compare the servers' tools now with the session's fixed list (after a
+        `tools/list_changed`): new tools come back deferred, gone ones by name. Only tools of
+        connected servers count as removed (a failed server's tools fail on their own)."""
+        session = {t.name for t in session_tools}
+        current = {t.name: t for t in self.tools()}
+        added = tuple(replace(t, should_defer=True) for name, t in sorted(current.items())
+                      if name not in session)
+        live = tuple(f"mcp__{sanitize(c.name)}__" for c in self.connections
+                     if c.state == "connected")
+        removed = tuple(sorted(n for n in session if n.startswith(live) and n not in current))
+        return ToolChanges(added, removed)
 
     def format_status(self) -> str:
         """The text of /mcp."""
@@ -238,3 +338,12 @@ class McpManager:
                 listener(self)
             except Exception:  # noqa: BLE001 - a front end's bug must not break a server task
                 pass
+
+
+def _prompt_fetcher(conn: McpConnection) -> Callable[[str, dict[str, str]], Awaitable[Any]]:
+    """prompts/get on one connection (a broken connection raises ServerGone)."""
+
+    async def fetch(prompt: str, args: dict[str, str]) -> Any:
+        return await conn.request(f"prompt {prompt}", lambda c: c.get_prompt(prompt, args))
+
+    return fetch

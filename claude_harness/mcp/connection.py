@@ -19,12 +19,18 @@ import math
 import os
 import tempfile
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from claude_harness import __version__
 from claude_harness.mcp.config import McpServerConfig
+from claude_harness.mcp.elicitation import ElicitationRouter
+from claude_harness.mcp.oauth import Authorizer, build_auth, needs_auth_reason
+from claude_harness.mcp.roots import Roots
 
-State = Literal["pending", "connected", "failed", "needs-approval", "disabled", "closed"]
+State = Literal["pending", "connected", "failed", "needs-auth", "needs-approval", "disabled",
+                "closed"]
 
 STDERR_TAIL_CHARS = 600
 CLOSE_GRACE_SECONDS = 5.0
@@ -58,6 +64,19 @@ class ServerGone(Exception):
     """The connection to the server broke (process exited, HTTP endpoint went away)."""
 
 
+class BadAnswer(Exception):
+    """The server answered, but not in a shape the protocol allows; the connection is fine."""
+
+
+@dataclass
+class ClientServices:
+    """What this client offers every server: its roots, who answers elicitations, and how an
+    OAuth login is asked for (None: report `needs-auth` instead of asking)."""
+
+    roots: Roots = field(default_factory=Roots)
+    elicitation: ElicitationRouter = field(default_factory=ElicitationRouter)
+
+
 class McpConnection:
     """State and traffic of one configured server."""
 
@@ -70,8 +89,12 @@ class McpConnection:
         tool_timeout: float | None,
         on_change: Callable[[McpConnection], None],
         initial_state: State = "pending",
+        services: ClientServices | None = None,
+        authorizer: Authorizer | None = None,
     ) -> None:
         self.config = config
+        self.services = services or ClientServices()
+        self.authorizer = authorizer or Authorizer()
         self.name = config.name
         self.cwd = cwd
         self.startup_timeout = startup_timeout
@@ -82,7 +105,9 @@ class McpConnection:
         if config.error:
             self.state = "failed"
         self.tools: list[Any] = []  # mcp_types.Tool as listed by the server
+        self.prompts: list[Any] = []  # mcp_types.Prompt
         self.has_resources = False
+        self._refreshing: set[asyncio.Task[None]] = set()
         self.instructions: str | None = None
         self.client: Any = None
         self._task: asyncio.Task[None] | None = None
@@ -131,6 +156,10 @@ class McpConnection:
                     await task
         if self.state in ("pending", "connected"):
             self._set("closed", None)
+        for refresh in list(self._refreshing):
+            refresh.cancel()
+        if self.authorizer.listener is not None:
+            await self.authorizer.listener.close()
         self._close_stderr()
 
     async def _run(self) -> None:
@@ -146,7 +175,13 @@ class McpConnection:
                         return
                     self.client = client
                     self._set("connected", None)
-                    await self._stop.wait()
+                    listening = asyncio.ensure_future(self._listen(client))
+                    try:
+                        await self._stop.wait()
+                    finally:
+                        listening.cancel()
+                        with contextlib.suppress(BaseException):
+                            await listening
             if scope.cancelled_caught and self.state == "pending":
                 self._deadline_passed()
         except asyncio.CancelledError:
@@ -158,8 +193,12 @@ class McpConnection:
             raise
         except BaseException as exc:  # noqa: BLE001 - a broken server must never escape
             if self.state in ("pending", "connected"):
-                verb = "could not start" if self.state == "pending" else "connection lost"
-                self._fail(f"{verb}: {describe_error(exc)}")
+                login = needs_auth_reason(exc)
+                if login is not None:
+                    self._needs_auth(login)
+                else:
+                    verb = "could not start" if self.state == "pending" else "connection lost"
+                    self._fail(f"{verb}: {describe_error(exc)}")
         finally:
             self.client = None
             if self._watchdog is not None:
@@ -173,8 +212,13 @@ class McpConnection:
         from mcp.client.client import Client
         from mcp_types import Implementation
 
-        info = Implementation(name="claude-harness", version="0.1.0")
-        async with Client(self._transport(), client_info=info) as client:
+        info = Implementation(name="claude-harness", version=__version__)
+        async with Client(
+            self._transport(), client_info=info,
+            list_roots_callback=self.services.roots.list_roots,
+            elicitation_callback=self.services.elicitation.callback(self.name),
+            message_handler=self._on_message,
+        ) as client:
             yield client
 
     def _transport(self) -> Any:
@@ -188,25 +232,97 @@ class McpConnection:
                 cwd=str(self.cwd),
             )
             return stdio_client(params, errlog=self._stderr)
+        auth = self._auth()
         if cfg.transport == "sse":
             from mcp.client.sse import sse_client
 
-            return sse_client(cfg.url, headers=dict(cfg.headers))
-        return _http_transport(cfg.url, dict(cfg.headers))
+            return sse_client(cfg.url, headers=dict(cfg.headers), auth=auth)
+        return _http_transport(cfg.url, dict(cfg.headers), auth)
+
+    def _auth(self) -> Any:
+        """OAuth for a remote server, unless the user configured an Authorization header
+        (then the credentials are theirs to manage)."""
+        if any(k.lower() == "authorization" for k in self.config.headers):
+            return None
+        auth, _ = build_auth(self.name, self.config.url, self.authorizer)
+        return auth
 
     async def _discover(self, client: Any) -> None:
-        tools: list[Any] = []
-        cursor: str | None = None
-        for _ in range(100):  # a server that pages forever cannot hang startup
-            page = await client.list_tools(cursor=cursor)
-            tools.extend(page.tools)
-            cursor = page.next_cursor
-            if not cursor:
-                break
-        self.tools = tools
+        self.tools = await _list_all(lambda cursor: client.list_tools(cursor=cursor), "tools")
         caps = client.server_capabilities
         self.has_resources = getattr(caps, "resources", None) is not None
+        if getattr(caps, "prompts", None) is not None:
+            self.prompts = await _list_all(lambda cursor: client.list_prompts(cursor=cursor),
+                                           "prompts")
         self.instructions = getattr(client, "instructions", None)
+
+    def offers(self, tool: str) -> bool:
+        """Whether the server's current tool list has `tool` (it may change mid-session)."""
+        return any(t.name == tool for t in self.tools)
+
+    # ── notifications from the server ──────────────────────────────────────────────────────
+
+    async def _on_message(self, message: Any) -> None:
+        """tools/prompts list_changed: list again, in a task of our own (the SDK delivers
+        notifications on its receive path, which a request of ours must not block)."""
+        from mcp_types import PromptListChangedNotification, ToolListChangedNotification
+
+        if isinstance(message, ToolListChangedNotification):
+            self._spawn_refresh("tools")
+        elif isinstance(message, PromptListChangedNotification):
+            self._spawn_refresh("prompts")
+
+    async def _listen(self, client: Any) -> None:
+        """On a 2026-era connection, list changes only flow on a `subscriptions/listen`
+        stream; keep one open. Its events also reach `_on_message` (the SDK tees them), which
+        does the refresh, so the loop here only drains them."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return
+        caps = client.server_capabilities
+        tools = getattr(getattr(caps, "tools", None), "list_changed", False)
+        prompts = getattr(getattr(caps, "prompts", None), "list_changed", False)
+        if not (tools or prompts):
+            return
+        with contextlib.suppress(Exception):
+            async with client.listen(tools_list_changed=bool(tools),
+                                     prompts_list_changed=bool(prompts)) as subscription:
+                async for _event in subscription:
+                    pass
+
+    def _spawn_refresh(self, what: Literal["tools", "prompts"]) -> None:
+        task = asyncio.ensure_future(self._refresh(what))
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _refresh(self, what: Literal["tools", "prompts"]) -> None:
+        client = self.client
+        if client is None or self.state != "connected":
+            return
+        try:
+            if what == "tools":
+                self.tools = await _list_all(
+                    lambda cursor: client.list_tools(cursor=cursor, cache_mode="refresh"), what)
+            else:
+                self.prompts = await _list_all(
+                    lambda cursor: client.list_prompts(cursor=cursor, cache_mode="refresh"), what)
+        except Exception:  # noqa: BLE001 - keep the old list; the next change lists again
+            return
+        self._on_change(self)
+
+    async def notify_roots_changed(self) -> None:
+        """Tell the server the roots changed (handshake-era protocol versions only: the
+        2026 revision dropped the notification, servers there ask again per request)."""
+        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+        client = self.client
+        if client is None or self.state != "connected":
+            return
+        if client.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            return
+        with contextlib.suppress(Exception):
+            await client.session.send_notification(_roots_changed())
 
     # ── state ──────────────────────────────────────────────────────────────────────────────
 
@@ -217,11 +333,18 @@ class McpConnection:
             self._settled.set()
         self._on_change(self)
 
+    def _needs_auth(self, reason: str) -> None:
+        self.tools = []
+        self.prompts = []
+        self.has_resources = False
+        self._set("needs-auth", reason)
+
     def _fail(self, message: str) -> None:
         tail = self.stderr_tail()
         if tail:
             message = f"{message}\nserver stderr (last lines):\n{tail}"
         self.tools = []
+        self.prompts = []
         self.has_resources = False
         self._set("failed", message)
 
@@ -261,9 +384,12 @@ class McpConnection:
 
     async def request(self, what: str, make: Callable[[Any], Any]) -> Any:
         """Run `make(client)` (an SDK coroutine); a broken connection raises ServerGone and
-        marks this server failed; an MCP error answer is re-raised as is."""
+        marks this server failed; an MCP error answer is re-raised as is; an answer that breaks
+        the protocol (wrong shape, structured content against its own output schema) raises
+        BadAnswer and leaves the connection alone."""
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED
+        from pydantic import ValidationError
 
         client = self.require_client()
         try:
@@ -274,6 +400,11 @@ class McpConnection:
             raise
         except (asyncio.CancelledError, TimeoutError):
             raise
+        except (ValidationError, RuntimeError) as exc:
+            if self._connection_broken():
+                raise ServerGone(self.mark_gone(what, exc)) from exc
+            raise BadAnswer(f"MCP server '{self.name}' gave an unusable answer to {what}: "
+                            f"{describe_error(exc)}") from exc
         except Exception as exc:
             raise ServerGone(self.mark_gone(what, exc)) from exc
 
@@ -281,12 +412,33 @@ class McpConnection:
         return self._task is None or self._task.done()
 
 
+async def _list_all(fetch: Callable[[str | None], Any], attr: str) -> list[Any]:
+    """Every page of a tools/list or prompts/list (at most 100: a server that pages forever
+    cannot hang startup)."""
+    found: list[Any] = []
+    cursor: str | None = None
+    for _ in range(100):
+        page = await fetch(cursor)
+        found.extend(getattr(page, attr))
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    return found
+
+
+def _roots_changed() -> Any:
+    from mcp_types import RootsListChangedNotification
+
+    return RootsListChangedNotification()
+
+
 @contextlib.asynccontextmanager
-async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
-    """Streamable HTTP with our headers; the HTTP client is ours to close."""
+async def _http_transport(url: str, headers: dict[str, str], auth: Any = None
+                          ) -> AsyncIterator[Any]:
+    """Streamable HTTP with our headers (and OAuth); the HTTP client is ours to close."""
     from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
-    async with create_mcp_http_client(headers=headers) as http:
+    async with create_mcp_http_client(headers=headers, auth=auth) as http:
         async with streamable_http_client(url, http_client=http) as streams:
             yield streams
 

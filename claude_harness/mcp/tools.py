@@ -9,29 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from claude_harness.mcp.connection import McpConnection, ServerGone
-from claude_harness.mcp.content import convert_result, output_limit_chars
+from claude_harness.mcp.connection import BadAnswer, McpConnection, ServerGone
+from claude_harness.mcp.content import McpCallResult, call_result, output_limit_chars
+from claude_harness.mcp.names import mcp_name
+from claude_harness.mcp.progress import progress_callback
 from claude_harness.mcp.schema import McpToolInput, make_input_model, normalised_schema
+from claude_harness.mcp.tasks import call_as_task, requires_task
 from claude_harness.protocol.tool import Tool, ToolError, ToolResult, build_tool
 
 if TYPE_CHECKING:
     from claude_harness.protocol.context import ToolUseContext
 
-MAX_NAME = 128
 MAX_DESCRIPTION = 2048
-_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
-
-
-def sanitize(name: str) -> str:
-    """Make a server or tool name fit the API's `^[a-zA-Z0-9_-]{1,128}$`."""
-    return _UNSAFE.sub("_", name) or "_"
-
-
-def mcp_tool_name(server: str, tool: str) -> str:
-    return f"mcp__{sanitize(server)}__{sanitize(tool)}"[:MAX_NAME]
+mcp_tool_name = mcp_name
 
 
 def _description(server: str, tool: Any) -> str:
@@ -77,21 +70,31 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
     destructive = not read_only and _hint(tool, "destructive_hint") is not False
     title = getattr(tool, "title", None) or tool.name
     remote_name = tool.name
+    as_task = requires_task(tool)
 
     async def call(inp: McpToolInput, ctx: ToolUseContext, progress: Any) -> ToolResult:
         from mcp.shared.exceptions import MCPError
         from mcp_types import REQUEST_TIMEOUT
 
+        if conn.state == "connected" and not conn.offers(remote_name):
+            raise ToolError(f"MCP server '{server}' no longer offers the tool {remote_name} "
+                            "(its tool list changed during this session).",
+                            code="mcp_tool_removed")
         args = inp.arguments()
+
+        def send(client: Any) -> Any:
+            if as_task:
+                return call_as_task(client, remote_name, args, progress, conn.tool_timeout)
+            return client.call_tool(remote_name, args, read_timeout_seconds=conn.tool_timeout,
+                                    progress_callback=progress_callback(progress))
+
         try:
-            result = await race_abort(
-                conn.request(f"tool {remote_name}", lambda c: c.call_tool(
-                    remote_name, args, read_timeout_seconds=conn.tool_timeout)),
-                ctx,
-            )
+            result = await race_abort(conn.request(f"tool {remote_name}", send), ctx)
         except ServerGone as exc:
             raise ToolError(f"{exc}\nThe other tools keep working; this server's tools are "
                             "unavailable until it is restarted.", code="mcp_server_gone") from exc
+        except BadAnswer as exc:
+            raise ToolError(str(exc), code="mcp_bad_answer") from exc
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
                 raise ToolError(f"MCP tool {remote_name} on '{server}' gave no answer within "
@@ -99,8 +102,8 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
                                 code="mcp_timeout") from exc
             raise ToolError(f"MCP server '{server}' refused {remote_name}: {exc.message}",
                             code="mcp_error") from exc
-        content = convert_result(list(result.content or []), result.structured_content)
-        return ToolResult(content, is_error=bool(result.is_error))
+        return ToolResult(call_result(result, server), is_error=bool(result.is_error),
+                          context_modifier=mark_loaded(name, ctx))
 
     return build_tool(
         name=name,
@@ -108,6 +111,7 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
         input_model=make_input_model(name, schema),
         json_schema=schema,
         call=call,
+        render_result=_render,
         is_read_only=lambda inp: read_only,
         is_concurrency_safe=lambda inp: read_only,
         is_destructive=lambda inp: destructive,
@@ -117,6 +121,35 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
         max_result_size_chars=output_limit_chars(),
         search_hint=f"mcp {server} {tool.name}",
     )
+
+
+def _render(data: McpCallResult | str) -> str | list[dict[str, Any]]:
+    return data.content if isinstance(data, McpCallResult) else data
+
+
+def mark_loaded(name: str, ctx: ToolUseContext) -> Any:
+    """A context modifier that counts a deferred tool as loaded once it ran.
+
+    The model may call a deferred MCP tool straight from the name in the deferred list, before
+    ToolSearch: the call is validated against the server's schema like any other and runs; from
+    then on the tool counts as loaded (as if ToolSearch had returned it). None when it already
+    is, so ordinary calls add no modifier."""
+    loaded = getattr(ctx.options, "loaded_deferred", frozenset())
+    if name in loaded:
+        return None
+
+    def load(c: ToolUseContext) -> ToolUseContext:
+        now = c.options.loaded_deferred | {name}
+        return replace(c, options=replace(c.options, loaded_deferred=now))
+
+    return load
+
+
+def allows_direct_call(tool: Tool) -> bool:
+    """True for tools the pipeline may run before ToolSearch loaded them: MCP tools, which
+    validate input against their server's JSON Schema (their input model does) and count
+    themselves loaded after the call (`mark_loaded`)."""
+    return tool.name.startswith("mcp__") and issubclass(tool.input_model, McpToolInput)
 
 
 def _key_argument(inp: McpToolInput) -> str:

@@ -52,3 +52,57 @@ def test_mcp_tool_is_listed_and_called_through_the_pipeline(project: Path, api: 
     sent = server.requests[0]["tools"]
     assert [t["name"] for t in sent] == names
     assert all(t.get("defer_loading") for t in sent if t["name"].startswith("mcp__"))  # > 10
+
+
+OAUTH = Path(__file__).resolve().parents[1] / "mcp" / "servers" / "oauth_server.py"
+
+
+def test_print_mode_reports_a_server_that_needs_a_login(project: Path, api: Any,
+                                                        tmp_path: Path) -> None:
+    """`-p` never waits for a person: an OAuth-protected server is `needs-auth` in the init
+    line, with a one-line reason, and the run goes on with the other servers."""
+    import subprocess
+
+    from tests.mcp.support import free_port
+    from tests.mcp.test_mcp_http import _wait_for_port
+
+    api([{"content": [{"type": "text", "text": "ok"}]}])
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(OAUTH), str(port), str(tmp_path / "grants")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(port, proc)
+        cfg = tmp_path / "remote.json"
+        cfg.write_text(json.dumps({"mcpServers": {
+            "secure": {"type": "http", "url": f"http://127.0.0.1:{port}/mcp"},
+            "srv": {"type": "stdio", "command": sys.executable, "args": [str(DEMO), "srv"]}}}))
+        run = run_cli(["-p", "hi", "--output-format", "stream-json", "--verbose",
+                       "--mcp-config", str(cfg)], project)
+    finally:
+        proc.kill()
+        proc.wait(5)
+    assert run.returncode == 0, run.stderr
+    init = ndjson(run.stdout)[0]
+    status = {s["name"]: s for s in init["mcp_servers"]}
+    assert status["srv"] == {"name": "srv", "status": "connected"}
+    assert status["secure"]["status"] == "needs-auth"
+    assert "OAuth login" in status["secure"]["error"] and "\n" not in status["secure"]["error"]
+    assert not any(t.startswith("mcp__secure__") for t in init["tools"])
+
+
+def test_print_mode_cancels_a_servers_question(project: Path, api: Any, tmp_path: Path) -> None:
+    """Nobody can answer an elicitation in `-p` (no hook, no SDK): it is cancelled at once and
+    the tool reports that, instead of the run hanging."""
+    api([
+        {"content": [{"type": "tool_use", "name": "ToolSearch",
+                      "input": {"query": "select:mcp__srv__ask"}}]},
+        {"content": [{"type": "tool_use", "name": "mcp__srv__ask", "input": {}}]},
+        {"content": [{"type": "text", "text": "done"}]},
+    ])
+    cfg = config(tmp_path, srv=[str(DEMO), "srv"])
+    run = run_cli(["-p", "ask me", "--output-format", "stream-json", "--verbose",
+                   "--mcp-config", cfg, "--allowedTools", "mcp__srv__ask"], project, timeout=60)
+    assert run.returncode == 0, run.stderr
+    results = [b for x in ndjson(run.stdout) if x["type"] == "user"
+               for b in x["message"]["content"]]
+    assert results[-1]["content"] == "cancel" and not results[-1].get("is_error")

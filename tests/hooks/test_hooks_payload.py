@@ -50,6 +50,9 @@ PAYLOADS: dict[str, dict] = {
     "SessionEnd": {"reason": "clear"},
     "PreCompact": {"trigger": "manual", "custom_instructions": ""},
     "Notification": {"notification_type": "permission_prompt", "message": "needs you"},
+    "Elicitation": {"mcp_server_name": "crm", "message": "Who?", "mode": "form",
+                    "requested_schema": {"type": "object", "properties": {}}},
+    "ElicitationResult": {"mcp_server_name": "crm", "mode": "form", "action": "decline"},
 }
 
 

@@ -74,3 +74,27 @@ def text_of(outcome: ToolOutcome) -> str:
     if isinstance(content, str):
         return content
     return "\n".join(b.get("text", "") for b in content if b.get("type") == "text")
+
+
+class TypedAnswers:
+    """A user at the form: types `answers` (field name -> text, as typed) into the fields and
+    submits; fields not in `answers` are left empty, so their defaults apply. `action` other
+    than "accept" is the user pressing decline / escape. Every request is kept."""
+
+    def __init__(self, answers: dict[str, str] | None = None, action: str = "accept") -> None:
+        self.answers = answers or {}
+        self.action = action
+        self.requests: list[Any] = []
+
+    async def elicit(self, request: Any) -> Any:
+        from claude_harness.mcp.elicitation import ElicitationAnswer, parse_value
+
+        self.requests.append(request)
+        if self.action != "accept":
+            return ElicitationAnswer(self.action)  # type: ignore[arg-type]
+        values = {}
+        for field in request.fields():
+            value = parse_value(field, self.answers.get(field.name, ""))
+            if value is not None:
+                values[field.name] = value
+        return ElicitationAnswer.accept(values)

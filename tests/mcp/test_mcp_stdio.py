@@ -48,9 +48,9 @@ def _names(pool: tuple) -> list[str]:
 async def test_servers_connect_and_status_lists_them(manager: McpManager) -> None:
     states = {s.name: s for s in manager.status()}
     assert states["srv"].state == "connected", states["srv"].error
-    assert states["srv"].tool_count == 10 and states["srv"].has_resources
+    assert states["srv"].tool_count == 13 and states["srv"].has_resources
     text = manager.format_status()
-    assert "srv · ✔ connected · stdio" in text and "10 tools" in text
+    assert "srv · ✔ connected · stdio" in text and "13 tools" in text
     assert manager.init_info() == [{"name": "srv", "status": "connected"},
                                    {"name": "envsrv", "status": "connected"}]
 

@@ -32,7 +32,7 @@ def available_tools(perm: Any) -> tuple[Any, ...]:
 def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "default",
                 bypass: bool = False, key: str | None = "test",
                 history: list[dict[str, Any]] | None = None) -> Any:
-    """An Engine wired as bootstrap does, pointed at `server`, without reading settings files."""
+    """A session wired as bootstrap does, pointed at `server`, without reading settings files."""
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.types import PermissionContext
     from claude_harness.session.core import Session, SessionConfig

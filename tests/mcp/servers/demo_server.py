@@ -7,8 +7,10 @@
 Tools: echo (read-only), danger (destructive, writes a marker file), crash (the process exits in
 the middle of the call), fail (returns isError), image (one PNG block), big (long text), whoami
 (the Authorization header it received over HTTP), env (an environment variable's value),
-pid (the process id), sleep (waits).
-Resource: memo://notes (text).
+pid (the process id), sleep (waits), grow (adds the tool `late`, removes `shrink`, and tells
+the client its tool list changed), shrink, ask (asks the user for a name and an age through
+elicitation and echoes the answer).
+Resource: memo://notes (text). Prompt: review (arguments: file, required; focus, optional).
 """
 
 from __future__ import annotations
@@ -17,9 +19,18 @@ import base64
 import os
 import sys
 from pathlib import Path
+from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import (
+    AcceptedElicitation,
+    Context,
+    Elicit,
+    ElicitationResult,
+    MCPServer,
+    Resolve,
+)
 from mcp.types import ToolAnnotations
+from pydantic import BaseModel
 
 # A 1x1 transparent PNG.
 PNG = base64.b64encode(
@@ -101,6 +112,50 @@ async def sleep(seconds: float) -> str:
 
     await anyio.sleep(seconds)
     return "slept"
+
+
+@server.tool()
+def shrink() -> str:
+    """Removed by grow."""
+    return "still here"
+
+
+@server.tool()
+async def grow(ctx: Context) -> str:
+    """Add the tool `late`, remove `shrink`, and send tools/list_changed."""
+
+    def late(word: str) -> str:
+        """A tool that arrived mid-session."""
+        return f"late: {word}"
+
+    server.add_tool(late)
+    server.remove_tool("shrink")
+    await ctx.notify_tools_changed()
+    return "grown"
+
+
+class Person(BaseModel):
+    name: str
+    age: int = 30
+
+
+def who_is_asking() -> Elicit[Person]:
+    return Elicit("Who are you?", Person)
+
+
+@server.tool()
+async def ask(answer: Annotated[ElicitationResult[Person], Resolve(who_is_asking)]) -> str:
+    """Ask the user who they are (elicitation, in whichever way the protocol version allows)
+    and say what came back."""
+    if isinstance(answer, AcceptedElicitation):
+        return f"accept: {answer.data.name} ({answer.data.age})"
+    return answer.action
+
+
+@server.prompt()
+def review(file: str, focus: str = "everything") -> str:
+    """Review one file."""
+    return f"Please review {file}, focusing on {focus}."
 
 
 @server.resource("memo://notes", description="Team notes", mime_type="text/plain")
