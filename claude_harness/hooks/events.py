@@ -90,7 +90,7 @@ EVENT_SPECS: dict[str, EventSpec] = {
 # reported as never running) instead of being rejected as unknown.
 NOT_FIRED_EVENTS: frozenset[str] = frozenset({
     "UserPromptExpansion", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
-    "CwdChanged", "FileChanged", "MessageDisplay", "Elicitation", "ElicitationResult",
+    "CwdChanged", "FileChanged", "MessageDisplay",
     "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCompleted", "ConfigChange",
     "InstructionsLoaded",
 })

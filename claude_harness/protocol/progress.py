@@ -42,9 +42,11 @@ class AgentStep:
 
 @dataclass(frozen=True)
 class MessageProgress:
-    """Any other status line a tool wants shown."""
+    """Any other status line a tool wants shown; `kind` says who sent it (e.g. "mcp_progress",
+    "mcp_task"), so a front end or the SDK bridge can single out MCP progress."""
 
     message: str
+    kind: str = ""
 
 
 ProgressData = OutputProgress | MatchProgress | AgentStep | MessageProgress
@@ -62,6 +64,6 @@ def as_progress(raw: Any) -> ProgressData:
         if "matches" in raw:
             return MatchProgress(int(raw["matches"]))
         if "message" in raw:
-            return MessageProgress(str(raw["message"]))
+            return MessageProgress(str(raw["message"]), str(raw.get("type") or ""))
         return MessageProgress(json.dumps(raw, default=str)[:200])
     return MessageProgress(str(raw))

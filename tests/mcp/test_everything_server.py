@@ -153,7 +153,7 @@ async def test_progress_notifications_become_tool_progress(every: Everything) ->
                             events)
     assert not done.is_error and "Steps: 3" in text_of(done)
     progress = [e.data for e in events if isinstance(e, ToolProgress)]
-    assert [p["message"] for p in progress] == ["1/3", "2/3", "3/3"]
+    assert [(p.message, p.kind) for p in progress] == [(f"{n}/3", "mcp_progress") for n in (1, 2, 3)]
     assert all(e.tool_use_id.startswith("toolu_") for e in events if isinstance(e, ToolProgress))
 
 
@@ -207,7 +207,7 @@ async def test_task_augmented_tool_with_a_question_on_the_way(every: Everything)
     every.user.answers = {}
     plain = await every.call("simulate-research-query", {"topic": "tides"}, events)
     assert not plain.is_error and "tides" in text_of(plain)
-    statuses = [e.data["message"] for e in events if isinstance(e, ToolProgress)]
+    statuses = [e.data.message for e in events if isinstance(e, ToolProgress)]
     assert statuses and statuses[0].startswith("Gathering")
     asked = await every.call("simulate-research-query", {"topic": "rust", "ambiguous": True})
     assert not asked.is_error and every.user.requests[-1].server == "every"
