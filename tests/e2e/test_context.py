@@ -101,13 +101,15 @@ async def test_a_five_megabyte_result_is_persisted_and_readable(project: Path, a
 
 async def test_compaction_keeps_the_last_request_and_shrinks_the_context(project: Path,
                                                                          api: Any) -> None:
+    """The request about to be sent is measured: the big Read result pushes it past the
+    threshold, so the history is compacted before it goes (not after the API saw it)."""
     (project / "big.py").write_text("# filler\n" * 4000)
     big = str(project / "big.py")
     small = str(project / "src" / "util.py")
     server = api([
         {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": big}}]},
-        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": small}}]},
         {"content": [{"type": "text", "text": "SUMMARY: the user wants util explained."}]},
+        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": small}}]},
         {"content": [{"type": "text", "text": "util.helper returns 42."}]},
     ])
     engine = make_engine(server, project, compact_threshold_tokens=10_000)
@@ -115,14 +117,14 @@ async def test_compaction_keeps_the_last_request_and_shrinks_the_context(project
     assert [e for e in events if isinstance(e, TurnEnd)][0].reason == "end_turn"
     compactions = [e for e in events if isinstance(e, Compaction)]
     assert len(compactions) == 1 and compactions[0].trigger == "auto"
-    summary_request, after = server.requests[2], server.requests[3]
+    summary_request, after = server.requests[1], server.requests[2]
     assert "summary" in summary_request["messages"][-1]["content"][-1]["text"].lower()
     assert summary_request["system"] == server.requests[0]["system"]
     (only,) = after["messages"][:1]
     text = only["content"][0]["text"]
     assert "SUMMARY: the user wants util explained." in text
     assert "Explain util.helper, please." in text
-    assert len(json.dumps(after)) // 4 < 10_000 < len(json.dumps(server.requests[1])) // 4
+    assert len(json.dumps(after)) // 4 < 10_000 < len(json.dumps(summary_request)) // 4
     # A resumed session continues from the summary.
     resumed = load_messages(engine.transcript.path)
     assert resumed[0]["content"][0]["text"] == text
