@@ -15,6 +15,7 @@ from claude_harness.agent.engine import Engine, EngineConfig
 from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
+from claude_harness.api.request_params import settings_from_sources
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted
 from claude_harness.options import RunOptions
@@ -65,11 +66,17 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
         cwd, model, memory=memory.text, override=opts.system_prompt,
         append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
     )
+    request_settings, setting_warnings = settings_from_sources(
+        flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
+        always_thinking=loaded.value("alwaysThinkingEnabled"),
+        interactive=opts.interactive and not opts.print_mode)
+    warnings.extend(setting_warnings)
     engine = Engine(EngineConfig(
         cwd=cwd, model=model, permission=permission, tools=_tools(opts, cwd, permission),
         system_prompt=system, api=ApiSettings.from_env(), data_dir=store,
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
+        request_settings=request_settings,
     ))
     engine.config.hooks = _hook_runner(engine, loaded, cwd, trusted, warnings)
     engine.memory_files = memory.files

@@ -123,7 +123,7 @@ class ToolUseOptions:
     session_dir: Path | None = None  # where tool-results/ and the transcript live
     api: Any = None  # the session's ApiClient: sub-agents talk to the model through it
     loaded_deferred: frozenset[str] = frozenset()  # deferred tools loaded by ToolSearch
-    max_tokens: int = 16_384
+    max_tokens: int | None = None  # None: the model table's default for the model in use
 
 
 @dataclass(frozen=True)

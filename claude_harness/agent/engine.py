@@ -28,6 +28,7 @@ from claude_harness.agent.events import (
     Compaction,
     HookRan,
     Notice,
+    SideUsage,
     TurnEnd,
     Usage,
     UserMessage,
@@ -36,6 +37,7 @@ from claude_harness.agent.loop import QueryParams, query, run_compaction
 from claude_harness.agent.messages import user_text
 from claude_harness.api.client import ApiClient, ApiSettings
 from claude_harness.api.pricing import context_window_for
+from claude_harness.api.request_params import RequestSettings, settings_from_sources
 from claude_harness.permissions.types import PermissionContext, PermissionMode
 from claude_harness.session.transcript import Transcript
 from claude_harness.tools.base import Tool
@@ -61,7 +63,7 @@ class EngineConfig:
     api: ApiSettings
     data_dir: Path
     max_turns: int | None = None
-    max_tokens: int = 16_384
+    max_tokens: int | None = None  # None: the model table's default
     session_id: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
     hooks: Any = None
@@ -71,6 +73,7 @@ class EngineConfig:
     auto_compact: bool = True
     tool_filter: tuple[str, ...] | None = None  # --tools: the built-ins to keep
     compact_threshold_tokens: int | None = None  # default: 85 % of the model's window
+    request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
 
 
 @dataclass
@@ -91,6 +94,7 @@ class Engine:
         self.messages: list[dict[str, Any]] = list(config.history)
         self.permission = config.permission
         self.totals = Totals()
+        self.request_settings = config.request_settings or settings_from_sources()[0]
         self.api = ApiClient(config.api)
         self.read_file_state = FileStateCache()
         self.content_replacement = ContentReplacementState()
@@ -268,7 +272,8 @@ class Engine:
         return QueryParams(self.model, self._system, self._tool_schemas,
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
                            compact_threshold=threshold,
-                           context_tokens=self.totals.last_context_tokens)
+                           context_tokens=self.totals.last_context_tokens,
+                           settings=self.request_settings)
 
     async def compact(self, instructions: str = "") -> AsyncIterator[AgentEvent]:
         """/compact [instructions]: summarise the conversation now."""
@@ -316,6 +321,13 @@ class Engine:
                 for message in event.messages:
                     self.transcript.append_message(message)
             self.totals.last_context_tokens = 0
+        elif isinstance(event, SideUsage):
+            t = self.totals
+            t.cost_usd += event.cost_usd
+            t.input_tokens += event.input_tokens
+            t.output_tokens += event.output_tokens
+            t.cache_read_tokens += event.cache_read_input_tokens
+            t.cache_write_tokens += event.cache_creation_input_tokens
         elif isinstance(event, Usage):
             t = self.totals
             t.cost_usd += event.cost_usd
