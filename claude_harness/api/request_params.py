@@ -63,6 +63,19 @@ class RequestSettings:
         return replace(self, thinking=not self.thinking)
 
 
+# Side requests (WebFetch answers, WebSearch): no thinking (a forced tool_choice forbids it) and
+# little effort; they are short errands for the main model.
+SIDE_REQUEST_SETTINGS = RequestSettings(effort="low", thinking=False)
+SIDE_REQUEST_MAX_TOKENS = 8_192
+
+
+def side_request_params(model: str) -> dict[str, Any]:
+    """max_tokens, thinking and effort for a side request to `model`."""
+    params = model_params(model, SIDE_REQUEST_SETTINGS)
+    params["max_tokens"] = min(params["max_tokens"], SIDE_REQUEST_MAX_TOKENS)
+    return params
+
+
 def parse_effort(value: Any) -> EffortLevel | None:
     """A valid effort level from a flag, setting or variable (case-insensitive), else None."""
     if not isinstance(value, str):
