@@ -102,10 +102,13 @@ class Headless:
 
     async def _turn(self, prompt: Any, last_text: str) -> tuple[TurnEnd | None, str]:
         end: TurnEnd | None = None
+        self.stop_reason = None
         async for event in self.engine.submit(prompt):
             if isinstance(event, AssistantMessage):
                 if not event.message.get("isSidechain"):
-                    last_text = final_text(event.message) or last_text
+                    text = final_text(event.message)
+                    continued = self.stop_reason in ("max_tokens", "pause_turn")
+                    last_text = (last_text + text if continued else text or last_text)
                     self.stop_reason = event.stop_reason
                 self._emit_message("assistant", event.message)
             elif isinstance(event, UserMessage):

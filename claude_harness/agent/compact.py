@@ -31,7 +31,7 @@ from claude_harness.api.errors import ApiError
 from claude_harness.api.token_estimate import estimate_tokens
 
 Messages = list[dict[str, Any]]
-SUMMARY_ROOM_TOKENS = 16_000  # kept free in the window for the summary the model writes
+SUMMARY_ROOM_TOKENS = 16_000  # kept free for the summary (an eighth of a small window)
 KEEP_RECENT_MESSAGES = 4  # their tool results stay whole in step 2
 LONG_INPUT_CHARS = 2_000  # tool input strings longer than this are cut in step 3
 FIT_ATTEMPTS = 3
@@ -185,7 +185,8 @@ async def compact_messages(
     context_window: int | None = None,
 ) -> CompactionResult:
     """Summarise `messages` with requests that fit `context_window` (when given)."""
-    budget = (context_window - SUMMARY_ROOM_TOKENS) if context_window else 1 << 62
+    room = min(SUMMARY_ROOM_TOKENS, (context_window or 0) // 8)
+    budget = (context_window - room) if context_window else 1 << 62
     summary = ""
     for attempt in range(FIT_ATTEMPTS):
         fitter = _Fitter(api, request_base, instructions, max(budget, 1_000))

@@ -184,7 +184,7 @@ class _Loop:
                 self.end = TurnEnd("aborted", self.turn)
             except ApiError as exc:
                 if exc.context_overflow:
-                    async for event in self._compact_and_retry(exc.message):
+                    async for event in self._compact_and_retry(exc.message, exc.context_limit):
                         yield event
                 else:
                     self.end = TurnEnd("error", self.turn, exc.message)
@@ -210,8 +210,10 @@ class _Loop:
                 yield event
             self.context_tokens = 0
 
-    async def _compact_and_retry(self, reason: str) -> AsyncIterator[AgentEvent]:
-        """The prompt did not fit: compact once and send again; a second time is an error."""
+    async def _compact_and_retry(self, reason: str,
+                                 limit: int | None = None) -> AsyncIterator[AgentEvent]:
+        """The prompt did not fit: compact once and send again; a second time is an error.
+        `limit` is the window the API's error named: the summary request is built to fit it."""
         if self.stops.reactive_compaction_done:
             self.end = TurnEnd("error", self.turn, f"{stop_reasons.CONTEXT_GIVE_UP} ({reason})")
             return
@@ -219,7 +221,7 @@ class _Loop:
         self.turn -= 1  # the retried request is the same turn
         compacted = False
         async for event in run_compaction(self.messages, self.params, self.ctx, self.api,
-                                          "auto", "", self.context_tokens):
+                                          "auto", "", self.context_tokens, context_window=limit):
             compacted = compacted or isinstance(event, Compaction)
             yield event
         self.context_tokens = 0
@@ -385,8 +387,11 @@ async def run_compaction(
     trigger: Literal["auto", "manual"],
     instructions: str,
     pre_tokens: int,
+    *,
+    context_window: int | None = None,
 ) -> AsyncIterator[AgentEvent]:
-    """Summarise and replace `messages` in place (unless a PreCompact hook vetoes it)."""
+    """Summarise and replace `messages` in place (unless a PreCompact hook vetoes it); the
+    summary request fits the model's window, or `context_window` when smaller."""
     if ctx.hooks is not None:
         outcome = await ctx.hooks.run("PreCompact", {"trigger": trigger,
                                                      "custom_instructions": instructions,
@@ -401,7 +406,8 @@ async def run_compaction(
     try:
         result = await compact_messages(api, base, messages, instructions=instructions,
                                         pre_tokens=pre_tokens,
-                                        context_window=spec_for(params.model).context_window)
+                                        context_window=min(spec_for(params.model).context_window,
+                                                           context_window or 1 << 62))
     except ApiError as exc:
         for event in side_usage_events(api) if ctx.agent_id is None else []:
             yield event

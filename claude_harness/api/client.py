@@ -23,6 +23,7 @@ import importlib.util
 import json
 import os
 import random
+import re
 import threading
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -179,6 +180,15 @@ def _make_sdk_client(settings: ApiSettings) -> Any:
         base_url=env.get("ANTHROPIC_VERTEX_BASE_URL") or None, **common)
 
 
+_LIMIT = re.compile(r">\s*(\d+)\s*maximum")
+
+
+def context_limit_in(message: str) -> int | None:
+    """The window a "prompt is too long: 250000 tokens > 200000 maximum" message names."""
+    match = _LIMIT.search(message)
+    return int(match.group(1)) if match else None
+
+
 def is_context_overflow(status: int | None, message: str) -> bool:
     """The request did not fit the model's context window (400 "prompt is too long", 413)."""
     lowered = message.lower()
@@ -211,7 +221,8 @@ def translate_error(exc: Exception, idle_timeout: float | None = None) -> ApiErr
         label = err_type or "error"
         return ApiError(f"API error {status} ({label}): {detail}", status=status,
                         retryable=retryable, retry_after=retry_after,
-                        context_overflow=is_context_overflow(status, detail))
+                        context_overflow=is_context_overflow(status, detail),
+                        context_limit=context_limit_in(detail))
     if isinstance(exc, anthropic.APITimeoutError) or type(exc).__name__ == "ReadTimeout":
         idle = f" for {idle_timeout:g} s" if idle_timeout else ""
         return ApiError(f"Stream stalled: no data from the API{idle}", retryable=True)
