@@ -136,7 +136,9 @@ class ServerState:
             usage.update({k: v for k, v in turn.usage.items() if k != "output_tokens"})
             self.issued.record(
                 [(b.text, b.signature) for b in turn.blocks if b.type == "thinking"],
-                [b.tool_id for b in turn.blocks if b.type == "tool_use"])
+                [b.tool_id for b in turn.blocks if b.type == "tool_use"],
+                [_thinking_mark(b.to_api()) for b in turn.blocks
+                 if b.type in ("thinking", "redacted_thinking")])
             omit = _thinking_display(body) == "omitted"
             self.issued.record_response([b.to_api(omit) for b in turn.blocks], turn.stop_reason)
             return TurnReply(turn, usage, omit)
@@ -149,3 +151,8 @@ class ServerState:
 def _thinking_display(body: Any) -> str | None:
     thinking = body.get("thinking") if isinstance(body, dict) else None
     return thinking.get("display") if isinstance(thinking, dict) else None
+
+
+def _thinking_mark(block: dict[str, Any]) -> tuple[str, str]:
+    """What identifies an issued thinking block whatever its display: its signature or data."""
+    return (block["type"], str(block.get("signature") or block.get("data") or ""))

@@ -30,18 +30,22 @@ class IssuedThinking:
     blocks, and a paused turn waiting to be continued."""
 
     by_signature: dict[str, str] = field(default_factory=dict)
-    # tool_use id -> the thinking blocks (text, signature) sent in the same response
+    # tool_use id -> the thinking blocks (type, signature or data) sent in the same response
     by_tool_id: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # server_tool_use id / result tool_use_id -> the block as issued (compact JSON)
     server_blocks: dict[tuple[str, str], str] = field(default_factory=dict)
     paused: list[list[dict[str, Any]]] = field(default_factory=list)  # pause_turn contents
 
-    def record(self, blocks: list[tuple[str, str]], tool_ids: list[str]) -> None:
+    def record(self, blocks: list[tuple[str, str]], tool_ids: list[str],
+               marks: list[tuple[str, str]] | None = None) -> None:
+        """Thinking (text, signature) pairs of a response and its tool ids; `marks` are its
+        thinking and redacted_thinking blocks in order, as (type, signature or data)."""
         for text, signature in blocks:
             self.by_signature[signature] = text
-        if blocks:
+        marks = marks if marks is not None else [("thinking", sig) for _, sig in blocks]
+        if marks:
             for tool_id in tool_ids:
-                self.by_tool_id[tool_id] = list(blocks)
+                self.by_tool_id[tool_id] = list(marks)
 
     def record_response(self, content: list[dict[str, Any]], stop_reason: str) -> None:
         for block in content:
@@ -289,7 +293,8 @@ def _check_final_tool_turn_keeps_thinking(messages: list[dict[str, Any]],
             break
     if not sent:
         return
-    head = [(b.get("thinking"), b.get("signature")) for b in blocks[:len(sent)]]
+    head = [(b["type"], str(b.get("signature") or b.get("data") or ""))
+            for b in blocks[:len(sent)]]
     if head != sent:
         raise RequestInvalid(
             f"messages.{last_assistant}.content.0: Expected `thinking` or `redacted_thinking`, "

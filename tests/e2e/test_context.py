@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from claude_harness.agent.events import Compaction, ToolResultEvent, TurnEnd
 from claude_harness.session.transcript import load_messages
 from claude_harness.testing.cache import segments
@@ -29,9 +31,19 @@ def assert_prefix_chain(requests: list[dict[str, Any]]) -> None:
         assert len(cached_prefix(requests[i])) >= len(previous)
 
 
-async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any) -> None:
+def with_thinking(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each scripted answer starts with a signed thinking block (the tool turns' thinking must
+    come back unchanged, and the cached prefix must not move because of it)."""
+    return [{**turn, "content": [{"type": "thinking", "thinking": f"Step {n}: plan the calls."},
+                                 *turn["content"]]} for n, turn in enumerate(turns)]
+
+
+@pytest.mark.parametrize("thinking", [False, True], ids=["plain", "thinking"])
+async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any,
+                                                        thinking: bool) -> None:
     prompts = thirty_turn_session(project)
-    server = api([turn for group in prompts for turn in group])
+    turns = [turn for group in prompts for turn in group]
+    server = api(with_thinking(turns) if thinking else turns)
     engine = make_engine(server, project, mode="acceptEdits")
     assert "NotebookEdit" in [t.name for t in engine.config.tools if t.should_defer]
     for n, _ in enumerate(prompts):
@@ -53,6 +65,14 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any)
     read_share = total.cache_read_tokens / (total.cache_read_tokens + total.cache_write_tokens
                                             + total.input_tokens)
     assert read_share > 0.8
+    assert all(r["thinking"]["type"] == "adaptive" for r in requests)
+    assert all(r["context_management"] == {"edits": [{"type": "clear_thinking_20251015",
+                                                      "keep": "all"}]} for r in requests)
+    if thinking:  # every thinking block went back, in every later request
+        last = requests[-1]["messages"]
+        sent = [b for m in last if m["role"] == "assistant" for b in m["content"]
+                if b["type"] == "thinking"]
+        assert len(sent) == 29 and sent[0]["thinking"] == "Step 0: plan the calls."
 
 
 async def test_a_deferred_tool_must_be_loaded_first(project: Path, api: Any) -> None:
