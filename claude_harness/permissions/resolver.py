@@ -302,8 +302,9 @@ async def _resolve_generic(
         reason = internal_url_reason(subject)
         if reason and not _allows_exact_host(perm, subject):
             return prompt_or_deny(
-                PermissionDecision.ask(f"WebFetch {reason}", decided_by="safety"), perm.mode
-            )
+                PermissionDecision.ask(f"WebFetch {reason}", decided_by="safety",
+                                       suggestion=rule_suggestion(name, subject, cwd=perm.cwd)),
+                perm.mode)
     if is_edit and subject:
         reason = protected_reason(subject, perm.cwd, perm.working_dirs)
         if reason:
