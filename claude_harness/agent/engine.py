@@ -321,23 +321,17 @@ class Engine:
                 for message in event.messages:
                     self.transcript.append_message(message)
             self.totals.last_context_tokens = 0
-        elif isinstance(event, SideUsage):
+        elif isinstance(event, (Usage, SideUsage)):  # side requests cost, but hold no context
             t = self.totals
             t.cost_usd += event.cost_usd
             t.input_tokens += event.input_tokens
             t.output_tokens += event.output_tokens
             t.cache_read_tokens += event.cache_read_input_tokens
             t.cache_write_tokens += event.cache_creation_input_tokens
-        elif isinstance(event, Usage):
-            t = self.totals
-            t.cost_usd += event.cost_usd
-            t.input_tokens += event.input_tokens
-            t.output_tokens += event.output_tokens
-            t.cache_read_tokens += event.cache_read_input_tokens
-            t.cache_write_tokens += event.cache_creation_input_tokens
-            t.last_context_tokens = event.context_tokens
-            t.api_turns += 1
-            self.api_time += event.api_seconds
+            if isinstance(event, Usage):
+                t.last_context_tokens = event.context_tokens
+                t.api_turns += 1
+                self.api_time += event.api_seconds
 
     async def _user_prompt_hooks(
         self, prompt: Any

@@ -20,6 +20,15 @@ SEARCH_RESULT = {"type": "web_search_tool_result", "content": [
      "encrypted_content": "EqQBCioIAhgBIiQ", "page_age": "1 day"}]}
 
 
+def failed_run(project: Path, prompt: str, stop_reason: str) -> tuple[Any, dict[str, Any]]:
+    """Run `prompt` expecting an error result with this stop_reason (exit code 1)."""
+    proc = run_cli(["-p", prompt, "--output-format", "json", *OPUS], project)
+    result = json.loads(proc.stdout)
+    assert proc.returncode == 1, proc.stderr
+    assert result["is_error"] and result["stop_reason"] == stop_reason
+    return proc, result
+
+
 def result_of(proc: Any) -> dict[str, Any]:
     lines = ndjson(proc.stdout)
     assert lines, proc.stderr
@@ -47,10 +56,7 @@ def test_a_cut_text_answer_is_continued_and_joined(project: Path, api: Any) -> N
 def test_continuation_gives_up_after_three_with_a_notice(project: Path, api: Any) -> None:
     cut = {"content": ["more"], "stop_reason": "max_tokens"}
     server = api([cut, cut, cut, cut])
-    proc = run_cli(["-p", "write forever", "--output-format", "json", *OPUS], project)
-    result = json.loads(proc.stdout)
-    assert proc.returncode == 1
-    assert result["is_error"] and result["stop_reason"] == "max_tokens"
+    proc, result = failed_run(project, "write forever", "max_tokens")
     assert "CLAUDE_CODE_MAX_OUTPUT_TOKENS" in result["result"]
     assert "cut off by the output token limit 3 times" in proc.stderr
     assert len(server.requests) == 4 and server.remaining_turns == 0
@@ -74,10 +80,7 @@ def test_a_tool_call_cut_mid_input_is_never_run(project: Path, api: Any) -> None
 
 def test_refusal_ends_the_run_with_an_error_result(project: Path, api: Any) -> None:
     api([{"content": ["I can't help with that."], "stop_reason": "refusal"}])
-    proc = run_cli(["-p", "do something bad", "--output-format", "json", *OPUS], project)
-    result = json.loads(proc.stdout)
-    assert proc.returncode == 1
-    assert result["is_error"] and result["stop_reason"] == "refusal"
+    proc, result = failed_run(project, "do something bad", "refusal")
     assert "declined" in result["result"]
     assert "declined" in proc.stderr
 
