@@ -29,7 +29,7 @@ from claude_harness.agent.events import (
 )
 from claude_harness.agent.messages import final_text, user_text
 from claude_harness.agent.prompt import environment_section
-from claude_harness.api.models import resolve_alias
+from claude_harness.api.models import subagent_model
 from claude_harness.tools.agent.definitions import GENERAL_PURPOSE, agent_definitions, find_agent
 from claude_harness.tools.base import (
     ToolError,
@@ -80,8 +80,7 @@ async def call(inp: AgentInput, ctx: ToolUseContext, progress: Any) -> ToolResul
         raise ToolError("Sub-agents need the model API, which is not available here.")
     tools = tuple(t for t in ctx.options.tools if t.name != "Agent"
                   and (definition.tools is None or t.name in definition.tools))
-    model = inp.model or definition.model or ctx.options.model
-    model = resolve_alias(model)
+    model = subagent_model(inp.model or definition.model, ctx.options.model)
     child = create_subagent_context(ctx, agent_id=f"agent-{next(_ids)}")
     child = replace(child, options=replace(ctx.options, tools=tools, model=model))
     system = definition.system_prompt + "\n\n" + environment_section(ctx.cwd, model)
