@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from claude_harness.agent import stop_reasons
@@ -88,8 +88,7 @@ def build_request(params: QueryParams, messages: list[dict[str, Any]], *,
     per-model fields (max_tokens, thinking, effort, context management) come from the table."""
     settings = params.settings
     if params.max_tokens is not None:
-        settings = RequestSettings(settings.effort, settings.thinking, settings.thinking_budget,
-                                   params.max_tokens, settings.thinking_display)
+        settings = replace(settings, max_output_tokens=params.max_tokens)
     per_model = model_params(params.model, settings, ultrathink=ultrathink)
     request: dict[str, Any] = {
         "model": params.model,
