@@ -158,6 +158,8 @@ class _Loop:
         self.end: TurnEnd | None = None
         self.stops = stop_reasons.StopReasonState()
         self.ultrathink = wants_ultrathink(last_prompt_text(messages))
+        # messages[:counted] are in context_tokens (the last request's prompt and answer)
+        self.counted = max(len(messages) - 1, 0) if params.context_tokens else 0
 
     async def run(self) -> AsyncIterator[AgentEvent]:
         notice = _unknown_model_notice(self.params.model)
@@ -201,8 +203,10 @@ class _Loop:
         if not threshold:
             return
         size = self.context_tokens
-        if size <= threshold:
-            size = max(size, estimate_tokens(build_request(self.params, self.messages)))
+        if not size:  # nothing measured yet (a resumed session, just compacted): estimate it all
+            size = estimate_tokens(build_request(self.params, self.messages))
+        elif size <= threshold:  # measured, plus what was added since
+            size += estimate_tokens(self.messages[self.counted:])
         if size > threshold:
             async for event in run_compaction(self.messages, self.params, self.ctx, self.api,
                                               "auto", "", size):
@@ -262,6 +266,7 @@ class _Loop:
         if assistant["content"]:
             self.messages.append(assistant)
             yield AssistantMessage(assistant, stop)
+        self.counted = len(self.messages)
         self.stops.reset_after_progress(stop)
         if stop == "refusal":
             yield stop_reasons.refusal_notice()
