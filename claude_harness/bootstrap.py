@@ -16,6 +16,7 @@ from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings, preload_sdk
 from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
+from claude_harness.api.request_params import settings_from_sources
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
@@ -74,13 +75,18 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
         cwd, model, memory=memory.text, override=opts.system_prompt,
         append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
     )
+    request_settings, setting_warnings = settings_from_sources(
+        flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
+        always_thinking=loaded.value("alwaysThinkingEnabled"),
+        interactive=opts.interactive and not opts.print_mode)
+    warnings.extend(setting_warnings)
     session = Session(SessionConfig(
         cwd=cwd, model=model, permission=permission, tools=_tools(opts, cwd, permission),
         system_prompt=system, api=ApiSettings.from_env(), data_dir=store,
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=opts.print_mode, memory_files=tuple(memory.files),
-        mcp=_mcp_manager(opts, cwd, loaded, warnings),
+        mcp=_mcp_manager(opts, cwd, loaded, warnings), request_settings=request_settings,
     ))
     session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
     return session, warnings

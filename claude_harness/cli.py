@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true")
     p.add_argument("--debug", action="store_true", help="write a debug log in the session folder")
     p.add_argument("--model", help="model id or alias (sonnet, opus, haiku)")
+    p.add_argument("--effort", choices=("low", "medium", "high", "xhigh", "max"),
+                   help="how much effort the model puts into each answer (default: the model's)")
     p.add_argument("--permission-mode", choices=PERMISSION_MODES)
     p.add_argument("--dangerously-skip-permissions", action="store_true",
                    help="same as --permission-mode bypassPermissions")
@@ -83,6 +85,7 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         verbose=args.verbose,
         debug=args.debug,
         model=args.model,
+        effort=args.effort,
         permission_mode=mode,
         allowed_tools=split_tool_list(args.allowed_tools),
         disallowed_tools=split_tool_list(args.disallowed_tools),

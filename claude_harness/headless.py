@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from typing import IO, Any
 
 from claude_harness.agent.messages import final_text
@@ -29,13 +30,15 @@ from claude_harness.protocol.events import (
     SessionClosed,
     SessionEvent,
     SessionStarted,
+    StopNotice,
     TurnEnd,
     UserMessage,
 )
 from claude_harness.protocol.ops import Shutdown, UserPrompt
 from claude_harness.protocol.view import SessionView
 
-SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution"}
+SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution",
+            "refusal": "error_during_execution", "max_tokens": "error_during_execution"}
 
 
 def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
@@ -68,6 +71,7 @@ class Headless:
         self.verbose = verbose
         self.view = SessionView()
         self._events: Any = None
+        self.stop_reason: str | None = None  # the API's, of the last answer
 
     def _line(self, obj: dict[str, Any]) -> None:
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -102,13 +106,24 @@ class Headless:
         end: TurnEnd | None = None
         last_text = ""
         try:
-            for one in prompts:
+            for number, one in enumerate(prompts, 1):
                 end, last_text = await self._turn(one, last_text)
                 if end is None or end.reason not in ("end_turn", "stop_sequence"):
+                    end = self._skipped(end, len(prompts) - number)
                     break
         finally:
             await self._close()
         return self._finish(end, last_text, start)
+
+    def _skipped(self, end: TurnEnd | None, count: int) -> TurnEnd | None:
+        """Say so when a failed turn leaves prompts from stdin unsent (never drop them
+        silently)."""
+        if not count or end is None:
+            return end
+        note = f"{count} remaining prompt(s) from stdin were not sent because this turn ended " \
+               f"with {end.reason}."
+        self.err.write(note + "\n")
+        return replace(end, error=f"{end.error or end.reason} ({note})")
 
     async def _close(self) -> None:
         self.session.submit(Shutdown())
@@ -117,23 +132,30 @@ class Headless:
 
     async def _turn(self, prompt: Any, last_text: str) -> tuple[TurnEnd | None, str]:
         self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
+        self.stop_reason = None
         while True:
             event = await self._next()
             if isinstance(event, AssistantMessage):
                 if not event.message.get("isSidechain"):
-                    last_text = final_text(event.message) or last_text
+                    text = final_text(event.message)
+                    continued = self.stop_reason in ("max_tokens", "pause_turn")
+                    last_text = (last_text + text if continued else text or last_text)
+                    self.stop_reason = event.stop_reason
                 self._emit_message("assistant", event.message)
             elif isinstance(event, UserMessage):
-                if event.message.get("isSidechain") or any(
+                if event.message.get("isSidechain") or event.message.get("isMeta") or any(
                         b.get("type") == "tool_result" for b in event.message["content"]):
                     self._emit_message("user", event.message)
             elif isinstance(event, ApiRetry):
                 self._retry(event)
             elif isinstance(event, HookRan):
                 self._hook(event)
-            elif isinstance(event, Notice) and (self.verbose or event.level != "info"):
+            elif isinstance(event, (Notice, StopNotice)) and (self.verbose
+                                                              or event.level != "info"):
                 self.err.write(f"{event.text}\n")
             elif isinstance(event, TurnEnd):
+                if event.reason == "refusal":
+                    self.stop_reason = "refusal"  # even when the refused message was empty
                 return event, last_text
 
     def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
@@ -181,6 +203,7 @@ class Headless:
             "duration_api_ms": int(t.api_seconds * 1000),
             "num_turns": end.num_turns if end else 0,
             "result": (end.error if end and end.error else text) if is_error else text,
+            "stop_reason": self.stop_reason,
             "session_id": self.view.session_id,
             "total_cost_usd": round(t.cost_usd, 6),
             "usage": {

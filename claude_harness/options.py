@@ -16,6 +16,7 @@ class RunOptions:
     verbose: bool = False
     debug: bool = False
     model: str | None = None
+    effort: str | None = None  # --effort low|medium|high|xhigh|max
     permission_mode: str | None = None
     allowed_tools: list[str] = field(default_factory=list)
     disallowed_tools: list[str] = field(default_factory=list)

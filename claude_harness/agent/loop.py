@@ -19,11 +19,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from claude_harness.agent import stop_reasons
 from claude_harness.agent.compact import compact_messages
 from claude_harness.agent.messages import (
+    last_prompt_text,
     normalize_for_api,
     tool_result_block,
     tool_uses,
@@ -33,7 +35,15 @@ from claude_harness.agent.messages import (
 from claude_harness.agent.stream import StreamAccumulator
 from claude_harness.api.client import ApiClient
 from claude_harness.api.errors import ApiError
+from claude_harness.api.models import spec_for, unknown_model_notice
 from claude_harness.api.pricing import cost_usd
+from claude_harness.api.request_params import (
+    RequestSettings,
+    model_params,
+    settings_from_sources,
+    wants_ultrathink,
+)
+from claude_harness.api.token_estimate import estimate_tokens
 from claude_harness.hooks.stop_guard import StopHookGuard
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import (
@@ -46,6 +56,8 @@ from claude_harness.protocol.events import (
     ModeChanged,
     Notice,
     PermissionRequest,
+    SideUsage,
+    ToolResultEvent,
     TurnEnd,
     Usage,
     UserMessage,
@@ -55,34 +67,46 @@ from claude_harness.tools.executor import StreamingToolExecutor
 from claude_harness.tools.pipeline import ToolOutcome
 
 
+def _settings_from_env() -> RequestSettings:
+    return settings_from_sources()[0]
+
+
 @dataclass
 class QueryParams:
     model: str
     system: list[dict[str, Any]]
     tool_schemas: list[dict[str, Any]]
-    max_tokens: int = 16_384
+    max_tokens: int | None = None  # None: the model table's default (CLAUDE_CODE_MAX_OUTPUT_TOKENS)
     max_turns: int | None = None
-    thinking: dict[str, Any] | None = None
+    thinking: dict[str, Any] | None = None  # overrides the model's thinking when given
     compact_threshold: int | None = None  # context tokens past which the history is compacted
     context_tokens: int = 0  # context size of the previous request, when known
+    settings: RequestSettings = field(default_factory=_settings_from_env)
 
 
 class _Aborted(Exception):
     pass
 
 
-def build_request(params: QueryParams, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """The request body. Key order and contents are stable turn to turn (prompt cache)."""
+def build_request(params: QueryParams, messages: list[dict[str, Any]], *,
+                  ultrathink: bool = False) -> dict[str, Any]:
+    """The request body. Key order and contents are stable turn to turn (prompt cache); the
+    per-model fields (max_tokens, thinking, effort, context management) come from the table."""
+    settings = params.settings
+    if params.max_tokens is not None:
+        settings = replace(settings, max_output_tokens=params.max_tokens)
+    per_model = model_params(params.model, settings, ultrathink=ultrathink)
     request: dict[str, Any] = {
         "model": params.model,
-        "max_tokens": params.max_tokens,
+        "max_tokens": per_model.pop("max_tokens"),
         "system": params.system,
         "messages": with_cache_breakpoint(normalize_for_api(messages)),
     }
     if params.tool_schemas:
         request["tools"] = params.tool_schemas
     if params.thinking:
-        request["thinking"] = params.thinking
+        per_model["thinking"] = params.thinking
+    request.update(per_model)
     return request
 
 
@@ -135,8 +159,15 @@ class _Loop:
         self.session_cost = 0.0
         self.context_tokens = params.context_tokens
         self.end: TurnEnd | None = None
+        self.stops = stop_reasons.StopReasonState()
+        self.ultrathink = wants_ultrathink(last_prompt_text(messages))
+        # messages[:counted] are in context_tokens (the last request's prompt and answer)
+        self.counted = max(len(messages) - 1, 0) if params.context_tokens else 0
 
     async def run(self) -> AsyncIterator[AgentEvent]:
+        notice = _unknown_model_notice(self.params.model)
+        if notice is not None and self.ctx.agent_id is None:
+            yield Notice(notice, "warning")
         while self.end is None:
             self.turn += 1
             async for event in self._maybe_compact():
@@ -146,7 +177,7 @@ class _Loop:
             started = time.monotonic()
             try:
                 async for event in _stream_turn(self.params, self.messages, self.ctx, self.api,
-                                                self.channel, acc):
+                                                self.channel, acc, ultrathink=self.ultrathink):
                     if isinstance(event, StreamingToolExecutor):
                         executor = event
                     else:
@@ -156,19 +187,52 @@ class _Loop:
                     yield event
                 self.end = TurnEnd("aborted", self.turn)
             except ApiError as exc:
-                self.end = TurnEnd("error", self.turn, exc.message)
+                if exc.context_overflow:
+                    async for event in self._compact_and_retry(exc.message, exc.context_limit):
+                        yield event
+                else:
+                    self.end = TurnEnd("error", self.turn, exc.message)
             else:
                 async for event in self._after_stream(acc, executor, started):
                     yield event
+            for event in self._side_usage():
+                yield event
         yield self.end
 
     async def _maybe_compact(self) -> AsyncIterator[AgentEvent]:
+        """Compact before sending when the last request, or the one about to go, is past the
+        threshold (the estimate catches a history that grew by a large tool result)."""
         threshold = self.params.compact_threshold
-        if threshold and self.context_tokens > threshold:
+        if not threshold:
+            return
+        size = self.context_tokens
+        if not size:  # nothing measured yet (a resumed session, just compacted): estimate it all
+            size = estimate_tokens(build_request(self.params, self.messages))
+        elif size <= threshold:  # measured, plus what was added since
+            size += estimate_tokens(self.messages[self.counted:])
+        if size > threshold:
             async for event in run_compaction(self.messages, self.params, self.ctx, self.api,
-                                              "auto", "", self.context_tokens):
+                                              "auto", "", size):
                 yield event
             self.context_tokens = 0
+
+    async def _compact_and_retry(self, reason: str,
+                                 limit: int | None = None) -> AsyncIterator[AgentEvent]:
+        """The prompt did not fit: compact once and send again; a second time is an error.
+        `limit` is the window the API's error named: the summary request is built to fit it."""
+        if self.stops.reactive_compaction_done:
+            self.end = TurnEnd("error", self.turn, f"{stop_reasons.CONTEXT_GIVE_UP} ({reason})")
+            return
+        self.stops.reactive_compaction_done = True
+        self.turn -= 1  # the retried request is the same turn
+        compacted = False
+        async for event in run_compaction(self.messages, self.params, self.ctx, self.api,
+                                          "auto", "", self.context_tokens, context_window=limit):
+            compacted = compacted or isinstance(event, Compaction)
+            yield event
+        self.context_tokens = 0
+        if not compacted:
+            self.end = TurnEnd("error", self.turn, stop_reasons.CONTEXT_GIVE_UP)
 
     def _usage(self, acc: StreamAccumulator, started: float) -> Usage:
         cost = cost_usd(self.params.model, acc.usage)
@@ -183,23 +247,78 @@ class _Loop:
             time.monotonic() - started,
         )
         self.context_tokens = usage.context_tokens
+        if self.ctx.agent_id is not None:  # a sub-agent's turns count in the session's totals
+            self.api.record_side_usage("subagent", self.params.model, acc.usage)
         return usage
+
+    def _side_usage(self) -> list[AgentEvent]:
+        """The ledger of side requests, as events (the outermost loop reports them)."""
+        if self.ctx.agent_id is not None:
+            return []
+        return side_usage_events(self.api)
 
     async def _after_stream(self, acc: StreamAccumulator, executor: StreamingToolExecutor | None,
                             started: float) -> AsyncIterator[AgentEvent]:
         yield self._usage(acc, started)
+        stop = acc.stop_reason
         assistant = acc.message()
+        if stop in ("refusal", stop_reasons.CONTEXT_EXCEEDED):
+            assistant = stop_reasons.strip_unfinished_tools(assistant)
+            if executor is not None:
+                _discard_attempt(executor, StreamAccumulator())
         if assistant["content"]:
             self.messages.append(assistant)
-            yield AssistantMessage(assistant, acc.stop_reason)
+            yield AssistantMessage(assistant, stop)
+        self.counted = len(self.messages)
+        self.stops.reset_after_progress(stop)
+        if stop == "refusal":
+            yield stop_reasons.refusal_notice()
+            self.end = TurnEnd("refusal", self.turn, stop_reasons.REFUSAL_NOTICE)
+            return
+        if stop == stop_reasons.CONTEXT_EXCEEDED:
+            async for event in self._compact_and_retry("stop_reason: " + stop):
+                yield event
+            return
         if not tool_uses(assistant):
-            async for event in self._end_of_answer(assistant, acc.stop_reason):
+            async for event in self._answer_without_tools(assistant, stop):
                 yield event
             return
         self.guard.reset()
         assert executor is not None
-        async for event in self._run_tools(acc, executor):
+        async for event in self._run_tools(acc, executor,
+                                           stop_reasons.cut_tool_use(assistant, stop)):
             yield event
+        if stop == "max_tokens" and self.end is None:
+            async for event in self._count_cut_answer(continue_with_message=False):
+                yield event
+
+    async def _answer_without_tools(self, assistant: dict[str, Any],
+                                    stop: str | None) -> AsyncIterator[AgentEvent]:
+        """pause_turn resends, max_tokens continues, anything else ends the answer."""
+        if stop == "pause_turn":
+            self.stops.pauses += 1
+            if self.stops.pauses > stop_reasons.MAX_PAUSE_RESUMES:
+                self.end = TurnEnd("error", self.turn, stop_reasons.pause_limit_message())
+            return  # the history now ends with the paused content: the next request resumes it
+        if stop == "max_tokens":
+            async for event in self._count_cut_answer(continue_with_message=True):
+                yield event
+            return
+        async for event in self._end_of_answer(assistant, stop):
+            yield event
+
+    async def _count_cut_answer(self, *, continue_with_message: bool) -> AsyncIterator[AgentEvent]:
+        """One more answer cut by max_tokens: ask to continue, or give up after the cap."""
+        self.stops.continuations += 1
+        if self.stops.continuations > stop_reasons.MAX_CONTINUATIONS:
+            notice = stop_reasons.max_tokens_notice(stop_reasons.MAX_CONTINUATIONS)
+            yield notice
+            self.end = TurnEnd("max_tokens", self.turn, notice.text)
+            return
+        if continue_with_message:
+            message = stop_reasons.continuation_message()
+            self.messages.append(message)
+            yield UserMessage(message)
 
     async def _end_of_answer(self, assistant: dict[str, Any],
                              stop_reason: str | None) -> AsyncIterator[AgentEvent]:
@@ -215,8 +334,12 @@ class _Loop:
             yield Notice(self.guard.cap_message(), "warning")
         self.end = TurnEnd(stop_reason or "end_turn", self.turn)
 
-    async def _run_tools(self, acc: StreamAccumulator,
-                         executor: StreamingToolExecutor) -> AsyncIterator[AgentEvent]:
+    async def _run_tools(self, acc: StreamAccumulator, executor: StreamingToolExecutor,
+                         cut: dict[str, Any] | None = None) -> AsyncIterator[AgentEvent]:
+        withheld = _withhold_cut_tool(executor, cut)
+        if withheld is not None:
+            yield ToolResultEvent(withheld.tool_use_id, withheld.name, withheld.content, True,
+                                  cut.get("input") or {} if cut else {})
         executor.finish_stream()
         try:
             async for event in _drain_tools(executor, self.channel):
@@ -228,6 +351,8 @@ class _Loop:
             self.end = TurnEnd("aborted", self.turn)
             return
         outcomes = await executor.wait_all()
+        if withheld is not None:
+            outcomes.append(withheld)
         for event in self._context_changes(executor.ctx):
             yield event
         self.ctx = executor.ctx
@@ -278,8 +403,11 @@ async def run_compaction(
     trigger: Literal["auto", "manual"],
     instructions: str,
     pre_tokens: int,
+    *,
+    context_window: int | None = None,
 ) -> AsyncIterator[AgentEvent]:
-    """Summarise and replace `messages` in place (unless a PreCompact hook vetoes it)."""
+    """Summarise and replace `messages` in place (unless a PreCompact hook vetoes it); the
+    summary request fits the model's window, or `context_window` when smaller."""
     if ctx.hooks is not None:
         outcome = await ctx.hooks.run("PreCompact", {"trigger": trigger,
                                                      "custom_instructions": instructions,
@@ -293,12 +421,50 @@ async def run_compaction(
     base = build_request(params, [])
     try:
         result = await compact_messages(api, base, messages, instructions=instructions,
-                                        pre_tokens=pre_tokens)
+                                        pre_tokens=pre_tokens,
+                                        context_window=min(spec_for(params.model).context_window,
+                                                           context_window or 1 << 62))
     except ApiError as exc:
+        for event in side_usage_events(api) if ctx.agent_id is None else []:
+            yield event
         yield Notice(f"Compaction failed: {exc.message}", "error")
         return
+    for event in side_usage_events(api) if ctx.agent_id is None else []:
+        yield event
     messages[:] = result.messages
     yield Compaction(trigger, pre_tokens, result.summary, list(result.messages))
+
+
+def side_usage_events(api: ApiClient) -> list[AgentEvent]:
+    """Drain the side-request ledger into SideUsage events (cost priced per model)."""
+    return [SideUsage(purpose, model, usage.get("input_tokens", 0), usage.get("output_tokens", 0),
+                      usage.get("cache_creation_input_tokens", 0),
+                      usage.get("cache_read_input_tokens", 0), cost_usd(model, usage))
+            for purpose, model, usage in api.drain_side_usage()]
+
+
+_noticed_models: set[str] = set()
+
+
+def _unknown_model_notice(model: str) -> str | None:
+    """The one-line notice for a model the table does not know, once per process."""
+    if spec_for(model).known or model in _noticed_models:
+        return None
+    _noticed_models.add(model)
+    return unknown_model_notice(model)
+
+
+def _withhold_cut_tool(executor: StreamingToolExecutor,
+                       cut: dict[str, Any] | None) -> ToolOutcome | None:
+    """Take the tool_use the output limit cut out of the executor (it has not started: its
+    input never parsed) and return the result that explains why it did not run."""
+    if cut is None:
+        return None
+    tracked = next((t for t in executor.tools if t.id == cut["id"]), None)
+    if tracked is None or tracked.task is not None:
+        return None
+    executor.tools.remove(tracked)
+    return stop_reasons.cut_tool_outcome(cut)
 
 
 def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome]) -> UserMessage:
@@ -315,9 +481,11 @@ async def _stream_turn(
     api: ApiClient,
     channel: _Channel,
     acc: StreamAccumulator,
+    *,
+    ultrathink: bool = False,
 ) -> AsyncIterator[Any]:
     """Stream one request (retrying as needed); yields UI events, and the executor once."""
-    request = build_request(params, messages)
+    request = build_request(params, messages, ultrathink=ultrathink)
     attempt = 0
     while True:
         attempt += 1
@@ -358,7 +526,11 @@ async def _consume(
         if kind == "event":
             yield payload
         elif kind == "sse":
-            deltas, finished_tool = acc.feed(payload)
+            try:
+                deltas, finished_tool = acc.feed(payload)
+            except (AttributeError, KeyError, TypeError, ValueError) as exc:
+                raise ApiError(f"Malformed event in the API stream ({type(exc).__name__}: "
+                               f"{exc})", retryable=True) from exc
             for delta in deltas:
                 yield delta
             if finished_tool is not None:

@@ -117,6 +117,25 @@ def with_cache_breakpoint(messages: list[Message]) -> list[Message]:
     return [*messages[:-1], last]
 
 
+def last_prompt_text(messages: list[Message]) -> str:
+    """The text of the latest message the user typed (not tool results, reminders or meta
+    messages the harness added)."""
+    for message in reversed(messages):
+        if message.get("role") != "user" or message.get("isSidechain") or message.get("isMeta"):
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        blocks = [b for b in content or [] if isinstance(b, dict)]
+        if any(b.get("type") == "tool_result" for b in blocks):
+            continue
+        texts = [b.get("text", "") for b in blocks if b.get("type") == "text"
+                 and not b.get("text", "").startswith("<system-reminder>")]
+        if texts:
+            return "\n".join(texts)
+    return ""
+
+
 def final_text(message: Message) -> str:
     return "".join(
         b.get("text", "") for b in message.get("content", []) if b.get("type") == "text"

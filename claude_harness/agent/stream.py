@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from claude_harness.protocol.events import TextDelta, ThinkingDelta
+from claude_harness.agent.server_tools import SERVER_TOOL_USE, server_tool_event
+from claude_harness.protocol.events import TextDelta, ThinkingDelta, ThinkingDone
 
 
 @dataclass
@@ -38,7 +39,7 @@ class StreamAccumulator:
             self._start(event.index, event.content_block)
             return [], None
         if kind == "content_block_stop":
-            return [], self._stop(event.index)
+            return self._finished_events(event.index), self._stop(event.index)
         if kind == "message_start":
             msg = event.message
             self.message_id, self.model = msg.id, msg.model
@@ -65,10 +66,10 @@ class StreamAccumulator:
         elif kind == "thinking":
             self.blocks[index] = {"type": "thinking", "thinking": block.thinking or "",
                                   "signature": getattr(block, "signature", "") or ""}
-        elif kind in ("tool_use", "server_tool_use"):
+        elif kind in ("tool_use", SERVER_TOOL_USE):
             self.blocks[index] = {"type": kind, "id": block.id, "name": block.name, "input": {}}
             self.partial_json[index] = []
-        else:  # redacted_thinking, server tool results...: kept exactly as they came
+        else:  # redacted_thinking, server tool results, types we do not know: verbatim
             self.blocks[index] = block.model_dump(exclude_none=True)
 
     def _delta(self, index: int, delta: Any) -> list[Any]:
@@ -89,6 +90,21 @@ class StreamAccumulator:
         elif kind == "citations_delta":
             block.setdefault("citations", []).append(delta.citation.model_dump(exclude_none=True))
         return []
+
+    def _finished_events(self, index: int) -> list[Any]:
+        """Events for a block that is about to complete: thinking done, a server tool's result."""
+        block = self.blocks.get(index)
+        if block is None:
+            return []
+        kind = block.get("type")
+        if kind == "thinking":
+            return [ThinkingDone(index, block.get("thinking", ""))]
+        if kind == "redacted_thinking":
+            return [ThinkingDone(index, "", redacted=True)]
+        uses = {b.get("id"): b for i, b in self.blocks.items()
+                if i in self.completed and b.get("type") == SERVER_TOOL_USE}
+        event = server_tool_event(block, uses)
+        return [event] if event is not None else []
 
     def _stop(self, index: int) -> dict[str, Any] | None:
         block = self.blocks.get(index)

@@ -58,7 +58,8 @@ async def run_subagent(spec: SubAgentSpec, parent: ToolUseContext,
     system = spec.system_prompt + "\n\n" + environment_section(parent.cwd, spec.model)
     params = QueryParams(spec.model, [{"type": "text", "text": system}],
                          [t.api_schema() for t in spec.tools],
-                         max_tokens=parent.options.max_tokens)
+                         max_tokens=parent.options.max_tokens,
+                         settings=parent.options.request_settings)
     messages: list[dict[str, Any]] = [user_text(spec.prompt)]
     end: TurnEnd | None = None
     async for event in query(messages, params, child, parent.options.api):

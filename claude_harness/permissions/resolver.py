@@ -62,6 +62,23 @@ def _first_rule(perm: PermissionContext, behavior: str, tool_name: str, subject:
     return None
 
 
+def _allows_exact_host(perm: PermissionContext, url: str) -> bool:
+    """An allow rule naming exactly this host, `WebFetch(domain:127.0.0.1)` (no wildcard, not a
+    bare `WebFetch`): the user's explicit consent to fetch an internal address."""
+    from urllib.parse import urlparse
+
+    try:
+        host = (urlparse(url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return False
+    for rule in perm.rules_for("allow"):
+        content = rule.value.rule_content or ""
+        if (rule.value.tool_name == "WebFetch" and content.startswith("domain:")
+                and host and content[len("domain:"):].strip().lower().rstrip(".") == host):
+            return True
+    return False
+
+
 def _tree_read_rule(perm: PermissionContext, subject: str):
     """A deny/ask Read rule that may cover a file inside the directory `subject`."""
     from claude_harness.permissions.paths import expand
@@ -283,10 +300,11 @@ async def _resolve_generic(
                 "protects", decided_by="safety", rule=tree_rule), perm.mode)
     if name == "WebFetch" and subject:
         reason = internal_url_reason(subject)
-        if reason:
+        if reason and not _allows_exact_host(perm, subject):
             return prompt_or_deny(
-                PermissionDecision.ask(f"WebFetch {reason}", decided_by="safety"), perm.mode
-            )
+                PermissionDecision.ask(f"WebFetch {reason}", decided_by="safety",
+                                       suggestion=rule_suggestion(name, subject, cwd=perm.cwd)),
+                perm.mode)
     if is_edit and subject:
         reason = protected_reason(subject, perm.cwd, perm.working_dirs)
         if reason:

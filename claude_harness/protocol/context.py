@@ -11,6 +11,8 @@ the pipeline never import the session or the loop:
   event (matched by request_id); also the rules the user added during the session, which
   every later call sees.
 - `spawn_agent` (AgentSpawner): runs a sub-agent's own loop for the Agent tool.
+- `side_query` (SideQuery): one request beside the conversation (WebFetch's answer, WebSearch),
+  streamed, retried and counted in the session's totals.
 """
 
 from __future__ import annotations
@@ -132,7 +134,8 @@ class ToolUseOptions:
     session_dir: Path | None = None  # where tool-results/ and the transcript live
     api: Any = None  # the session's ApiClient: sub-agents talk to the model through it
     loaded_deferred: frozenset[str] = frozenset()  # deferred tools loaded by ToolSearch
-    max_tokens: int = 16_384
+    max_tokens: int | None = None  # None: the model table's default for the model in use
+    request_settings: Any = None  # the session's effort and thinking (api.RequestSettings)
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ class ToolUseContext:
     # Services of the session running this call (None: nobody to ask / no sub-agents here).
     prompter: Prompter | None = None
     spawn_agent: AgentSpawner | None = None
+    side_query: SideQuery | None = None
     debug_log: Path | None = None
 
     @property
@@ -239,6 +243,13 @@ class SubAgentReport:
     end_reason: str
     error: str | None = None
     final_text: str = ""  # the child's last non-empty answer: its report to the parent
+
+
+class SideQuery(Protocol):
+    """Runs one request beside the conversation (provided by the session:
+    `agent/side_query.py`); the answer has `.message`, `.stop_reason` and `.text`."""
+
+    async def __call__(self, request: dict[str, Any], *, purpose: str) -> Any: ...
 
 
 class AgentSpawner(Protocol):

@@ -185,6 +185,60 @@ class Compaction:
 
 
 @dataclass(frozen=True)
+class ThinkingDone:
+    """A thinking block finished streaming (front ends stop its "thinking..." timer).
+
+    `redacted` is true for a redacted_thinking block (nothing to show but that it happened);
+    `text` is empty when the request asked for the thinking to be omitted.
+    """
+
+    index: int
+    text: str = ""
+    redacted: bool = False
+
+
+@dataclass(frozen=True)
+class StopNotice:
+    """The model stopped in a way the user must see: `reason` is the API's stop_reason
+    (refusal, max_tokens, pause_turn, model_context_window_exceeded) and `text` says what
+    happened and what to do."""
+
+    reason: str
+    text: str
+    level: Literal["info", "warning", "error"] = "warning"
+
+
+@dataclass(frozen=True)
+class ServerToolUse:
+    """The API ran one of its own tools (web search, web fetch, code execution) in this turn.
+
+    `summary` is one compact line (the query, the URL, the code's first line); `urls` are the
+    results' addresses, when the result block lists any. Never answered with a tool_result.
+    """
+
+    tool_use_id: str
+    name: str
+    summary: str
+    urls: tuple[str, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class SideUsage:
+    """Tokens and cost of a request made beside the conversation (a WebFetch summary, a
+    WebSearch, a compaction, a sub-agent's turn): counted in the session totals, not in the
+    context use."""
+
+    purpose: str
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+@dataclass(frozen=True)
 class TurnEnd:
     """The loop stopped: `reason` is end_turn, max_turns, aborted, error or stop_hook."""
 
@@ -366,6 +420,10 @@ AgentEvent = (
     | ModeChanged
     | DenialRecorded
     | DeferredToolsLoaded
+    | ThinkingDone
+    | StopNotice
+    | ServerToolUse
+    | SideUsage
 )
 """What the loop yields for one turn."""
 

@@ -20,15 +20,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.loop import QueryParams, query, run_compaction
 from claude_harness.agent.messages import user_text
+from claude_harness.agent.side_query import side_query
 from claude_harness.agent.subagent import run_subagent
 from claude_harness.api.client import ApiClient, ApiSettings
 from claude_harness.api.models import resolve_alias
 from claude_harness.api.pricing import context_window_for
+from claude_harness.api.request_params import RequestSettings, settings_from_sources
 from claude_harness.commands import expand, find_command, load_commands
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.rules import parse_rule, update_local_rules
@@ -65,6 +68,7 @@ from claude_harness.protocol.events import (
     SessionEvent,
     SessionStarted,
     ShellRan,
+    SideUsage,
     TodosChanged,
     ToolResultEvent,
     TurnEnd,
@@ -96,7 +100,7 @@ class SessionConfig:
     api: ApiSettings
     data_dir: Path
     max_turns: int | None = None
-    max_tokens: int = 16_384
+    max_tokens: int | None = None  # None: the model table's default
     session_id: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
     hooks: Any = None
@@ -109,6 +113,7 @@ class SessionConfig:
     tools_before_start: bool = False  # -p: MCP tools join before SessionStarted lists them
     memory_files: tuple[Path, ...] = ()
     mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
+    request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
 
 
 Job = Callable[[], Awaitable[None]]
@@ -121,6 +126,7 @@ class Session:
         self.messages: list[dict[str, Any]] = list(config.history)
         self.permission = config.permission
         self.totals = Totals()
+        self.request_settings = config.request_settings or settings_from_sources()[0]
         self.api = ApiClient(config.api)
         self.read_file_state = FileStateCache()
         self.content_replacement = ContentReplacementState()
@@ -401,7 +407,8 @@ class Session:
         return QueryParams(self.model, self._system, self._tool_schemas,
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
                            compact_threshold=threshold,
-                           context_tokens=self.totals.last_context_tokens)
+                           context_tokens=self.totals.last_context_tokens,
+                           settings=self.request_settings)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -410,6 +417,7 @@ class Session:
                                    debug=self.config.debug, verbose=self.config.verbose,
                                    session_dir=session_dir, api=self.api,
                                    max_tokens=self.config.max_tokens,
+                                   request_settings=self.request_settings,
                                    loaded_deferred=self.loaded_deferred),
             permission=self.permission,
             abort=abort,
@@ -423,6 +431,7 @@ class Session:
             transcript_path=self.transcript_path,
             prompter=self.prompter,
             spawn_agent=self._spawn_agent,
+            side_query=partial(side_query, self.api),
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
         )
 
@@ -448,7 +457,7 @@ class Session:
                         self.transcript.append_message(message)
                 self.totals.last_context_tokens = 0
                 self._emit_totals()
-            case Usage():
+            case Usage() | SideUsage():  # side requests cost, but hold no context
                 self.totals.add(event)
                 self._emit_totals()
             case ModeChanged(mode=mode):  # EnterPlanMode, an approved plan

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claude_harness.api.pricing import context_window_for
-from claude_harness.protocol.events import TotalsChanged, Usage
+from claude_harness.protocol.events import SideUsage, TotalsChanged, Usage
 
 
 @dataclass
@@ -19,15 +19,18 @@ class Totals:
     api_turns: int = 0
     api_seconds: float = 0.0
 
-    def add(self, usage: Usage) -> None:
+    def add(self, usage: Usage | SideUsage) -> None:
+        """Count a request's tokens and cost; only the conversation's own requests (Usage) say
+        how full the context is."""
         self.cost_usd += usage.cost_usd
         self.input_tokens += usage.input_tokens
         self.output_tokens += usage.output_tokens
         self.cache_read_tokens += usage.cache_read_input_tokens
         self.cache_write_tokens += usage.cache_creation_input_tokens
-        self.last_context_tokens = usage.context_tokens
-        self.api_turns += 1
-        self.api_seconds += usage.api_seconds
+        if isinstance(usage, Usage):
+            self.last_context_tokens = usage.context_tokens
+            self.api_turns += 1
+            self.api_seconds += usage.api_seconds
 
     def event(self, model: str) -> TotalsChanged:
         """The totals as front ends see them, with the context share of `model`'s window."""

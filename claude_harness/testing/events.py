@@ -42,14 +42,14 @@ def output_tokens_for(turn: Turn) -> int:
 
 
 def build_message(turn: Turn, message_id: str, model: str,
-                  usage: dict[str, int]) -> dict[str, Any]:
+                  usage: dict[str, int], omit_thinking: bool = False) -> dict[str, Any]:
     """The complete Message object for a non-streaming request."""
     return {
         "id": message_id,
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [b.to_api() for b in turn.blocks],
+        "content": [b.to_api(omit_thinking) for b in turn.blocks],
         "stop_reason": turn.stop_reason,
         "stop_sequence": turn.stop_sequence,
         "usage": {**usage, "output_tokens": output_tokens_for(turn)},
@@ -57,8 +57,9 @@ def build_message(turn: Turn, message_id: str, model: str,
 
 
 def build_stream(turn: Turn, message_id: str, model: str,
-                 usage: dict[str, int]) -> list[SseEvent]:
-    """Every SSE event of a successful streamed response, in order."""
+                 usage: dict[str, int], omit_thinking: bool = False) -> list[SseEvent]:
+    """Every SSE event of a successful streamed response, in order (thinking text left out
+    when the request asked for `display: "omitted"`)."""
     start_usage = {**usage, "output_tokens": 1}
     events: list[SseEvent] = [("message_start", {
         "type": "message_start",
@@ -73,7 +74,7 @@ def build_stream(turn: Turn, message_id: str, model: str,
         }))
         if index == 0:
             events.append(("ping", {"type": "ping"}))
-        for delta in _deltas(block, turn.chunk_size):
+        for delta in _deltas(block, turn.chunk_size, omit_thinking):
             events.append(("content_block_delta", {
                 "type": "content_block_delta", "index": index, "delta": delta,
             }))
@@ -93,19 +94,28 @@ def _start_block(block: Block) -> dict[str, Any]:
         return {"type": "text", "text": ""}
     if block.type == "thinking":
         return {"type": "thinking", "thinking": "", "signature": ""}
-    return {"type": "tool_use", "id": block.tool_id, "name": block.name, "input": {}}
+    if block.raw is not None:  # server tool results, redacted thinking: whole, at the start
+        return dict(block.raw)
+    return {"type": block.type, "id": block.tool_id, "name": block.name, "input": {}}
 
 
-def _deltas(block: Block, chunk_size: int) -> list[dict[str, Any]]:
+def _deltas(block: Block, chunk_size: int, omit_thinking: bool = False) -> list[dict[str, Any]]:
     if block.type == "text":
         return [{"type": "text_delta", "text": c} for c in split_chunks(block.text, chunk_size)]
     if block.type == "thinking":
-        chunks = [{"type": "thinking_delta", "thinking": c}
-                  for c in split_chunks(block.text, chunk_size)]
+        chunks = [] if omit_thinking else [{"type": "thinking_delta", "thinking": c}
+                                           for c in split_chunks(block.text, chunk_size)]
         return [*chunks, {"type": "signature_delta", "signature": block.signature}]
+    if block.raw is not None:
+        return []
     # The real API opens every tool input with an empty partial_json chunk.
     return [{"type": "input_json_delta", "partial_json": c}
             for c in ["", *split_chunks(block.input_json, chunk_size)]]
+
+
+def malformed_frame() -> bytes:
+    """A frame whose data is not JSON (a proxy that mangled the stream)."""
+    return b"event: content_block_delta\ndata: {\"type\": \"content_block_delta\", \"ind\n\n"
 
 
 def format_sse(name: str, data: dict[str, Any]) -> bytes:

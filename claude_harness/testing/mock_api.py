@@ -20,8 +20,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from claude_harness.testing.events import build_message, build_stream, estimate_tokens, format_sse
-from claude_harness.testing.script import ScriptError, Turn, load_script
+from claude_harness.testing.events import (
+    build_message,
+    build_stream,
+    estimate_tokens,
+    format_sse,
+    malformed_frame,
+)
+from claude_harness.testing.script import ScriptError, Turn, load_script_with_options
 from claude_harness.testing.state import STATUS_FOR_TYPE, ErrorReply, ServerState, TurnReply
 
 MESSAGES_PATH = "/v1/messages"
@@ -68,7 +74,7 @@ class _Handler(BaseHTTPRequestHandler):
                 index, ErrorReply(400, "invalid_request_error", f"request body is not JSON: {parse_error}"))
         if path == COUNT_TOKENS_PATH:
             return self._send_json(index, 200, {"input_tokens": estimate_tokens(raw.decode())})
-        reply = state.take_turn(body)
+        reply = state.take_turn(body, headers)
         if isinstance(reply, ErrorReply):
             return self._send_error(index, reply)
         if body.get("stream"):
@@ -136,17 +142,23 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send_error(index, ErrorReply(
                 STATUS_FOR_TYPE.get(err_type, 500), err_type, fault.sse_error["message"]),
                 turn=turn.index)
-        message = build_message(turn, f"msg_mock_{index:06d}", model, reply.usage)
+        message = build_message(turn, f"msg_mock_{index:06d}", model, reply.usage,
+                                reply.omit_thinking)
         self._send_json(index, 200, message, turn=turn.index)
 
     def _stream(self, index: int, reply: TurnReply, model: str) -> None:
         turn, fault = reply.turn, reply.turn.fault
-        events = build_stream(turn, f"msg_mock_{index:06d}", model, reply.usage)
+        events = build_stream(turn, f"msg_mock_{index:06d}", model, reply.usage,
+                              reply.omit_thinking)
         cut = len(events)
         if fault is not None and fault.drop_after_events is not None:
             cut = fault.drop_after_events
         elif fault is not None and fault.sse_error is not None:
             cut = fault.after_events
+        elif fault is not None and fault.malformed_after_events is not None:
+            cut = fault.malformed_after_events
+        elif fault is not None and fault.stall_after_events is not None:
+            cut = fault.stall_after_events
         self.send_response(200)
         self.send_header("content-type", "text/event-stream; charset=utf-8")
         self.send_header("cache-control", "no-cache")
@@ -162,6 +174,16 @@ class _Handler(BaseHTTPRequestHandler):
             # message_stop was flushed.
             if fault is not None and fault.drop_after_events is not None:
                 end(index, 200, turn=turn.index, dropped=True)
+                self._drop_connection()
+                return
+            if fault is not None and fault.malformed_after_events is not None:
+                end(index, 200, turn=turn.index, malformed=True)
+                self._send_chunk(malformed_frame(), turn)
+                self._drop_connection()
+                return
+            if fault is not None and fault.stall_after_events is not None:
+                end(index, 200, turn=turn.index, stalled=fault.stall)
+                time.sleep(fault.stall)  # silence: not even a ping
                 self._drop_connection()
                 return
             if fault is not None and fault.sse_error is not None:
@@ -226,7 +248,8 @@ class MockApiServer:
     def __init__(self, script: str | Path | dict[str, Any] | list[Any], *, port: int = 0,
                  log_path: str | Path | None = None, api_key: str | None = None,
                  host: str = "127.0.0.1") -> None:
-        self.state = ServerState(load_script(script), log_path, api_key)
+        turns, options = load_script_with_options(script)
+        self.state = ServerState(turns, log_path, api_key, options)
         self._httpd = _Server((host, port), self.state)
         self.host = host
         self.port: int = self._httpd.server_address[1]

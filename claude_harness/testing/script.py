@@ -5,7 +5,13 @@ loudly before any request is made, instead of surfacing later as a confusing str
 
 Format (a JSON file, a dict, or a bare list of turns)::
 
-    {"turns": [TURN, ...]}
+    {"turns": [TURN, ...],
+     "context_window": optional N: a request whose estimated size (api/token_estimate.py)
+                       is over N tokens gets HTTP 400 "prompt is too long: X tokens > N
+                       maximum" and consumes no turn, as the real API answers,
+     "strict_unknown_models": optional bool: a model id the model table does not know is
+                       refused thinking, effort and context_management (a proxy or a new
+                       model that takes none of them); by default such ids accept anything}
 
     TURN  = {"content": [BLOCK, ...],
              "stop_reason": optional (default "tool_use" if any tool_use block else "end_turn"),
@@ -18,13 +24,34 @@ Format (a JSON file, a dict, or a bare list of turns)::
           | "some text"                                  (shorthand for one text block)
     BLOCK = {"type": "text", "text": ...} | "some text"
           | {"type": "thinking", "thinking": ..., "signature": optional (default: a
-             stateless HMAC of the text, so any mock server verifies it, as after a resume)}
+             stateless signed copy of the text, so any mock server verifies it, as after a
+             resume)}; when the request asks for `thinking.display: "omitted"` the text is
+             sent empty and only the signature carries it, as the API does
+          | {"type": "redacted_thinking", "data": optional (default: stateless signed data)}
           | {"type": "tool_use", "name": ..., "input": {...},
              "id": optional (default "toolu_<turn>_<n>")}
           | {"type": "tool_use", "name": ..., "raw_input": "<sent verbatim as partial_json>"}
-    FAULT = {"status": 429|500|529|401|..., "retry_after": optional seconds, "message": optional}
+          | {"type": "server_tool_use", "name": "web_search"|"web_fetch"|"code_execution"...,
+             "input": {...}, "id": optional (default "srvtoolu_<turn>_<n>")}
+          | {"type": ANY OTHER TYPE, ...}: sent verbatim, whole, in content_block_start (the
+             way the API streams web_search_tool_result, web_fetch_tool_result,
+             code_execution_tool_result...); a `*_tool_result` block without "tool_use_id"
+             answers the server_tool_use just before it
+    FAULT = {"status": 429|500|529|400|413|..., "retry_after": optional seconds,
+             "message": optional (e.g. "prompt is too long: 210000 tokens > 200000 maximum")}
           | {"drop_after_events": N}
           | {"sse_error": {"type": ..., "message": ...}, "after_events": N}
+          | {"malformed_after_events": N}: after N events, a frame whose data is not JSON
+          | {"stall_after_events": N, "stall": seconds}: after N events, silence (no ping)
+
+stop_reason may be any the API gives: end_turn, tool_use, max_tokens, stop_sequence,
+pause_turn, refusal, model_context_window_exceeded.
+
+What the server checks (validation.py): the API's structural rules, thinking and redacted
+thinking sent back unchanged, server tool blocks sent back as they were issued and never
+answered by a tool_result, a pause_turn continued without a user message in between, and the
+model's parameters (model_rules.py: max_tokens, thinking type and budget, effort level,
+context_management and its beta header) against the model table.
 """
 
 from __future__ import annotations
@@ -38,9 +65,12 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_CHUNK_SIZE = 24
-STOP_REASONS = frozenset(
-    {"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"}
-)
+STOP_REASONS = frozenset({"end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn",
+                          "refusal", "model_context_window_exceeded"})
+
+
+# Blocks only a request carries; a response with one is a typo in the script.
+_REQUEST_ONLY_TYPES = frozenset({"image", "document", "tool_result", "search_result"})
 
 
 class ScriptError(ValueError):
@@ -61,6 +91,7 @@ class Block:
     tool_id: str = ""
     name: str = ""
     input_json: str = ""
+    raw: dict[str, Any] | None = None  # a block sent verbatim (server tool results, ...)
 
     def parsed_input(self) -> dict[str, Any]:
         """The tool input as an object; {} when raw_input is not a JSON object."""
@@ -70,13 +101,16 @@ class Block:
             return {}
         return value if isinstance(value, dict) else {}
 
-    def to_api(self) -> dict[str, Any]:
+    def to_api(self, omit_thinking: bool = False) -> dict[str, Any]:
         """The block as the API shows it in a complete (non-streamed) Message."""
         if self.type == "text":
             return {"type": "text", "text": self.text}
         if self.type == "thinking":
-            return {"type": "thinking", "thinking": self.text, "signature": self.signature}
-        return {"type": "tool_use", "id": self.tool_id, "name": self.name,
+            return {"type": "thinking", "thinking": "" if omit_thinking else self.text,
+                    "signature": self.signature}
+        if self.raw is not None:
+            return dict(self.raw)
+        return {"type": self.type, "id": self.tool_id, "name": self.name,
                 "input": self.parsed_input()}
 
 
@@ -90,6 +124,9 @@ class Fault:
     drop_after_events: int | None = None
     sse_error: dict[str, Any] | None = None
     after_events: int = 0
+    malformed_after_events: int | None = None
+    stall_after_events: int | None = None
+    stall: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -106,8 +143,22 @@ class Turn:
     fault: Fault | None = None
 
 
+@dataclass(frozen=True)
+class ScriptOptions:
+    """Script-wide settings (see the format above)."""
+
+    context_window: int | None = None
+    strict_unknown_models: bool = False
+
+
 def load_script(source: str | Path | dict[str, Any] | list[Any]) -> list[Turn]:
     """Parse a script from a path, a dict with "turns", or a bare list of turns."""
+    return load_script_with_options(source)[0]
+
+
+def load_script_with_options(source: str | Path | dict[str, Any] | list[Any]
+                             ) -> tuple[list[Turn], ScriptOptions]:
+    """The turns and the script-wide options."""
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
@@ -116,13 +167,21 @@ def load_script(source: str | Path | dict[str, Any] | list[Any]) -> list[Turn]:
             raise ScriptError(f"cannot read script {path}: {exc}") from exc
         except ValueError as exc:
             raise ScriptError(f"script {path} is not valid JSON: {exc}") from exc
+    options = ScriptOptions()
     if isinstance(source, dict):
         if "turns" not in source:
             raise ScriptError('script object must have a "turns" list')
+        unknown = set(source) - {"turns", "context_window", "strict_unknown_models"}
+        if unknown:
+            raise ScriptError(f"script: unknown keys {sorted(unknown)}")
+        window = source.get("context_window")
+        if window is not None and (not isinstance(window, int) or window < 1):
+            raise ScriptError("script.context_window must be a positive integer")
+        options = ScriptOptions(window, bool(source.get("strict_unknown_models", False)))
         source = source["turns"]
     if not isinstance(source, list):
         raise ScriptError("script turns must be a list")
-    return [_parse_turn(i, raw) for i, raw in enumerate(source)]
+    return [_parse_turn(i, raw) for i, raw in enumerate(source)], options
 
 
 def _parse_turn(index: int, raw: Any) -> Turn:
@@ -141,8 +200,8 @@ def _parse_turn(index: int, raw: Any) -> Turn:
         raise ScriptError(f"{where}.content must be a list of blocks")
     if not content and fault is None:
         raise ScriptError(f"{where}: a turn needs content blocks or a fault")
-    blocks = tuple(_parse_block(f"{where}.content[{n}]", index, n, b)
-                   for n, b in enumerate(content))
+    blocks = _answer_server_tools(tuple(_parse_block(f"{where}.content[{n}]", index, n, b)
+                                        for n, b in enumerate(content)))
     has_tool = any(b.type == "tool_use" for b in blocks)
     stop_reason = raw.get("stop_reason") or ("tool_use" if has_tool else "end_turn")
     if stop_reason not in STOP_REASONS:
@@ -180,7 +239,38 @@ def _parse_block(where: str, turn: int, n: int, raw: Any) -> Block:
         return Block(type="thinking", text=thinking, signature=signature)
     if kind == "tool_use":
         return _parse_tool_use(where, turn, n, raw)
-    raise ScriptError(f"{where}: unknown block type {kind!r} (text, thinking, tool_use)")
+    if kind == "server_tool_use":
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise ScriptError(f"{where}: server_tool_use block needs a 'name'")
+        value = raw.get("input", {})
+        if not isinstance(value, dict):
+            raise ScriptError(f"{where}: server_tool_use input must be an object")
+        return Block(type=kind, tool_id=raw.get("id") or f"srvtoolu_{turn}_{n}", name=name,
+                     input_json=json.dumps(value, ensure_ascii=False))
+    if kind == "redacted_thinking":
+        data = raw.get("data") or sign_redacted(f"redacted {turn}.{n}")
+        return Block(type=kind, raw={"type": kind, "data": data})
+    if not isinstance(kind, str) or not kind:
+        raise ScriptError(f"{where}: a block needs a 'type'")
+    if kind in _REQUEST_ONLY_TYPES:
+        raise ScriptError(f"{where}: unknown block type {kind!r} for a response (only requests "
+                          "carry it)")
+    return Block(type=kind, raw=dict(raw))
+
+
+def _answer_server_tools(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """A `*_tool_result` block without a tool_use_id answers the server_tool_use before it."""
+    out: list[Block] = []
+    last_use = ""
+    for block in blocks:
+        if block.type == "server_tool_use":
+            last_use = block.tool_id
+        elif (block.raw is not None and block.type.endswith("_tool_result")
+              and "tool_use_id" not in block.raw and last_use):
+            block = Block(type=block.type, raw={**block.raw, "tool_use_id": last_use})
+        out.append(block)
+    return tuple(out)
 
 
 def _parse_tool_use(where: str, turn: int, n: int, raw: dict[str, Any]) -> Block:
@@ -201,16 +291,55 @@ def _parse_tool_use(where: str, turn: int, n: int, raw: dict[str, Any]) -> Block
 
 
 _SIGNING_KEY = b"claude-harness mock_api thinking signature"
+_MAC_SIZE = 32
+
+
+def _sealed(kind: bytes, payload: str) -> str:
+    data = payload.encode()
+    mac = hmac.new(_SIGNING_KEY, kind + data, hashlib.sha256).digest()
+    return base64.b64encode(mac + data).decode("ascii")
+
+
+def _unsealed(kind: bytes, sealed: Any) -> str | None:
+    """The payload of a sealed string, or None when it was not sealed by a mock server."""
+    if not isinstance(sealed, str):
+        return None
+    try:
+        raw = base64.b64decode(sealed.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        return None
+    mac, data = raw[:_MAC_SIZE], raw[_MAC_SIZE:]
+    good = hmac.new(_SIGNING_KEY, kind + data, hashlib.sha256).digest()
+    if len(mac) != _MAC_SIZE or not hmac.compare_digest(mac, good):
+        return None
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return None
 
 
 def sign_thinking(thinking: str) -> str:
-    """An opaque signature any mock server can verify without state, like the API's.
+    """An opaque signature that carries the thinking, verifiable by any mock server.
 
-    Being stateless matters for resumed sessions: a transcript written against one server
-    process replays its thinking blocks to another, and the real API accepts those.
+    Stateless matters for resumed sessions: a transcript written against one server process
+    replays its thinking blocks to another, and the real API accepts those. Carrying the text
+    lets a block whose text was omitted (`display: "omitted"`) be checked too.
     """
-    digest = hmac.new(_SIGNING_KEY, thinking.encode(), hashlib.sha256).digest()
-    return base64.b64encode(digest * 2).decode("ascii")
+    return _sealed(b"thinking:", thinking)
+
+
+def signed_thinking(signature: Any) -> str | None:
+    """The thinking a signature was made for, or None when it is not a genuine signature."""
+    return _unsealed(b"thinking:", signature)
+
+
+def sign_redacted(seed: str) -> str:
+    """Opaque redacted_thinking data, verifiable by any mock server."""
+    return _sealed(b"redacted:", seed)
+
+
+def genuine_redacted(data: Any) -> bool:
+    return _unsealed(b"redacted:", data) is not None
 
 
 def _parse_fault(where: str, raw: Any) -> Fault:
@@ -226,6 +355,18 @@ def _parse_fault(where: str, raw: Any) -> Fault:
         if not isinstance(count, int) or count < 0:
             raise ScriptError(f"{where}.fault.drop_after_events must be a non-negative integer")
         return Fault(drop_after_events=count)
+    if "malformed_after_events" in raw:
+        count = raw["malformed_after_events"]
+        if not isinstance(count, int) or count < 0:
+            raise ScriptError(f"{where}.fault.malformed_after_events must be a non-negative "
+                              "integer")
+        return Fault(malformed_after_events=count)
+    if "stall_after_events" in raw:
+        count, stall = raw["stall_after_events"], raw.get("stall", 1.0)
+        if not isinstance(count, int) or count < 0 or not isinstance(stall, (int, float)):
+            raise ScriptError(f"{where}.fault.stall_after_events must be a non-negative "
+                              "integer and stall a number of seconds")
+        return Fault(stall_after_events=count, stall=float(stall))
     if "sse_error" in raw:
         err = raw["sse_error"]
         if not isinstance(err, dict) or not isinstance(err.get("type"), str):
@@ -235,4 +376,5 @@ def _parse_fault(where: str, raw: Any) -> Fault:
             raise ScriptError(f"{where}.fault.after_events must be a non-negative integer")
         return Fault(sse_error={"type": err["type"], "message": err.get("message", err["type"])},
                      after_events=after)
-    raise ScriptError(f"{where}.fault needs 'status', 'drop_after_events' or 'sse_error'")
+    raise ScriptError(f"{where}.fault needs 'status', 'drop_after_events', 'sse_error', "
+                      "'malformed_after_events' or 'stall_after_events'")

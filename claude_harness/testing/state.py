@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claude_harness.api.token_estimate import estimate_tokens
 from claude_harness.testing.cache import CacheTracker
-from claude_harness.testing.script import Turn
+from claude_harness.testing.script import ScriptOptions, Turn
 from claude_harness.testing.validation import IssuedThinking, RequestInvalid, validate_request
 
 REDACTED_HEADERS = frozenset({"x-api-key", "authorization"})
@@ -49,14 +50,16 @@ class TurnReply:
 
     turn: Turn
     usage: dict[str, int]
+    omit_thinking: bool = False  # the request asked for thinking display "omitted"
 
 
 class ServerState:
     """Thread-safe record of everything the scripted server has seen and sent."""
 
     def __init__(self, turns: list[Turn], log_path: str | Path | None,
-                 api_key: str | None) -> None:
+                 api_key: str | None, options: ScriptOptions | None = None) -> None:
         self.turns = turns
+        self.options = options or ScriptOptions()
         self.api_key = api_key
         self.log_path = Path(log_path) if log_path is not None else None
         self.log: list[dict[str, Any]] = []
@@ -106,13 +109,19 @@ class ServerState:
             return None
         return ErrorReply(401, "authentication_error", "invalid x-api-key")
 
-    def take_turn(self, body: Any) -> ErrorReply | TurnReply:
+    def take_turn(self, body: Any, headers: dict[str, str] | None = None
+                  ) -> ErrorReply | TurnReply:
         """Validate, then consume the next turn; rejected requests consume nothing."""
         with self._lock:
             try:
-                validate_request(body, self.issued)
+                validate_request(body, self.issued, headers or {},
+                                 strict_unknown_models=self.options.strict_unknown_models)
             except RequestInvalid as exc:
                 return ErrorReply(400, "invalid_request_error", str(exc))
+            window = self.options.context_window
+            if window is not None and (size := estimate_tokens(body)) > window:
+                return ErrorReply(400, "invalid_request_error",
+                                  f"prompt is too long: {size} tokens > {window} maximum")
             if self.next_turn >= len(self.turns):
                 return ErrorReply(500, "api_error",
                                   f"mock_api: script exhausted ({len(self.turns)} turns)")
@@ -127,9 +136,23 @@ class ServerState:
             usage.update({k: v for k, v in turn.usage.items() if k != "output_tokens"})
             self.issued.record(
                 [(b.text, b.signature) for b in turn.blocks if b.type == "thinking"],
-                [b.tool_id for b in turn.blocks if b.type == "tool_use"])
-            return TurnReply(turn, usage)
+                [b.tool_id for b in turn.blocks if b.type == "tool_use"],
+                [_thinking_mark(b.to_api()) for b in turn.blocks
+                 if b.type in ("thinking", "redacted_thinking")])
+            omit = _thinking_display(body) == "omitted"
+            self.issued.record_response([b.to_api(omit) for b in turn.blocks], turn.stop_reason)
+            return TurnReply(turn, usage, omit)
 
     @property
     def remaining_turns(self) -> int:
         return len(self.turns) - self.next_turn
+
+
+def _thinking_display(body: Any) -> str | None:
+    thinking = body.get("thinking") if isinstance(body, dict) else None
+    return thinking.get("display") if isinstance(thinking, dict) else None
+
+
+def _thinking_mark(block: dict[str, Any]) -> tuple[str, str]:
+    """What identifies an issued thinking block whatever its display: its signature or data."""
+    return (block["type"], str(block.get("signature") or block.get("data") or ""))

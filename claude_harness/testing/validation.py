@@ -7,12 +7,14 @@ the broken rule, so a failing test points straight at the harness bug.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from claude_harness.testing.script import sign_thinking
+from claude_harness.testing.model_rules import ModelRuleBroken, check_model_params
+from claude_harness.testing.script import genuine_redacted, signed_thinking
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 MAX_CACHE_BREAKPOINTS = 4
@@ -24,25 +26,62 @@ class RequestInvalid(ValueError):
 
 @dataclass
 class IssuedThinking:
-    """Thinking blocks the server has sent, so their round trip can be checked."""
+    """What the server has sent that must come back unchanged: thinking blocks, server tool
+    blocks, and a paused turn waiting to be continued."""
 
     by_signature: dict[str, str] = field(default_factory=dict)
-    # tool_use id -> the thinking blocks (text, signature) sent in the same response
+    # tool_use id -> the thinking blocks (type, signature or data) sent in the same response
     by_tool_id: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # server_tool_use id / result tool_use_id -> the block as issued (compact JSON)
+    server_blocks: dict[tuple[str, str], str] = field(default_factory=dict)
+    paused: list[list[dict[str, Any]]] = field(default_factory=list)  # pause_turn contents
 
-    def record(self, blocks: list[tuple[str, str]], tool_ids: list[str]) -> None:
+    def record(self, blocks: list[tuple[str, str]], tool_ids: list[str],
+               marks: list[tuple[str, str]] | None = None) -> None:
+        """Thinking (text, signature) pairs of a response and its tool ids; `marks` are its
+        thinking and redacted_thinking blocks in order, as (type, signature or data)."""
         for text, signature in blocks:
             self.by_signature[signature] = text
-        if blocks:
+        marks = marks if marks is not None else [("thinking", sig) for _, sig in blocks]
+        if marks:
             for tool_id in tool_ids:
-                self.by_tool_id[tool_id] = list(blocks)
+                self.by_tool_id[tool_id] = list(marks)
+
+    def record_response(self, content: list[dict[str, Any]], stop_reason: str) -> None:
+        for block in content:
+            key = _server_key(block)
+            if key is not None:
+                self.server_blocks[key] = _canonical(block)
+        if stop_reason == "pause_turn" and content:
+            self.paused.append(content)
 
 
-def validate_request(body: Any, issued: IssuedThinking) -> None:
+def _server_key(block: Any) -> tuple[str, str] | None:
+    if not isinstance(block, dict):
+        return None
+    kind = str(block.get("type", ""))
+    if kind == "server_tool_use":
+        return (kind, str(block.get("id")))
+    if kind.endswith("_tool_result") and kind != "tool_result" and "tool_use_id" in block:
+        return (kind, str(block.get("tool_use_id")))
+    return None
+
+
+def _canonical(block: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in block.items() if k != "cache_control"}, sort_keys=True,
+                      ensure_ascii=False)
+
+
+def validate_request(body: Any, issued: IssuedThinking, headers: dict[str, str] | None = None,
+                     *, strict_unknown_models: bool = False) -> None:
     """Raise RequestInvalid naming the first rule the request breaks."""
     if not isinstance(body, dict):
         raise RequestInvalid("request body must be a JSON object")
     _check_required(body)
+    try:
+        check_model_params(body, headers or {}, strict_unknown=strict_unknown_models)
+    except ModelRuleBroken as exc:
+        raise RequestInvalid(str(exc)) from exc
     messages = body["messages"]
     _check_tools(body.get("tools"))
     _check_system(body.get("system"))
@@ -53,6 +92,8 @@ def validate_request(body: Any, issued: IssuedThinking) -> None:
     _check_tool_pairing(messages)
     _check_prefill(messages)
     _check_thinking(body, messages, issued)
+    _check_server_blocks(messages, issued)
+    _check_pause_continuation(messages, issued)
     count = count_cache_breakpoints(body)
     if count > MAX_CACHE_BREAKPOINTS:
         raise RequestInvalid(
@@ -214,13 +255,19 @@ def _check_thinking(body: dict[str, Any], messages: list[dict[str, Any]],
         for n, block in enumerate(_blocks(message)):
             where = f"messages.{i}.content.{n}"
             if block["type"] == "redacted_thinking":
-                raise RequestInvalid(f"{where}: redacted_thinking data was not issued by this server")
+                if not genuine_redacted(block.get("data")):
+                    raise RequestInvalid(f"{where}: Invalid `data` in `redacted_thinking` block; "
+                                         "it must be sent back unchanged")
+                continue
             if block["type"] != "thinking":
                 continue
             signature = block.get("signature")
             text = block.get("thinking")
-            genuine = isinstance(text, str) and isinstance(signature, str) and (
-                signature == sign_thinking(text) or issued.by_signature.get(signature) == text)
+            carried = signed_thinking(signature)
+            # the text as issued, or "" when it was issued with display "omitted"
+            genuine = isinstance(text, str) and (
+                (carried is not None and text in (carried, ""))
+                or (isinstance(signature, str) and issued.by_signature.get(signature) == text))
             if not genuine:
                 raise RequestInvalid(
                     f"{where}: Invalid `signature` in `thinking` block; thinking blocks must be "
@@ -246,12 +293,47 @@ def _check_final_tool_turn_keeps_thinking(messages: list[dict[str, Any]],
             break
     if not sent:
         return
-    head = [(b.get("thinking"), b.get("signature")) for b in blocks[:len(sent)]]
+    head = [(b["type"], str(b.get("signature") or b.get("data") or ""))
+            for b in blocks[:len(sent)]]
     if head != sent:
         raise RequestInvalid(
             f"messages.{last_assistant}.content.0: Expected `thinking` or `redacted_thinking`, "
             f"but found `{blocks[0]['type']}`. When `thinking` is enabled, a final `assistant` "
             f"message must start with the thinking blocks it was issued with, unchanged.")
+
+
+def _check_server_blocks(messages: list[dict[str, Any]], issued: IssuedThinking) -> None:
+    """Server tool blocks go back exactly as the server sent them (ids it issued)."""
+    for i, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        for n, block in enumerate(_blocks(message)):
+            key = _server_key(block)
+            if key is None or key not in issued.server_blocks:
+                continue
+            if _canonical(block) != issued.server_blocks[key]:
+                raise RequestInvalid(f"messages.{i}.content.{n}: `{key[0]}` blocks must be sent "
+                                     "back exactly as they were returned")
+
+
+def _check_pause_continuation(messages: list[dict[str, Any]], issued: IssuedThinking) -> None:
+    """A paused turn continues with its content as the final assistant message, never with a
+    user message after it."""
+    for paused in list(issued.paused):
+        want = [_canonical(b) for b in paused]
+        for i, message in enumerate(messages):
+            if message["role"] != "assistant":
+                continue
+            got = [_canonical(b) for b in _blocks(message)]
+            if got[-len(want):] != want:
+                continue
+            if i == len(messages) - 1:
+                issued.paused.remove(paused)  # continued properly
+                break
+            raise RequestInvalid(
+                f"messages.{i + 1}: a response that stopped with `pause_turn` must be continued "
+                "by sending it back as the final assistant message, without a user message "
+                "after it")
 
 
 def iter_cache_controlled(body: dict[str, Any]) -> Iterator[dict[str, Any]]:

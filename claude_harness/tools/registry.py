@@ -33,11 +33,13 @@ _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
     ("claude_harness.tools.plan_mode", "EXIT_TOOL"),
     ("claude_harness.tools.tool_search", "TOOL"),
     ("claude_harness.tools.skill", "TOOL"),
+    ("claude_harness.tools.web_fetch", "TOOL"),
+    ("claude_harness.tools.web_search", "TOOL"),
 )
 
 # Rarely used built-ins are announced by name only and loaded through ToolSearch; MCP tools are
 # deferred too when a session has more than MCP_DEFER_THRESHOLD of them.
-DEFERRED_BUILTINS = frozenset({"NotebookEdit"})
+DEFERRED_BUILTINS = frozenset({"NotebookEdit", "WebFetch", "WebSearch"})
 MCP_DEFER_THRESHOLD = 10
 TOOL_SEARCH = "ToolSearch"
 

@@ -27,11 +27,12 @@ def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path
 
 @pytest.fixture
 def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Start a scripted server: `server = api(turns, **kw)`; env points the SDK at it."""
+    """Start a scripted server: `server = api(turns, **kw)` (or a whole script dict, with its
+    options); env points the SDK at it."""
     servers: list[MockApiServer] = []
 
-    def start(turns: list[dict[str, Any]], **kw: Any) -> MockApiServer:
-        server = MockApiServer({"turns": turns}, **kw)
+    def start(turns: list[dict[str, Any]] | dict[str, Any], **kw: Any) -> MockApiServer:
+        server = MockApiServer(turns if isinstance(turns, dict) else {"turns": turns}, **kw)
         servers.append(server)
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", kw.get("api_key") or "test-key")

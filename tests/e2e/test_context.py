@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from claude_harness.protocol.events import Compaction, SessionStarted, ToolResultEvent, TurnEnd
 from claude_harness.protocol.ops import Compact, SetMode
 from claude_harness.protocol.view import SessionView
@@ -31,9 +33,19 @@ def assert_prefix_chain(requests: list[dict[str, Any]]) -> None:
         assert len(cached_prefix(requests[i])) >= len(previous)
 
 
-async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any) -> None:
+def with_thinking(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each scripted answer starts with a signed thinking block (the tool turns' thinking must
+    come back unchanged, and the cached prefix must not move because of it)."""
+    return [{**turn, "content": [{"type": "thinking", "thinking": f"Step {n}: plan the calls."},
+                                 *turn["content"]]} for n, turn in enumerate(turns)]
+
+
+@pytest.mark.parametrize("thinking", [False, True], ids=["plain", "thinking"])
+async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any,
+                                                        thinking: bool) -> None:
     prompts = thirty_turn_session(project)
-    server = api([turn for group in prompts for turn in group])
+    turns = [turn for group in prompts for turn in group]
+    server = api(with_thinking(turns) if thinking else turns)
     engine = make_engine(server, project, mode="acceptEdits")
     assert "NotebookEdit" in [t.name for t in engine.config.tools if t.should_defer]
     view = SessionView()
@@ -58,6 +70,14 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any)
     read_share = total.cache_read_tokens / (total.cache_read_tokens + total.cache_write_tokens
                                             + total.input_tokens)
     assert read_share > 0.8
+    assert all(r["thinking"]["type"] == "adaptive" for r in requests)
+    assert all(r["context_management"] == {"edits": [{"type": "clear_thinking_20251015",
+                                                      "keep": "all"}]} for r in requests)
+    if thinking:  # every thinking block went back, in every later request
+        last = requests[-1]["messages"]
+        sent = [b for m in last if m["role"] == "assistant" for b in m["content"]
+                if b["type"] == "thinking"]
+        assert len(sent) == 29 and sent[0]["thinking"] == "Step 0: plan the calls."
 
 
 async def test_a_deferred_tool_must_be_loaded_first(project: Path, api: Any) -> None:
@@ -106,13 +126,15 @@ async def test_a_five_megabyte_result_is_persisted_and_readable(project: Path, a
 
 async def test_compaction_keeps_the_last_request_and_shrinks_the_context(project: Path,
                                                                          api: Any) -> None:
+    """The request about to be sent is measured: the big Read result pushes it past the
+    threshold, so the history is compacted before it goes (not after the API saw it)."""
     (project / "big.py").write_text("# filler\n" * 4000)
     big = str(project / "big.py")
     small = str(project / "src" / "util.py")
     server = api([
         {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": big}}]},
-        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": small}}]},
         {"content": [{"type": "text", "text": "SUMMARY: the user wants util explained."}]},
+        {"content": [{"type": "tool_use", "name": "Read", "input": {"file_path": small}}]},
         {"content": [{"type": "text", "text": "util.helper returns 42."}]},
     ])
     engine = make_engine(server, project, compact_threshold_tokens=10_000)
@@ -120,14 +142,14 @@ async def test_compaction_keeps_the_last_request_and_shrinks_the_context(project
     assert [e for e in events if isinstance(e, TurnEnd)][0].reason == "end_turn"
     compactions = [e for e in events if isinstance(e, Compaction)]
     assert len(compactions) == 1 and compactions[0].trigger == "auto"
-    summary_request, after = server.requests[2], server.requests[3]
+    summary_request, after = server.requests[1], server.requests[2]
     assert "summary" in summary_request["messages"][-1]["content"][-1]["text"].lower()
     assert summary_request["system"] == server.requests[0]["system"]
     (only,) = after["messages"][:1]
     text = only["content"][0]["text"]
     assert "SUMMARY: the user wants util explained." in text
     assert "Explain util.helper, please." in text
-    assert len(json.dumps(after)) // 4 < 10_000 < len(json.dumps(server.requests[1])) // 4
+    assert len(json.dumps(after)) // 4 < 10_000 < len(json.dumps(summary_request)) // 4
     # A resumed session continues from the summary.
     started = next(e for e in events if isinstance(e, SessionStarted))
     resumed = load_messages(Path(started.transcript_path))

@@ -276,6 +276,12 @@ async def test_webfetch_internal_hosts_always_ask(proj: Path) -> None:
     scoped = context(proj, allow=("WebFetch(domain:*.python.org)",))
     assert (await decide(fetch, {"url": "https://docs.python.org/"}, scoped)).behavior == "allow"
     assert (await decide(fetch, {"url": "https://python.org.evil.net/"}, scoped)).behavior == "ask"
+    # Naming the internal host exactly is consent (what "don't ask again" saves); a wildcard is not.
+    exact = context(proj, allow=("WebFetch(domain:127.0.0.1)",))
+    assert (await decide(fetch, {"url": "http://127.0.0.1:8000/x"}, exact)).behavior == "allow"
+    assert (await decide(fetch, {"url": "http://localhost:8000/x"}, exact)).behavior == "ask"
+    wildcard = context(proj, allow=("WebFetch(domain:127.0.0.*)",))
+    assert (await decide(fetch, {"url": "http://127.0.0.1:8000/x"}, wildcard)).behavior == "ask"
 
 
 async def test_mcp_read_only_hint_is_not_consent(proj: Path) -> None:

@@ -339,7 +339,7 @@ def test_cli_prints_listening_line_and_serves_a_request(tmp_path):
 
 def test_cli_rejects_a_broken_script_with_exit_code_2(tmp_path):
     script = tmp_path / "script.json"
-    script.write_text(json.dumps({"turns": [{"content": [{"type": "bogus"}]}]}))
+    script.write_text(json.dumps({"turns": [{"content": [{"type": "tool_result"}]}]}))
     done = subprocess.run(
         [sys.executable, "-m", "claude_harness.testing.mock_api", "--script", str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=30)

@@ -99,7 +99,7 @@ async def test_shift_tab_reaches_bypass_only_when_started_with_it(api: Any, make
 
 async def test_footer_shows_model_cost_context_and_cwd(api: Any, make_app: Any,
                                                        project: Path) -> None:
-    server = api([{"content": ["ok"], "usage": {"input_tokens": 20000, "output_tokens": 1000}}])
+    server = api([{"content": ["ok"], "usage": {"input_tokens": 200000, "output_tokens": 1000}}])
     app = make_app(server)
     async with app.run_test(size=(140, 30)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
@@ -110,7 +110,7 @@ async def test_footer_shows_model_cost_context_and_cwd(api: Any, make_app: Any,
         info = str(app.query_one("#status-info").render())
         assert "claude-sonnet-5-5" in info
         totals = app.view.totals
-        assert totals.context_percent >= 10  # 21k+ tokens of a 200k window
+        assert totals.context_percent >= 10  # 201k+ tokens of claude-sonnet-5-5's 1M window
         assert f"ctx {totals.context_percent:.0f}%" in info
         assert totals.cost_usd > 0
         assert f"${totals.cost_usd:.4f}" in info

@@ -14,7 +14,7 @@ import os
 
 from pydantic import Field
 
-from claude_harness.api.models import resolve_alias
+from claude_harness.api.models import subagent_model
 from claude_harness.protocol.context import SubAgentSpec, ToolUseContext
 from claude_harness.protocol.tool import (
     Progress,
@@ -51,7 +51,7 @@ async def call(inp: AgentInput, ctx: ToolUseContext, progress: Progress) -> Tool
         raise ToolError("Sub-agents need the model API, which is not available here.")
     tools = tuple(t for t in ctx.options.tools if t.name != "Agent"
                   and (definition.tools is None or t.name in definition.tools))
-    model = resolve_alias(inp.model or definition.model or ctx.options.model)
+    model = subagent_model(inp.model or definition.model, ctx.options.model)
     report = await ctx.spawn_agent(SubAgentSpec(inp.prompt, definition.system_prompt, tools,
                                                 model, definition.name), ctx, progress)
     if report.end_reason == "error":

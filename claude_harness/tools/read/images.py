@@ -93,13 +93,19 @@ def read_image(path: str, fd: int) -> ContentBlocks:
                 code="too_large",
             )
         data = handle.read()
+    return image_block(data, path)
+
+
+def image_block(data: bytes, label: str) -> ContentBlocks:
+    """Image bytes (from a file or a download named `label`) as one image content block,
+    shrunk to what the API accepts."""
     media_type = media_type_of(data[:16])
     try:
         img = Image.open(io.BytesIO(data))
         img.load()
     except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
         raise ToolError(
-            f"{path} could not be read as an image ({exc}). It may be corrupt or not an image.",
+            f"{label} could not be read as an image ({exc}). It may be corrupt or not an image.",
             code="bad_image",
         ) from exc
     fits = media_type is not None and len(data) <= MAX_IMAGE_BYTES
