@@ -23,8 +23,17 @@ def expand(path: str | Path, cwd: Path) -> Path:
 
 
 def real(path: str | Path, cwd: Path) -> Path:
-    """The path with every symlink resolved (a missing tail is kept as written)."""
-    return Path(os.path.realpath(expand(path, cwd)))
+    """The path with every symlink resolved (a missing tail is kept as written).
+
+    `..` is resolved AFTER the symlink before it, as the kernel does: `link/../x` is next to
+    the link's target, not next to the link."""
+    text = str(path)
+    if text == "~" or text.startswith("~/"):
+        text = str(Path.home()) + text[1:]
+    p = Path(text)
+    if not p.is_absolute():
+        p = cwd / p
+    return Path(os.path.realpath(p))
 
 
 def is_inside(path: Path, root: Path) -> bool:

@@ -221,7 +221,8 @@ async def _resolve_bash(
 async def _bash_chain(
     tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
 ) -> PermissionDecision:
-    from claude_harness.permissions.bash_decision import bash_verdict
+    """The one Bash decision chain (bash/decision.py explains the stages and the threat model)."""
+    from claude_harness.permissions.bash.decision import bash_verdict
 
     perm = ctx.permission
     verdict = bash_verdict(command, perm, shell_cwd=ctx.cwd)
@@ -242,7 +243,20 @@ async def _bash_chain(
         return settled
     if verdict.allowed:
         return verdict.allowed
-    return undecided(verdict.undecided, perm.mode, suggestion=verdict.suggestion, is_write=True)
+    return undecided_bash(verdict.undecided, perm, verdict.suggestion)
+
+
+def undecided_bash(reason: str, perm: PermissionContext,
+                   suggestion: str | None) -> PermissionDecision:
+    """A Bash call nothing decided: no deny, ask or safety stage objected, no rule or
+    read-only classification allowed it. The mode answers (ask, deny in dontAsk/plan, allow in
+    bypassPermissions).
+
+    Sandbox seam (issue 15): with `sandbox.autoAllowBashIfSandboxed`, this is the one place
+    where "ask" becomes "allow, run sandboxed". Deny rules, explicit ask rules and safety
+    checks have all returned before this point, so they keep prompting or refusing.
+    """
+    return undecided(reason, perm.mode, suggestion=suggestion, is_write=True)
 
 
 async def _resolve_generic(
