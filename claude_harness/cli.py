@@ -49,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-turns", type=int)
     p.add_argument("--settings", help="a settings JSON file or a JSON string")
     p.add_argument("--mcp-config", nargs="+", action="extend", default=[])
+    p.add_argument("--trust-workspace", action="store_true",
+                   help="treat this folder as trusted for this run: its .claude/settings.json "
+                   "allow rules, environment and hooks apply (without it, -p ignores them in a "
+                   "folder never trusted in the app or the REPL)")
     p.add_argument("-c", "--continue", dest="continue_session", action="store_true",
                    help="continue the latest conversation in this directory")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
@@ -96,6 +100,7 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         inline=args.inline,
         plain=args.plain,
         interactive=not args.print_mode,
+        trust_workspace=args.trust_workspace,
     )
 
 
@@ -128,8 +133,11 @@ def run_headless(opts: RunOptions) -> int:
     except StartupError as exc:
         sys.stderr.write(f"Error: {exc}\n")
         return 1
+    from claude_harness.config.trust import TrustNotice
+
     for warning in warnings:
-        sys.stderr.write(f"Warning: {warning}\n")
+        sys.stderr.write(f"{warning}\n" if isinstance(warning, TrustNotice)
+                         else f"Warning: {warning}\n")
     if not engine.api.settings.has_credentials:
         from claude_harness.api.errors import NO_KEY_HELP
 

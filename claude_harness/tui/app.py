@@ -495,7 +495,8 @@ def run_app(opts: Any) -> int:
 
     app = HarnessApp(cwd=cwd, engine_factory=factory, theme=getattr(opts, "theme", None),
                      pick_session=getattr(opts, "resume", None) == "",
-                     ask_trust=not is_trusted(data_dir(), cwd.resolve()))
+                     ask_trust=not (getattr(opts, "trust_workspace", False)
+                                    or is_trusted(data_dir(), cwd.resolve())))
     app.run(inline=inline)
     if inline and app.engine is not None and app.engine.messages:
         from claude_harness.tui.export import print_transcript
