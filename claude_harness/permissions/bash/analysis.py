@@ -184,7 +184,8 @@ class _Analyser:
         if program is not None and final is not None and program != (final.argv[0].value or ""):
             forms.append([program, *(a.text for a in final.args)])
         fact = Facts(text, forms, allow_form, program, effect,
-                     final.cwd if final is not None else None, nested, problems)
+                     final.cwd if final is not None else None, nested, problems,
+                     fatal=effect.opaque_code)
         self.result.facts.append(fact)
         self.follow_scripts(effect, nested=True)
         for run in effect.runs:

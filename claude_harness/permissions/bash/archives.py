@@ -73,6 +73,14 @@ def tar(inv: Invocation, scope: Scope) -> Effect:
     for opt, values in parsed.options:
         if "exec" in opt.roles:
             eff.problem(f"tar --{opt.name} runs a program")
+            for value in values:  # the program (and its arguments) run through a shell
+                code = value[5:] if value and value.startswith("exec=") else value
+                if opt.name == "checkpoint-action" and not (value or "").startswith("exec="):
+                    continue
+                if code is None:
+                    eff.opaque_code = f"tar --{opt.name} runs code that cannot be known"
+                else:
+                    eff.scripts.append((code, cwd))
         for value in values:
             arg = Arg(value, source=value or "?")
             if "read" in opt.roles:

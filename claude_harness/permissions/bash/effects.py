@@ -89,6 +89,7 @@ class Effect:
     listing: Members | None = None  # its output is only names of entries below these trees
     understood: bool = True  # False: the argv did not fit the program's table
     forms: list[list[str]] = field(default_factory=list)  # more argvs deny rules should see
+    opaque_code: str = ""  # it runs shell code that cannot be seen: nothing can be checked
 
     def problem(self, why: str) -> Effect:
         if why not in self.problems:

@@ -15,6 +15,8 @@ and those hooks are protected paths, so only the user can have put them there.
 from __future__ import annotations
 
 import os
+import re
+import shlex
 from functools import cache
 from pathlib import Path
 
@@ -240,9 +242,12 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     except OptionError as exc:
         return Effect.failed(str(exc))
     eff = Effect(read_only=True)
-    for opt, _values in global_opts.options:
+    for opt, values in global_opts.options:
         if "ask" in opt.roles:
             eff.problem(f"git option --{opt.name} can run code or leave the repository")
+        if opt.name == "c":
+            for value in values:
+                _config_command(value, inv, eff)
     if not rest:
         if not global_opts.options:
             eff.problem("git without a subcommand")
@@ -288,6 +293,7 @@ def git(inv: Invocation, scope: Scope) -> Effect:
         eff.problem(f"git {sub} is not a built-in git command (it may be an alias)")
     if not eff.read_only:
         _operands_may_be_paths(args, inv, eff)
+        _ext_urls(args, inv, eff)
     return eff
 
 
@@ -306,6 +312,41 @@ def _operands_may_be_paths(args: list[Arg], inv: Invocation, eff: Effect) -> Non
         if "://" in value or value.startswith("ext::"):
             continue
         eff.reads.append(path_use(Arg(value, source=value), inv.cwd, guess=True))
+
+
+_COMMAND_KEYS = re.compile(
+    r"core\.(sshcommand|pager|editor|fsmonitor|askpass|gitproxy)|sequence\.editor|pager\..*"
+    r"|diff\.(external|.*\.(command|textconv))|merge\..*\.driver|filter\..*\.(clean|smudge|process)"
+    r"|alias\..*|credential\..*helper|gpg\.(.*\.)?program|uploadpack\.packobjectshook"
+    r"|web\.browser|man\..*\.(cmd|path)|difftool\..*\.cmd|mergetool\..*\.cmd"
+    r"|sendemail\..*cmd|remote\..*\.(uploadpack|receivepack)|core\.hookspath", re.IGNORECASE)
+
+
+def _config_command(setting: str | None, inv: Invocation, eff: Effect) -> None:
+    """`git -c KEY=VALUE` where KEY names a command: VALUE is shell code, analysed as such."""
+    if setting is None:
+        eff.opaque_code = "git -c value cannot be known in advance"
+        return
+    key, _, value = setting.partition("=")
+    if not _COMMAND_KEYS.fullmatch(key):
+        return
+    if key.lower() == "core.hookspath":
+        eff.opaque_code = f"git -c {key} runs hooks from {value}"
+        return
+    code = value[1:] if value.startswith("!") else value
+    if code:
+        eff.scripts.append((code, inv.cwd))
+
+
+def _ext_urls(args: list[Arg], inv: Invocation, eff: Effect) -> None:
+    """`ext::CMD ARGS` remotes run CMD (`% ` is a space); its code is analysed."""
+    for arg in args:
+        value = arg.value or ""
+        if value.startswith("ext::"):
+            eff.problem("an ext:: remote runs a command")
+            words = [w.replace("%%", "\0").replace("% ", " ").replace("\0", "%")
+                     for w in re.split(r"(?<!%) ", value[5:]) if w]
+            eff.scripts.append((shlex.join(words), inv.cwd))
 
 
 def _repo_path(value: str, inv: Invocation) -> Path | None:
@@ -553,6 +594,9 @@ def _reads_message(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> N
 
 def _clone(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
     eff.read_only = False
+    operands = [a for a in args if not (a.value or "-").startswith("-")]
+    if len(operands) >= 2:  # git clone URL DIR: DIR is written (a new repository)
+        eff.writes.append(path_use(operands[-1], inv.cwd, recursive=True))
     for arg in args:
         value = arg.value or ""
         if value == "-c" or (value.startswith("-c") and not value.startswith("--")):
@@ -576,6 +620,12 @@ def _exec_option(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> Non
         if value == "-x" or (value.startswith("-x") and not value.startswith("--")):
             eff.problem(f"git {sub} -x runs a command")
     values = [a.value for a in args]
+    if sub == "submodule" and values[:1] == ["add"]:
+        root = repository_of(inv.cwd) if inv.cwd is not None else None
+        eff.writes.append(PathUse(".gitmodules", root / ".gitmodules" if root else None))
+        operands = [a for a in args[1:] if not (a.value or "-").startswith("-")]
+        if len(operands) >= 2:
+            eff.writes.append(path_use(operands[-1], inv.cwd, recursive=True))
     if sub == "bisect" and "run" in values:
         eff.problem("git bisect run runs a command")
     if sub == "submodule" and "foreach" in values:

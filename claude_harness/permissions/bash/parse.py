@@ -179,12 +179,15 @@ class _Walker:
             return
         elif kind == "compound":
             self.problem("compound shell construct (group, subshell, loop or condition)")
+            self.script.changes_variables = True  # loop variables, `read` in a while...
             self.walk_children(node)
         elif kind == "function":
             self.problem("defines a shell function")
+            self.script.changes_variables = True
             self.walk_children(node)
         elif kind in {"for", "while", "until", "if", "case"}:
             self.problem(f"`{kind}` construct")
+            self.script.changes_variables = True
             self.walk_children(node)
         else:
             self.problem(f"unsupported shell construct ({kind})")
@@ -254,6 +257,8 @@ class _Walker:
         name = cmd.words[0].literal if cmd.words else None
         if name in _VARIABLE_BUILTINS:
             self.script.changes_variables = True
+        if name in {"source", "."} and not subshell:
+            self.cwd = None  # the sourced file may `cd` anywhere
         if name in {"cd", "pushd", "popd"} and not subshell:
             # in a pipeline or in the background a `cd` runs in a subshell and changes nothing
             if nested or name != "cd":

@@ -13,10 +13,17 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from claude_harness.permissions.bash import archives, readers, runners, scripts, writers
+from claude_harness.permissions.bash import (
+    archives,
+    readers,
+    runners,
+    scripts,
+    transfer,
+    writers,
+)
 from claude_harness.permissions.bash import find as find_module
 from claude_harness.permissions.bash import git as git_module
-from claude_harness.permissions.bash.effects import Effect, Invocation, Scope, path_use
+from claude_harness.permissions.bash.effects import Effect, Invocation, PathUse, Scope, path_use
 from claude_harness.permissions.bash.options import Arg
 from claude_harness.permissions.bash.tables import PRINTING_BUILTINS
 
@@ -33,16 +40,44 @@ INTERPRETERS = frozenset({
 _INLINE_CODE = re.compile(r"^-(?:[A-Za-z]*[ceEpr]|-eval|-exec|-print|-command|-execute)")
 # Builtins that run or redefine commands, or change the shell for what follows.
 EXEC_BUILTINS = frozenset({
-    "source", ".", "trap", "alias", "unalias", "enable", "coproc", "fc", "let", "declare",
+    "alias", "unalias", "enable", "coproc", "fc", "let", "declare",
     "typeset", "export", "readonly", "local", "unset", "shopt", "hash", "bind", "complete",
     "compgen", "mapfile", "readarray", "read", "history", "pushd", "popd", "getopts", "caller",
     "disown", "suspend", "logout", "function", "select", "shift", "wait", "kill", "ulimit_set",
 })
 
 
+MAX_SCRIPT_BYTES = 64_000
+
+
+def script_file(use: PathUse) -> str | None:
+    """The text of a shell script file, to analyse what it runs (None: cannot be read now)."""
+    if use.path is None or str(use.path).startswith(("/dev/", "/proc/")):
+        return None
+    try:
+        if not use.path.is_file() or use.path.stat().st_size > MAX_SCRIPT_BYTES:
+            return None
+        return use.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _run_file(eff: Effect, use: PathUse, cwd, who: str) -> Effect:
+    """A shell runs the script in a file: the file is read, and its commands analysed."""
+    eff.reads.append(use)
+    code = script_file(use)
+    if code is None:
+        eff.opaque_code = f"{who} runs {use.text}, a script that cannot be read in advance"
+        return eff.problem(eff.opaque_code)
+    eff.scripts.append((code, cwd))
+    return eff
+
+
 def shell(inv: Invocation, scope: Scope) -> Effect:
-    """sh/bash/... : `-c SCRIPT` (in any option cluster: -ec, -lc, -c --), a script on stdin
-    (`bash <<EOF`, `bash -s <<<`, `echo S | bash`), or a script file (not inspected)."""
+    """sh/bash/... : `-c SCRIPT` (in any option cluster: -ec, -lc, -c --), a script file
+    (read and analysed), or a script on stdin (`bash <<EOF`, `bash -s <<<`, `echo S | bash`,
+    `bash < file`). Code that cannot be seen (a `-c` string built at run time, a pipe from
+    another program) can hide anything: it makes the whole command impossible to check."""
     args = inv.args
     eff = Effect()
     command_mode = False
@@ -74,29 +109,54 @@ def shell(inv: Invocation, scope: Scope) -> Effect:
             continue
         break
     rest = args[i:]
-    positionals_unknown = len(rest) > 1 if command_mode else bool(rest)
-    if command_mode:
-        if not rest or rest[0].value is None:
-            return Effect.failed(f"{inv.name} -c runs code that cannot be known in advance")
-        eff.scripts.append((rest[0].value, inv.cwd))
-    elif rest:
-        path = path_use(rest[0], inv.cwd)
-        eff.reads.append(path)
-        return eff.problem(f"{inv.name} runs the script file {rest[0].text}")
-    elif inv.stdin_script is not None:
-        eff.scripts.append((inv.stdin_script, inv.cwd))
-    else:
-        return eff.problem(f"{inv.name} runs a script read from its input")
-    if positionals_unknown:
-        eff.problem(f"{inv.name} runs a script with arguments")
     if inv.name not in SHELLS:
         eff.problem(f"{inv.name} is not bash: its syntax is only approximately checked")
+    if command_mode:
+        if not rest or rest[0].value is None:
+            eff.opaque_code = f"{inv.name} -c runs code that cannot be known in advance"
+            return eff.problem(eff.opaque_code)
+        eff.scripts.append((rest[0].value, inv.cwd))
+        return eff
+    if rest:
+        return _run_file(eff, path_use(rest[0], inv.cwd), inv.cwd, inv.name or "the shell")
+    if inv.stdin_script is not None:
+        eff.scripts.append((inv.stdin_script, inv.cwd))
+        return eff
+    if inv.stdin_file is not None:
+        return _run_file(eff, inv.stdin_file, inv.cwd, inv.name or "the shell")
+    eff.opaque_code = f"{inv.name} runs a script from its input, which cannot be known in advance"
+    return eff.problem(eff.opaque_code)
+
+
+def source(inv: Invocation, scope: Scope) -> Effect:
+    """`source FILE` / `. FILE`: the file's commands run in this very shell."""
+    eff = Effect()
+    eff.problem(f"`{inv.name}` runs a file's commands in the current shell")
+    if not inv.args or inv.args[0].value is None:
+        eff.opaque_code = f"`{inv.name}` of a file that cannot be known in advance"
+        return eff
+    return _run_file(eff, path_use(inv.args[0], inv.cwd), inv.cwd, inv.name or "source")
+
+
+def trap(inv: Invocation, scope: Scope) -> Effect:
+    """`trap CODE SIGNAL...` runs CODE later in this shell: CODE is analysed like `eval`."""
+    values = [a.value for a in inv.args]
+    if not values or all(v in {"-l", "-p"} for v in values):
+        return Effect(read_only=True)
+    eff = Effect().problem("`trap` sets a command to run on a signal")
+    code = values[1] if values[0] == "--" and len(values) > 1 else values[0]
+    if code is None:
+        eff.opaque_code = "trap runs code that cannot be known in advance"
+    elif code not in {"-", ""} and len(values) > 1:
+        eff.scripts.append((code, inv.cwd))
     return eff
 
 
 def eval_(inv: Invocation, scope: Scope) -> Effect:
     if any(a.value is None for a in inv.args):
-        return Effect.failed("eval runs code that cannot be known in advance")
+        eff = Effect()
+        eff.opaque_code = "eval runs code that cannot be known in advance"
+        return eff.problem(eff.opaque_code)
     eff = Effect()
     eff.scripts.append((" ".join(a.value or "" for a in inv.args), inv.cwd))
     return eff.problem("eval runs a string as a command")
@@ -187,7 +247,11 @@ HANDLERS: dict[str, Handler] = {
     "sed": scripts.sed,
     "awk": scripts.awk, "gawk": scripts.awk, "mawk": scripts.awk, "nawk": scripts.awk,
     "eval": eval_,
+    "source": source, ".": source, "trap": trap,
     "tar": archives.tar,
+    "curl": transfer.curl, "wget": transfer.wget, "unzip": transfer.unzip,
+    "ssh": transfer.ssh, "scp": transfer.ssh,
+    "sftp": transfer.ssh, "rsync": transfer.rsync,
     "pytest": runners.pytest, "py.test": runners.pytest,
     "npm": runners.npm, "npx": runners.npm, "pnpm": runners.npm, "yarn": runners.npm,
     "set": set_builtin,

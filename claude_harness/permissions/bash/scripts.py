@@ -25,6 +25,8 @@ class SedProgram:
     reads: list[str] = field(default_factory=list)
     writes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)  # `e COMMAND`: shell code it runs
+    runs_text: bool = False  # `e` / `s///e`: runs the pattern space, unknown in advance
 
 
 class _SedReader:
@@ -161,7 +163,11 @@ class _SedReader:
             return True
         if c == "e":
             self.out.problems.append("sed `e` runs a shell command")
-            self.rest_of_line()
+            command = self.rest_of_line().strip()
+            if command:
+                self.out.commands.append(command)
+            else:
+                self.out.runs_text = True
             return True
         if c == "s":
             return self.substitute()
@@ -204,6 +210,7 @@ class _SedReader:
                 self.i += 1
             elif f == "e":
                 self.out.problems.append("sed s///e runs the pattern space as a command")
+                self.out.runs_text = True
                 self.i += 1
             elif f == "w":
                 self.i += 1
@@ -269,6 +276,9 @@ def sed(inv: Invocation, scope: Scope) -> Effect:
         program = read_sed_script(script)
         for why in program.problems:
             eff.problem(why)
+        eff.scripts.extend((command, cwd) for command in program.commands)
+        if program.runs_text:
+            eff.opaque_code = "sed runs text from its input as a shell command"
         eff.reads.extend(path_use(Arg(n, source=n), cwd) for n in program.reads)
         for name in program.writes:
             if name not in _SPECIAL_OUT:
@@ -303,9 +313,22 @@ _AWK_TOKEN = re.compile(r"""
 _OPERAND_END = {"word", "number", "string", ")", "]", "$", "++", "--"}
 
 
+@dataclass
+class AwkProgram:
+    problems: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)  # literal shell code it runs
+    dynamic_command: bool = False  # it runs a command built at run time
+
+
 def awk_program_problems(program: str) -> list[str]:
+    return read_awk_program(program).problems
+
+
+def read_awk_program(program: str) -> AwkProgram:
     """What in an awk program reaches outside: commands, pipes, output files, files read."""
-    problems: list[str] = []
+    out = AwkProgram()
+    problems = out.problems
+    tokens: list[tuple[str, str]] = []  # (kind, text) of significant tokens, for commands
     i = 0
     last = ""  # kind of the previous significant token, to tell a regex from a division
     depth = 0
@@ -314,17 +337,23 @@ def awk_program_problems(program: str) -> list[str]:
         if program[i] == "/" and last not in _OPERAND_END:
             end = _regex_end(program, i)
             if end < 0:
-                return ["awk program has an unterminated regular expression"]
+                problems.append("awk program has an unterminated regular expression")
+                out.dynamic_command = True
+                return out
             i, last = end, "regex"
             continue
         m = _AWK_TOKEN.match(program, i)
         if m is None:
-            return [f"awk program has a character the checker cannot read ({program[i]!r})"]
+            problems.append(f"awk program has a character the checker cannot read "
+                            f"({program[i]!r})")
+            out.dynamic_command = True
+            return out
         i = m.end()
         kind = m.lastgroup or ""
         text = m.group(0)
         if kind in {"ws", "comment"}:
             continue
+        tokens.append((kind, text))
         if kind == "nl" or text in {";", "{", "}"}:
             in_print, depth, last = False, 0, text
             continue
@@ -352,7 +381,37 @@ def awk_program_problems(program: str) -> list[str]:
         elif text in {">", ">>"} and in_print and depth <= 0:
             problems.append("awk print redirects output to a file")
         last = text if kind == "op" else kind
-    return problems
+    _awk_commands(tokens, out)
+    return out
+
+
+def _awk_commands(tokens: list[tuple[str, str]], out: AwkProgram) -> None:
+    """The shell code of `system("...")`, `print | "..."`, `"..." | getline`: literal strings
+    are analysed; anything else is code we cannot see."""
+    for i, (_kind, text) in enumerate(tokens):
+        if text == "system":
+            nxt = tokens[i + 1 : i + 4]
+            if [t for _, t in nxt[:1]] == ["("] and len(nxt) >= 3 and nxt[1][0] == "string" and (
+                    nxt[2][1] == ")"):
+                out.commands.append(_awk_string(nxt[1][1]))
+            else:
+                out.dynamic_command = True
+        elif text in {"|", "|&"}:
+            before = tokens[i - 1] if i else ("", "")
+            after = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
+            if after[1] == "getline" and before[0] == "string":
+                out.commands.append(_awk_string(before[1]))
+            elif after[0] == "string" and (i + 2 >= len(tokens) or tokens[i + 2][1] in {
+                    ";", "}", "\n"} or tokens[i + 2][0] == "nl"):
+                out.commands.append(_awk_string(after[1]))
+            else:
+                out.dynamic_command = True
+
+
+def _awk_string(literal: str) -> str:
+    body = literal[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)),
+                  body)
 
 
 def _regex_end(program: str, start: int) -> int:
@@ -398,8 +457,12 @@ def awk(inv: Invocation, scope: Scope) -> Effect:
         if program is None:
             eff.problem("awk program cannot be known in advance")
             continue
-        for why in awk_program_problems(program):
+        parsed_program = read_awk_program(program)
+        for why in parsed_program.problems:
             eff.problem(why)
+        eff.scripts.extend((command, cwd) for command in parsed_program.commands)
+        if parsed_program.dynamic_command:
+            eff.opaque_code = "awk runs a command built while it runs"
     for arg in operands:
         if arg.value is not None and _ASSIGNMENT.match(arg.value):
             continue  # `var=value` operands are assignments, not files

@@ -275,7 +275,7 @@ PRINTING_BUILTINS: dict[str, frozenset[str]] = {
     "alias": frozenset({"-p"}), "history": frozenset(), "declare": frozenset({"-p"}),
     "typeset": frozenset({"-p"}), "export": frozenset({"-p"}), "readonly": frozenset({"-p"}),
     "shopt": frozenset({"-p", "-q"}), "hash": frozenset({"-l"}), "umask": frozenset({"-p", "-S"}),
-    "trap": frozenset({"-p", "-l"}), "complete": frozenset({"-p"}), "bind": frozenset({"-p", "-P",
+    "complete": frozenset({"-p"}), "bind": frozenset({"-p", "-P",
                                                                                       "-l", "-v",
                                                                                       "-V", "-s",
                                                                                       "-S"}),

@@ -152,11 +152,28 @@ def peel(inv: Invocation, *, names_source: Arg | None = None) -> Peeled:
         if name in _SUFFIX_WRAPPERS:
             out.opaque = out.opaque or f"`{name}` runs another command"
             out.alternatives.extend(_suffixes(argv, cwd))
+            _command_strings(argv, cwd, out)
             out.final = Invocation(argv, cwd, inv.stdin_script, inv.stdin_file)
             return out
         break
     out.final = Invocation(argv, cwd, inv.stdin_script, inv.stdin_file)
     return out
+
+
+def _command_strings(argv: list[Arg], cwd, out: Peeled) -> None:
+    """`su -c CMD`, `script -c CMD`, `runuser --command=CMD`: CMD is shell code."""
+    for i, arg in enumerate(argv[1:], start=1):
+        value = arg.value
+        if value in {"-c", "--command", "--session-command"} and i + 1 < len(argv):
+            code = argv[i + 1].value
+        elif value is not None and value.startswith(("--command=", "--session-command=")):
+            code = value.split("=", 1)[1]
+        else:
+            continue
+        if code is None:
+            out.unknown_program = f"{argv[0].text} -c runs code that cannot be known in advance"
+        else:
+            out.effect.scripts.append((code, cwd))
 
 
 def _suffixes(argv: list[Arg], cwd) -> list[Invocation]:
