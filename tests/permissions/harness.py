@@ -19,7 +19,6 @@ from tests.permissions.chain import Chain, Verdict, world_env, write_config_file
 from tests.permissions.corpus.configs import CONFIGS
 from tests.permissions.corpus.model import Attack
 from tests.permissions.sandbox_fixture import (
-    BWRAP,
     Sandbox,
     SandboxRun,
     compare,
@@ -164,7 +163,3 @@ class CorpusWorld:
                 shell_cwd = final
         changes = compare(self.sandbox.template, snapshot(copy))  # both relative to the root
         outcome.traces = violations(changes, output, CONFIGS[outcome.config])
-
-
-def bwrap_available() -> bool:
-    return BWRAP is not None

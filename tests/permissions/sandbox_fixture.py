@@ -461,9 +461,27 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def sandbox_base() -> Path:
-    """A scratch dir NOT under /tmp (the sandbox's /tmp is the fixture's own tmp dir)."""
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot run the sandbox here, or None when it can."""
+    if BWRAP is None:
+        return "bwrap is not installed"
+    with tempfile.TemporaryDirectory(prefix="ch-perm-probe-", dir=_scratch_parent()) as scratch:
+        copy = Path(scratch)
+        (copy / "tmp").mkdir()
+        try:
+            rc, _out, err, _t, _d = run_sandboxed(copy, copy, "true", cwd=copy)
+        except OSError as exc:
+            return str(exc)
+    return None if rc == 0 else f"bwrap exited {rc}: {err.strip()[:200]}"
+
+
+def _scratch_parent() -> Path:
+    """Scratch space NOT under /tmp (the sandbox's /tmp is the fixture's own tmp dir)."""
     for candidate in ("/dev/shm", "/var/tmp"):
         if os.access(candidate, os.W_OK):
-            return Path(tempfile.mkdtemp(prefix="ch-perm-", dir=candidate))
+            return Path(candidate)
     raise RuntimeError("no writable scratch dir outside /tmp for the sandbox fixture")
+
+
+def sandbox_base() -> Path:
+    return Path(tempfile.mkdtemp(prefix="ch-perm-", dir=_scratch_parent()))

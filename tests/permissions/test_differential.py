@@ -19,8 +19,8 @@ from tests.permissions.conftest import Decisions
 from tests.permissions.corpus.catalog import EVERYDAY, NEW_FAMILIES, SEQUENCES, SINGLE
 from tests.permissions.corpus.configs import CONFIGS, Config
 from tests.permissions.corpus.model import FAMILIES, Attack
-from tests.permissions.harness import CorpusWorld, bwrap_available
-from tests.permissions.sandbox_fixture import SandboxRun
+from tests.permissions.harness import CorpusWorld
+from tests.permissions.sandbox_fixture import SandboxRun, bwrap_problem
 from tests.permissions.traces import violations
 
 Runs = dict[str, SandboxRun]
@@ -34,9 +34,11 @@ SEQUENCES_NOT_YET_REFUSED: dict[tuple[str, ...], str] = {}
 
 @pytest.fixture(scope="session", autouse=True)
 def _bubblewrap() -> None:
-    assert bwrap_available(), (
-        "bubblewrap (bwrap) is required: the permission checker is proven by running what it "
-        "allows. Install it (apt-get install bubblewrap); .ci/run does.")
+    problem = bwrap_problem()
+    assert problem is None, (
+        f"bubblewrap cannot run here ({problem}): the permission checker is proven by running "
+        "what it allows. Install it (apt-get install bubblewrap; .ci/run does) on a machine "
+        "that allows user namespaces.")
 
 
 @pytest.fixture(scope="session")
