@@ -8,7 +8,7 @@ Public entry points (import from the submodules; this package imports nothing he
   bash.decision.is_read_only_command(cmd, cwd) the Bash tool's read-only / concurrency hint
   rules.parse_rule / format_rule / split_rules / rule_suggestion / save_local_rule
   modes.next_mode(mode, bypass_available)      Shift+Tab
-  sed_sim.simulate_sed(cmd, perm)              preview of an in-place sed
+  sed_sim.simulate_sed(analysis, perm)         preview of an in-place sed
   classifier.classify(tool, inp, ctx)          auto mode (passthrough when it must not decide)
 
 Layers (each imports only from the ones above it):

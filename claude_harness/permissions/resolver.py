@@ -36,6 +36,7 @@ from claude_harness.permissions.types import PermissionContext, PermissionDecisi
 
 if TYPE_CHECKING:
     from claude_harness.agent.context import ToolUseContext
+    from claude_harness.permissions.bash.decision import BashVerdict
     from claude_harness.tools.base import Tool
 
 _PATH_KEYS = ("file_path", "notebook_path", "path")
@@ -206,26 +207,28 @@ async def _resolve_bash(
     tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
 ) -> PermissionDecision:
     """The Bash chain, plus a previewed `sed -i` when the call may go ahead."""
-    decision = await _bash_chain(tool, inp, ctx, command, hook)
+    # deferred: the checker pulls in bashlex, which nothing on the way to the first paint needs
+    from claude_harness.permissions.bash.decision import bash_verdict
+
+    verdict = bash_verdict(command, ctx.permission, shell_cwd=ctx.cwd)
+    decision = await _bash_chain(tool, inp, ctx, verdict, hook)
     if decision.behavior in {"allow", "ask"} and decision.updated_input is None and (
         "sed" in command
     ):
         from claude_harness.permissions.sed_sim import simulate_sed
 
-        sim = await asyncio.to_thread(simulate_sed, command, ctx.permission, ctx.cwd)
+        sim = await asyncio.to_thread(simulate_sed, verdict.analysis, ctx.permission)
         if sim is not None:
             decision = replace(decision, updated_input=sim.updated_input, preview=sim.diff)
     return decision
 
 
 async def _bash_chain(
-    tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
+    tool: Tool, inp: Any, ctx: ToolUseContext, verdict: BashVerdict,
+    hook: PermissionDecision | None
 ) -> PermissionDecision:
     """The one Bash decision chain (bash/decision.py explains the stages and the threat model)."""
-    from claude_harness.permissions.bash.decision import bash_verdict
-
     perm = ctx.permission
-    verdict = bash_verdict(command, perm, shell_cwd=ctx.cwd)
     if verdict.deny:
         return verdict.deny
     param = _param_rule_decision(perm, "deny", tool.name, inp) or _param_rule_decision(

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from claude_harness.permissions.bash.analysis import analyse
+from claude_harness.permissions.bash.analysis import Analysis
 from claude_harness.permissions.bash.options import Arg, OptionError
 from claude_harness.permissions.bash.scripts import read_sed_call, read_sed_script
 from claude_harness.permissions.paths import inside_any, real
@@ -42,10 +42,9 @@ class SedSimulation:
 
 
 def _single_sed(
-    command: str, perm: PermissionContext, shell_cwd: Path | None
+    analysis: Analysis, perm: PermissionContext
 ) -> tuple[list[str], str, Path] | None:
     """(argv, the file operand as written, its path) of a plain `sed -i SCRIPT FILE`."""
-    analysis = analyse(command, shell_cwd or perm.cwd, perm.cwd)
     if analysis.fatal or analysis.problems or len(analysis.facts) != 1:
         return None
     fact = analysis.facts[0]
@@ -79,11 +78,10 @@ def _single_sed(
     return argv, word, path
 
 
-def simulate_sed(
-    command: str, perm: PermissionContext, shell_cwd: Path | None = None
-) -> SedSimulation | None:
-    """Run the command's sed on a copy; None when the command is not a simulatable `sed -i`."""
-    found = _single_sed(command, perm, shell_cwd)
+def simulate_sed(analysis: Analysis, perm: PermissionContext) -> SedSimulation | None:
+    """Run the command's sed on a copy; None when the command is not a simulatable `sed -i`.
+    `analysis`: the Bash analysis the decision was made from (the same view, not a re-read)."""
+    found = _single_sed(analysis, perm)
     if found is None:
         return None
     argv, file_word, path = found

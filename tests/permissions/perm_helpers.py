@@ -9,6 +9,9 @@ from claude_harness.permissions.types import PermissionContext, PermissionMode, 
 
 CORPUS_ALLOW = ("Bash(git *)", "Bash(ls *)", "Bash(echo *)", "Bash(find *)", "Bash(sed -n *)",
                 "Bash(grep *)")
+# The broad prefix rules of issue 12 ("default with broad prefix rules").
+BROAD = ("Bash(git *)", "Bash(npm run *)", "Bash(ls *)", "Bash(cat *)", "Bash(echo *)",
+         "Bash(find *)", "Bash(python -m pytest *)", "Bash(sed -n *)", "Bash(grep *)")
 
 
 def make_project(root: Path) -> Path:

@@ -10,7 +10,6 @@ nested facts.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +33,6 @@ SAFE_ENV_VARS = frozenset({
     "PYTHONDONTWRITEBYTECODE", "TERM_PROGRAM",
 })
 _QUIET_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
-_CACHE_TTL_S = 1.0
 
 
 @dataclass
@@ -302,22 +300,10 @@ def _echoed(producer: SimpleCommand, scope: Scope) -> str | None:
     return " ".join(words) + "\n"
 
 
-_cache: dict[tuple[str, str, str], tuple[float, Analysis]] = {}
-
-
 def analyse(command: str, cwd: Path | None, project: Path) -> Analysis:
     """The analysis of `command` run from `cwd` in the project rooted at `project`.
 
-    Cached for a second: the resolver, the Bash tool's read-only hint and the sed preview ask
-    about the same command within one decision.
+    Never cached across decisions: the file system it expands globs and resolves symlinks
+    against may have changed since the last call (an earlier command may have just made it).
     """
-    key = (command, str(cwd), str(project))
-    now = time.monotonic()
-    hit = _cache.get(key)
-    if hit is not None and now - hit[0] < _CACHE_TTL_S:
-        return hit[1]
-    result = _Analyser(Scope(project), 0).run(command, cwd, nested=False)
-    if len(_cache) > 256:
-        _cache.clear()
-    _cache[key] = (now, result)
-    return result
+    return _Analyser(Scope(project), 0).run(command, cwd, nested=False)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import struct
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +21,8 @@ from claude_harness.permissions.bash.git import repository_of
 from claude_harness.permissions.safety import protected_parts
 
 MAX_ENTRIES = 20_000
-_TTL_S = 2.0
 _ODD = set(" \t\n\r'\"\\")
 MAX_INDEX_BYTES = 64_000_000
-_cache: dict[tuple[str, tuple[str, ...]], tuple[float, TreeSurvey]] = {}
 
 
 @dataclass(frozen=True)
@@ -203,18 +200,9 @@ def _inside(path: str, roots: tuple[str, ...]) -> bool:
 
 
 def survey(tree: Path, roots: tuple[Path, ...]) -> TreeSurvey:
-    """Walk `tree` (not following symlinks) and report what could escape `roots`."""
-    real_roots = tuple(os.path.realpath(r) for r in roots)
-    key = (str(tree), real_roots)
-    now = time.monotonic()
-    hit = _cache.get(key)
-    if hit is not None and now - hit[0] < _TTL_S:
-        return hit[1]
-    result = _walk(str(tree), real_roots)
-    if len(_cache) > 64:
-        _cache.clear()
-    _cache[key] = (now, result)
-    return result
+    """Walk `tree` (not following symlinks) and report what could escape `roots`. Never
+    cached: an earlier command may have just added the entry that matters."""
+    return _walk(str(tree), tuple(os.path.realpath(r) for r in roots))
 
 
 def _walk(tree: str, roots: tuple[str, ...]) -> TreeSurvey:
