@@ -219,7 +219,8 @@ def _inside(use: PathUse, perm: PermissionContext) -> str:
     if use.path is None:
         return f"{use.text} cannot be known in advance"
     target = real(use.path, perm.cwd)
-    if use.entry and use.path.name not in {"", ".", ".."}:
+    last = use.text.rstrip("/").rsplit("/", 1)[-1]
+    if use.entry and last not in {"", ".", "..", "~"} and not last.startswith("~"):
         target = real(use.path.parent, perm.cwd)  # the entry sits in its directory
     if not inside_any(target, dirs):
         return f"{use.text} is outside the working directories"

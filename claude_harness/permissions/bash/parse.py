@@ -143,6 +143,7 @@ class _Walker:
         self.cwd = cwd
         self.depth = depth
         self.nested = nested
+        self.literal_heredocs: set[str] = set()  # delimiters that were quoted in the source
 
     def raw(self, node: Any) -> str:
         start, end = node.pos
@@ -276,7 +277,8 @@ class _Walker:
             body = getattr(heredoc, "value", "") if heredoc is not None else ""
             body = body.rsplit("\n", 1)[0] if "\n" in body else ""
             redirect = Redirect(op, fd=fd, heredoc=body)
-            if not any(q in delim for q in "'\"\\"):
+            quoted = any(q in delim for q in "'\"\\") or delim in self.literal_heredocs
+            if not quoted:
                 scanned = scan_heredoc_body(body)
                 cmd.problems.extend(scanned.problems)
                 for piece in scanned.substitutions:
@@ -334,8 +336,40 @@ def _node_children(node: Any) -> list[Any]:
     return out
 
 
+# `$(( 1 + 2 ))` with numbers and operators only (no variables: a variable's value is
+# evaluated as arithmetic too, and an assigned `a[$(cmd)]` would run); no `-` or `~`, so the
+# result is a number that cannot read as an option.
+_ARITHMETIC = re.compile(r"\$\(\(([0-9\s+*/%<>=!&|^?:,()]*)\)\)")
+# `[[ ... ]]` without anything that is an operator inside it but not outside it
+_DOUBLE_TEST = re.compile(r"(?<![^\s;&|(])\[\[\s([^;&|<>()`$\n]*?)\s\]\](?=$|[\s;&|)])")
+DOUBLE_TEST_WORD = "__double_test__"
+
+
+# `<<'EOF'`, `<<"EOF"`, `<<\EOF`: bashlex waits for the quotes in the terminator line
+_QUOTED_HEREDOC = re.compile(r"(<<-?[ \t]*)(?:'(\w+)'|\"(\w+)\"|\\(\w+))")
+
+
+def _rewrite_for_bashlex(source: str, literal_heredocs: set[str]) -> str:
+    """What bashlex cannot read, made readable without changing what the checker must see:
+    constant arithmetic becomes a number, a simple `[[ ]]` a test command, a quoted
+    here-document delimiter a plain one (its name remembered: that body is not expanded)."""
+    if "<<" in source:
+        def unquote(m: re.Match[str]) -> str:
+            name = m.group(2) or m.group(3) or m.group(4)
+            literal_heredocs.add(name)
+            return m.group(1) + name
+        source = _QUOTED_HEREDOC.sub(unquote, source)
+    if "$((" in source:
+        source = _ARITHMETIC.sub("0", source)
+    if "[[" in source:
+        source = _DOUBLE_TEST.sub(lambda m: f"{DOUBLE_TEST_WORD} {m.group(1)}", source)
+    return source
+
+
 def _parse_into(script: Script, source: str, cwd: Path | None, depth: int, *,
                 nested: bool) -> None:
+    literal_heredocs: set[str] = set()
+    source = _rewrite_for_bashlex(source, literal_heredocs)
     # bashlex does not implement the `time` keyword; as a leading word it only times the rest
     timed = re.match(r"^\s*time(\s+-p)?\s+(?=\S)", source)
     body = source[timed.end():] if timed else source
@@ -349,6 +383,7 @@ def _parse_into(script: Script, source: str, cwd: Path | None, depth: int, *,
         _fallback_split(script, body, cwd)
         return
     walker = _Walker(body, script, cwd, depth, nested)
+    walker.literal_heredocs = literal_heredocs
     for tree in trees:
         walker.walk(tree, nested=nested)
 

@@ -233,6 +233,23 @@ def test(inv: Invocation, scope: Scope) -> Effect:
     return eff
 
 
+_ARITH_OPS = {"-eq", "-ne", "-lt", "-le", "-gt", "-ge"}
+
+
+def double_test(inv: Invocation, scope: Scope) -> Effect:
+    """`[[ ... ]]` (rewritten by the parser): like test, but arithmetic operators evaluate
+    their operands as expressions, so only plain numbers are accepted there."""
+    args = inv.args
+    for i, arg in enumerate(args):
+        if arg.value in _ARITH_OPS:
+            for side in (args[i - 1] if i else None, args[i + 1] if i + 1 < len(args) else None):
+                if side is None or side.value is None or not side.value.lstrip("-").isdigit():
+                    return Effect.failed("[[ ]] arithmetic on a value that is not a number")
+        if arg.value == "=~":
+            continue
+    return test(Invocation([Arg("test", source="test"), *args], inv.cwd), scope)
+
+
 def cd(inv: Invocation, scope: Scope) -> Effect:
     args = [a for a in inv.args if a.value not in {"-P", "-L", "-e", "-@", "--"}]
     if len(args) > 1:
@@ -392,7 +409,7 @@ def version_query(inv: Invocation) -> Effect | None:
 
 HANDLERS: dict[str, Handler] = {name: table_reader(name) for name in READERS}
 HANDLERS.update({
-    "echo": echo, "printf": printf, "test": test, "[": test, "cd": cd, "date": date, "jq": jq,
+    "echo": echo, "printf": printf, "test": test, "[": test, "__double_test__": double_test, "cd": cd, "date": date, "jq": jq,
     "xxd": xxd, "man": man, "egrep": table_reader("grep"), "fgrep": table_reader("grep"),
     **{name: any_strings for name in ANY_ARGS_STRINGS},
 })
