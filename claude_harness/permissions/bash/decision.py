@@ -39,6 +39,7 @@ What is NOT guaranteed:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,8 +64,9 @@ from claude_harness.permissions.safety import (
 from claude_harness.permissions.types import PermissionContext, PermissionDecision, PermissionRule
 
 ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"})
-_PSEUDO_FILES = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
-                 "/dev/fd/", "/proc/self/fd/", "/dev/zero", "/dev/urandom", "/dev/random")
+_PSEUDO_FILES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
+                           "/dev/zero", "/dev/urandom", "/dev/random", "-"})
+_FD_FILE = re.compile(r"/(dev|proc/self)/fd/\d+")
 
 
 @dataclass
@@ -81,8 +83,10 @@ class BashVerdict:
 
 
 def _is_pseudo(use: PathUse) -> bool:
-    text = str(use.path) if use.path is not None else use.text
-    return text.startswith(_PSEUDO_FILES) or text == "-"
+    """Standard streams and devices that hold no file's contents (exact names only: a path
+    that merely starts like one, `/dev/fd/../../etc`, is a path)."""
+    text = use.text if use.path is None else str(use.path)
+    return text in _PSEUDO_FILES or _FD_FILE.fullmatch(text) is not None
 
 
 def _rule_decision(rule: PermissionRule, what: str) -> PermissionDecision:

@@ -85,6 +85,8 @@ def shell(inv: Invocation, scope: Scope) -> Effect:
     while i < len(args):
         value = args[i].value
         if value is None:
+            if command_mode:
+                break  # the -c script itself: judged below
             return Effect.failed(f"{inv.name} argument cannot be known in advance")
         if value in {"-", "--"}:
             i += 1
