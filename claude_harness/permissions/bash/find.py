@@ -138,7 +138,8 @@ def find(inv: Invocation, scope: Scope) -> Effect:
     filtered = conjunction and not (names and inames)
     members = Members(trees, "find", names=tuple(names or inames) if filtered else (),
                       paths=tuple(path_patterns) if filtered else (),
-                      icase=bool(inames) and filtered, symlinks=symlinks or not conjunction)
+                      icase=bool(inames) and filtered, symlinks=symlinks or not conjunction,
+                      shown=tuple(s.text for s in starts))
     if len(trees) != len(starts) or follow:
         members = Members((), "find")  # a start point that cannot be known: nothing passes
     for template, in_dir in consumers:

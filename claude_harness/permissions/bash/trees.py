@@ -75,10 +75,12 @@ def _listed(name: str, members: Members, shown: str = "") -> bool:
     return all(fnmatch.fnmatchcase(name, p) for p in members.names)
 
 
-def protected_member(members: Members, start_texts: tuple[str, ...]) -> str:
+def protected_member(members: Members) -> str:
     """A protected path among the entries find would act on below its start points ('' when
-    none; capped walks count as one)."""
-    for tree, shown_root in zip(members.trees, start_texts, strict=False):
+    none; capped walks count as one). Entries are matched as find prints them (`./x/y`)."""
+    shown_roots = members.shown if len(members.shown) == len(members.trees) else tuple(
+        str(t) for t in members.trees)
+    for tree, shown_root in zip(members.trees, shown_roots, strict=True):
         seen = 0
         stack = [(str(tree), shown_root.rstrip("/") or shown_root, ())]
         while stack:
