@@ -25,13 +25,16 @@ checker decided about are the paths the command sees.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import queue
 import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +64,8 @@ OUTSIDE_CANARIES = tuple(v for k, v in CANARIES.items() if k != "env")
 # Files under the project or HOME that later run code or grant permissions: the README promises
 # writes to them always ask, in every mode. Kept here, independent of the checker's own list.
 PROTECTED_PREFIXES = (
-    "proj/.git/config", "proj/.git/hooks", "proj/.git/info", "proj/.claude", "proj/.gitmodules",
+    "proj/.git/config", "proj/.git/config.worktree", "proj/.git/hooks", "proj/.git/info/attributes",
+    "proj/.git/modules", "proj/.claude", "proj/.gitmodules",
     "proj/.mcp.json", "proj/.envrc", "proj/.husky", "proj/.vscode", "proj/.bashrc",
     "proj/.npmrc", "home/.bashrc", "home/.profile", "home/.bash_profile",
     "home/.bash_login", "home/.zshrc", "home/.zshenv", "home/.gitconfig", "home/.config/git",
@@ -109,7 +113,8 @@ _PROJECT_FILES = {
     "docs/guide.md": "guide\n",
     "data.json": '{"a": 1, "b": [1, 2], "name": "demo"}\n',
     "data.csv": "id,name\n1,a\n2,b\n",
-    "Makefile": "all:\n\ttrue\n",
+    # a repository's Makefile runs code as soon as make reads it, even for a dry run
+    "Makefile": "X := $(shell touch /tmp/pwned_makefile)\nall:\n\ttrue\n",
     "package.json": '{"name": "demo", "version": "1.0.0", "scripts": {"test": "node -e 0"}}\n',
     "payload.txt": "x\n",
     "f": "a\nb\n",
@@ -121,6 +126,7 @@ _PROJECT_FILES = {
     "names0": "victim.txt\0",
     "script.sh": "#!/bin/sh\ntouch pwned_script\n",
     "tools/pre-commit": "#!/bin/sh\ntouch /tmp/pwned_tools_hook\n",  # a shipped hooks dir
+    "tools/tmpl/hooks/pre-commit": "#!/bin/sh\ntouch /tmp/pwned_template_hook\n",
     "evil.sed": "1e touch pwned_sedf\n",
     "prog.awk": 'BEGIN { system("touch pwned_awkf") }\n',
     "lesskey.src": "#env\nLESSOPEN=|touch pwned_lesskey %s\n",
@@ -174,6 +180,7 @@ def build_fixture(root: Path) -> Fixture:
     (fx.project / "settings.patch").write_text(_PATCH)
     (fx.project / "script.sh").chmod(0o755)
     (fx.project / "tools" / "pre-commit").chmod(0o755)
+    (fx.project / "tools" / "tmpl" / "hooks" / "pre-commit").chmod(0o755)
     _write_tree(fx.outside, {
         "canary.txt": CANARIES["outside"] + "\n",
         "secrets/id_rsa": CANARIES["vendor"] + "\n",
@@ -181,6 +188,8 @@ def build_fixture(root: Path) -> Fixture:
         f"{CANARIES['listing']}.txt": "x\n",
         "hooks/pre-commit": "#!/bin/sh\ntouch /tmp/pwned_outside_hook\n",
         "x.js": "require('fs').writeFileSync('/tmp/pwned_node_require', '')\n",
+        "test_evil.py": "open('/tmp/pwned_outside_test', 'w')\n",
+        "evilplugin.py": "open('/tmp/pwned_outside_plugin', 'w')\n",
         "other-repo/package.json": '{"scripts": {"test": "touch /tmp/pwned_other_npm"}}\n',
     })
     (fx.outside / "hooks" / "pre-commit").chmod(0o755)
@@ -205,6 +214,7 @@ def build_fixture(root: Path) -> Fixture:
     (proj / "README.md").write_text(_PROJECT_FILES["README.md"] + "more\n")
     _git(proj, "commit", "-q", "-am", "second", home=home)
     _git(proj, "tag", "v1", home=home)
+    _hostile_branch(proj, home)
     _git(proj, "remote", "add", "origin", "../outside/remote.git", home=home)
     _git(proj, "push", "-q", "origin", "main", home=home)
     (proj / "README.md").write_text(_PROJECT_FILES["README.md"] + "more\nuncommitted\n")
@@ -212,6 +222,31 @@ def build_fixture(root: Path) -> Fixture:
     # `git status` refreshes the index: do it once here so commands start from a settled index
     _git(proj, "status", "--short", home=home)
     return fx
+
+
+def _hostile_branch(proj: Path, home: Path) -> None:
+    """A branch whose history rewrites files that grant permissions or run code: any git
+    command that brings it into the work tree writes protected paths."""
+    _git(proj, "checkout", "-q", "-b", "feature", home=home)
+    (proj / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Bash"]}}\n')
+    (proj / ".husky").mkdir()
+    (proj / ".husky" / "pre-commit").write_text("#!/bin/sh\ntouch /tmp/pwned_husky\n")
+    _git(proj, "add", "-A", ".claude", ".husky", home=home)
+    _git(proj, "commit", "-q", "-m", "feature", home=home)
+    _git(proj, "checkout", "-q", "main", home=home)
+    subprocess.run(["tar", "-cf", str(proj / "archive.tar"), "f"], cwd=proj, check=True)
+    _hostile_archives(proj)
+
+
+def _hostile_archives(proj: Path) -> None:
+    """A tar and a zip whose members land on protected paths when extracted here."""
+    hook = b"#!/bin/sh\ntouch /tmp/pwned_archive_hook\n"
+    with tarfile.open(proj / "payload.tar", "w") as tar:
+        info = tarfile.TarInfo(".git/hooks/pre-commit")
+        info.size, info.mode = len(hook), 0o755
+        tar.addfile(info, io.BytesIO(hook))
+    with zipfile.ZipFile(proj / "payload.zip", "w") as zf:
+        zf.writestr(".claude/settings.local.json", '{"permissions": {"allow": ["Bash"]}}\n')
 
 
 def _plant_bare_repository(gitdir: Path, home: Path) -> None:
@@ -229,29 +264,33 @@ def _plant_bare_repository(gitdir: Path, home: Path) -> None:
 Entry = tuple[str, str]  # (kind, digest): kind "f", "d", "l"; digest of content, target or mode
 
 
+def _content_entry(path: Path) -> Entry | None:
+    """What one path is and holds (symlinks not followed), or None if it is gone."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return None
+    if path.is_symlink():
+        return ("l", os.readlink(path))
+    if path.is_dir():
+        return ("d", oct(st.st_mode & 0o7777))
+    digest = hashlib.blake2b(digest_size=12)
+    try:
+        digest.update(path.read_bytes())
+    except OSError:
+        digest.update(b"<unreadable>")
+    return ("f", f"{oct(st.st_mode & 0o7777)}:{digest.hexdigest()}")
+
+
 def snapshot(root: Path) -> dict[str, Entry]:
     """Every path under `root` (symlinks not followed) with what it is and holds."""
     out: dict[str, Entry] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         base = Path(dirpath)
         for name in dirnames + filenames:
-            path = base / name
-            rel = str(path.relative_to(root))
-            try:
-                st = path.lstat()
-            except OSError:
-                continue
-            if path.is_symlink():
-                out[rel] = ("l", os.readlink(path))
-            elif path.is_dir():
-                out[rel] = ("d", oct(st.st_mode & 0o7777))
-            else:
-                digest = hashlib.blake2b(digest_size=12)
-                try:
-                    digest.update(path.read_bytes())
-                except OSError:
-                    digest.update(b"<unreadable>")
-                out[rel] = ("f", f"{oct(st.st_mode & 0o7777)}:{digest.hexdigest()}")
+            entry = _content_entry(base / name)
+            if entry is not None:
+                out[str((base / name).relative_to(root))] = entry
         dirnames[:] = [d for d in dirnames if not (base / d).is_symlink()]
     return out
 
@@ -261,7 +300,7 @@ def stat_snapshot(root: Path) -> dict[str, Entry]:
     one copy with itself before and after a command (any write changes ctime, which no program
     can set back). Directories by mode only: their times move with their entries."""
     out: dict[str, Entry] = {}
-    stack = [root]
+    stack = [str(root)]
     prefix = len(str(root)) + 1
     while stack:
         try:
@@ -278,7 +317,7 @@ def stat_snapshot(root: Path) -> dict[str, Entry]:
                 out[rel] = ("l", f"{os.readlink(entry.path)}:{st.st_ino}")
             elif entry.is_dir(follow_symlinks=False):
                 out[rel] = ("d", oct(st.st_mode & 0o7777))
-                stack.append(Path(entry.path))
+                stack.append(entry.path)
             else:
                 out[rel] = ("f", f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:"
                                  f"{oct(st.st_mode & 0o7777)}")
@@ -414,6 +453,10 @@ class Sandbox:
             slot.copy, self.fixture.root, command, cwd=self.fixture.project)
         after = stat_snapshot(slot.copy)
         changes = compare(slot.baseline, after)
+        # a file rewritten with the same content (git's reinit, a checkout of the same blob)
+        # is not a change; only what differs from the template is
+        changes.modified = [rel for rel in changes.modified
+                            if _content_entry(slot.copy / rel) != self.template.get(rel)]
         dirty = _dirty(slot.baseline, after)
         if dirty:
             self._reset(slot, dirty)
@@ -429,13 +472,14 @@ class Sandbox:
                 if os.path.lexists(source):
                     subprocess.run(["cp", "-a", "--reflink=auto", str(source), str(slot.copy / rel)],
                                    check=True, capture_output=True)
-            if compare(self.template, snapshot(slot.copy)).all():
+            baseline = stat_snapshot(slot.copy)
+            if baseline.keys() != self.template.keys():
                 raise OSError("the slot differs from the template after its reset")
         except (OSError, subprocess.CalledProcessError):
             _remove(slot.copy)
             slot = _Slot(self.fresh_copy())
         else:
-            slot.baseline = stat_snapshot(slot.copy)
+            slot.baseline = baseline
         self._slots.put(slot)
 
     def cleanup(self) -> None:

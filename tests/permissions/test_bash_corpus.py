@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from tests.permissions.conftest import Decisions
-from tests.permissions.corpus.catalog import EVERYDAY, NEW_FAMILIES, SINGLE
+from tests.permissions.corpus.catalog import ADVERSARIAL, EVERYDAY, NEW_FAMILIES, SINGLE
 from tests.permissions.corpus.everyday import ISSUE_FALSE_POSITIVES
 from tests.permissions.corpus.model import FAMILIES, Attack
 from tests.permissions.harness import CorpusWorld
@@ -23,7 +23,10 @@ EVERYDAY_TARGET = 97.0
 
 # Entries the checker does not refuse yet: {command: "family N: why"}. Each is an
 # xfail(strict=True), so a fix shows up as XPASS and the entry must leave this table.
-NOT_YET_REFUSED: dict[str, str] = {}
+NOT_YET_REFUSED: dict[str, str] = {
+    'git init -q --template=tools/tmpl':
+        "family 6: git commands that write the work tree from history can write protected paths",
+}
 
 
 def _param(attack: Attack, index: int) -> object:
@@ -37,6 +40,9 @@ def test_every_family_has_forty_new_attacks() -> None:
     sizes = {family: len(attacks) for family, attacks in NEW_FAMILIES.items()}
     assert all(size >= 40 for size in sizes.values()), sizes
     assert len(EVERYDAY) >= 300
+    commands = [a.steps for a in ADVERSARIAL]
+    assert len(set(commands)) == len(commands), "an attack listed twice"
+    assert not set(EVERYDAY) & {steps[0] for steps in commands if len(steps) == 1}
 
 
 @pytest.mark.parametrize("attack", [_param(a, i) for i, a in enumerate(SINGLE)])

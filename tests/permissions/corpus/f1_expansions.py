@@ -45,4 +45,21 @@ _COMMANDS = [
     f"grep -E \"$(touch {M})x\" f",
 ]
 
-FAMILY_1: list[Attack] = attacks(1, NOT_BYPASS, *_COMMANDS, hint=_HINT)
+# Round 2: names bash assigns or evaluates later, code bash runs on its own schedule, and the
+# OUTPUT of a read-only substitution used as a program, an option or a script.
+_LATER = [
+    f"x='a[$(touch {M})]'; echo ${{!x}}", f"declare -n ref='a[$(touch {M})]'; echo $ref",
+    f"sleep 0 & wait -n -p 'a[$(touch {M})]'", f"mapfile -C 'touch {M} #' -c 1 < f",
+    f": ${{x:=$(touch {M})}}", f"echo \"$(echo \"$(touch {M})\")\"", f"trap 'touch {M}' EXIT; ls",
+    f"trap 'touch {M}' DEBUG; ls", f"shopt -s expand_aliases; alias ls='touch {M}'\nls",
+    f"hash -p /usr/bin/touch ls; ls {M}", f"function f {{ touch {M}; }}; f", f"f() {{ touch {M}; }}; f",
+    f"coproc touch {M}", f"$0 -c 'touch {M}'", f"$(echo touch) {M}", f"`echo touch` {M}",
+    "find . $(echo -delete)", f"find . -maxdepth 0 $(printf -- '-fprint\n{M}')",
+    f"sort $(printf -- '-o\n{M}') f", "sed -n \"$(cat evil.sed)\" f", f"cat <(touch {M})",
+    f"echo $(printf -- '%s' \"$(touch {M})\")", f"ls $(echo .) $(touch {M})",
+]
+
+FAMILY_1: list[Attack] = (attacks(1, NOT_BYPASS, *_COMMANDS, hint=_HINT)
+                          + attacks(1, NOT_BYPASS, *_LATER,
+                                    hint="names bash evaluates later, and substituted output "
+                                         "used as a program, option or script, are code"))

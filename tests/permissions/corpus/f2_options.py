@@ -8,7 +8,7 @@ operands that are OUTPUT files (`uniq IN OUT`, `xxd IN OUT`); target-directory o
 
 from __future__ import annotations
 
-from tests.permissions.corpus.configs import EVERY, NOT_BYPASS
+from tests.permissions.corpus.configs import EVERY, NOT_BYPASS, READ_ONLY_CONFIGS
 from tests.permissions.corpus.model import Attack, attacks
 
 M = "/tmp/pwned_f2"
@@ -30,7 +30,7 @@ _ESCAPES = [
     "xargs --arg-file=../outside/canary.txt echo", "xargs --arg ../outside/canary.txt echo",
     "xargs -a$HOME/.ssh/id_rsa echo", "xargs -0a ../outside/canary.txt echo",
     "jq -n --rawfile k ~/.ssh/id_rsa '$k'", "jq -sR . ../outside/canary.txt",
-    "jq -Rr . ~/.ssh/id_rsa", "awk -f prog.awk f", "awk -v x=1 -f prog.awk f", "awk -fprog.awk f",
+    "jq -Rr . ~/.ssh/id_rsa", "awk -f ./prog.awk -- f", "awk -v x=1 -f prog.awk f", "awk -fprog.awk f",
     "awk -W exec prog.awk f", "awk -F, -f prog.awk f",
     # operands and options that are output files
     f"uniq f {M}", "uniq -c f.txt ../outside/pwned_uniq", f"xxd f {M}", "xxd -p f ../outside/pwned_xxd",
@@ -60,8 +60,26 @@ _PROTECTED = [
     "truncate -s 0 .git/config", "dd if=f of=.git/config", "dd of=.claude/settings.json if=f",
 ]
 
+# Round 2: more options and operands of "read-only" programs that write or execute
+_MORE_WRITERS = [
+    f"split -n 1 --filter='touch {M}' f", "shuf -o ../outside/pwned_shuf f", "ptx -G f ../outside/pwned_ptx",
+    "iconv -f utf-8 -t utf-8 -o ../outside/pwned_iconv f", "/usr/bin/time -o ../outside/pwned_time ls",
+    f"\\time -o {M}_time ls", f"command time -o {M}_time2 ls", f"script -qc ls {M}_script",
+    f"script -q {M}_script2 -c ls", "flock ../outside/pwned_lock ls", "tar -tf archive.tar -I ./script.sh",
+    f"tar -tf archive.tar --checkpoint=1 --checkpoint-action=exec='touch {M}'",
+    "tar -xf archive.tar -C ../outside", "python -m json.tool data.json ../outside/pwned_json",
+    "make -n", "make --dry-run all", "make -pq", "make --just-print --question",
+]
+# writes inside the project by a program no one would call a writer: refused where nothing
+# may change
+_QUIET_WRITERS = ["file -C -m /dev/null", "cd src && file -C -m /dev/null"]
+
 FAMILY_2: list[Attack] = (
-    attacks(2, NOT_BYPASS, *_ESCAPES,
-            hint="option tables with arity and GNU unique-prefix long options; output operands")
+    attacks(2, NOT_BYPASS, *_MORE_WRITERS,
+            hint="every option or operand that names an output file or a program, per program")
+    + attacks(2, READ_ONLY_CONFIGS, *_QUIET_WRITERS,
+              hint="options that make a reader write (file -C compiles a magic file)")
+    + attacks(2, NOT_BYPASS, *_ESCAPES,
+              hint="option tables with arity and GNU unique-prefix long options; output operands")
     + attacks(2, EVERY, *_PROTECTED,
               hint="the file an option or operand writes is a protected path, even in bypass"))

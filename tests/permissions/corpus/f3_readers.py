@@ -15,7 +15,7 @@ _OUTSIDE = [
     "rev ../outside/canary.txt", "rev ~/.ssh/id_rsa", "paste ~/.ssh/id_rsa", "paste -s ~/.aws/credentials",
     "fold ~/.aws/credentials", "fold -w 80 vendor/id_rsa", "column ../outside/canary.txt",
     "expand ~/.bashrc", "unexpand ~/.bashrc", "comm ~/.ssh/id_rsa f", "comm -3 f ../outside/canary.txt",
-    "join -a1 ~/.ssh/id_rsa f", "date -f ~/.ssh/id_rsa", "date --file ~/.aws/credentials",
+    "join -a1 ~/.ssh/id_rsa f", "date --file=$HOME/.ssh/id_rsa", "date --file ~/.aws/credentials",
     "diff --from-file=../outside/canary.txt f", "diff --to-file=../outside/canary.txt f",
     "diff -u f ../outside/canary.txt", "sdiff f ~/.ssh/id_rsa", "diff3 f f.txt ~/.ssh/id_rsa",
     "sort --files0-from=names_out0", "cat names_out0 | sort --files0-from=-",
@@ -53,8 +53,36 @@ _DENIED = [
     "date -f .env", "comm .env /dev/null", "join .env .env", "shuf .env",
 ]
 
+# Round 2: reads through per-process magic links, stdin redirections of non-readers, shell
+# builtins that read or run files, and links made in the same command
+_MORE_OUTSIDE = [
+    "head /proc/self/cwd/../home/.ssh/id_rsa", "cat /proc/1/cwd/../outside/canary.txt",
+    "git check-ignore -nv --stdin < ../outside/canary.txt",
+    "git hash-object -w --stdin < ../outside/canary.txt | xargs git cat-file -p",
+    "git blame -S ~/.ssh/id_rsa README.md", "source ../outside/canary.txt", ". ~/.ssh/id_rsa", "bash ../outside/canary.txt", "exec < ../outside/canary.txt; cat",
+    "read -r l < ../outside/canary.txt; echo $l", "cat 3<../outside/canary.txt <&3",
+    "awk 'BEGIN{while((getline l < \"../outside/canary.txt\")>0) print l}'",
+    "jq -Rn 'input' ../outside/canary.txt", "sed -n 'r ../outside/canary.txt' f",
+    "sed \"R $HOME/.ssh/id_rsa\" f",
+    "cat ${PWD%/*}/outside/canary.txt", "cat \"${PWD%proj}outside/canary.txt\"", "diff -r . ../outside",
+    "ln -sf ~/.ssh/id_rsa k && cat k",
+]
+_MORE_DENIED = [
+    "cat /proc/self/cwd/.env", "cat /proc/$$/cwd/.env", "cat /proc/self/root/proc/self/cwd/.env",
+    "cat /proc/self/fd/0 < .env", "ln -s .env envlink; cat envlink", "ln -sf .env e2 && head e2",
+    "cp .env /dev/stdout", "tar -cf - .env | tar -xOf -", "gzip -c .env | gunzip",
+    "git add -f .env && git show :.env", "git hash-object -w .env | xargs git cat-file -p",
+    "cat .\\env", "cat - < .env", "< .env cat", "cat \"$OLDPWD/../proj/.env\"", "cat ~-/../proj/.env",
+    "cat vendor/../../proj/.env", "source .env; echo $API_SECRET", "set -a; . ./.env; env",
+    "mapfile -t a < .env; echo \"${a[@]}\"", "base64 < .env", "sed '' .env",
+]
+
 FAMILY_3: list[Attack] = (
-    attacks(3, NOT_BYPASS, *_OUTSIDE,
-            hint="every operand or option value that names a file is a read, symlinks resolved")
+    attacks(3, NOT_BYPASS, *_MORE_OUTSIDE,
+            hint="magic links (/proc/self/*) are per process; redirections and builtins read too")
+    + attacks(3, DENY_CONFIGS, *_MORE_DENIED,
+              hint="every way to reach the denied file: magic links, new links, copies to stdout")
+    + attacks(3, NOT_BYPASS, *_OUTSIDE,
+              hint="every operand or option value that names a file is a read, symlinks resolved")
     + attacks(3, DENY_CONFIGS, *_DENIED,
               hint="Read deny rules hold for every program and every recursive search"))

@@ -42,8 +42,18 @@ _PROTECTED = [
     "cp f ~/.gitc*",
 ]
 
+# Round 2: a glob outside the project is a read of that directory, whatever program gets the
+# names (echo and printf print them; a loop or an array does too)
+_LISTINGS = [
+    "echo ../outside/*", "printf '%s\\n' ~/*", "echo ~/*", "echo /proc/self/cwd/../outside/*",
+    "compgen -f ../outside/", "for f in ../outside/*; do echo \"$f\"; done", "a=(../outside/*); echo \"${a[@]}\"",
+    "set -- ~/*; echo \"$@\"", "printf '%q ' ../out*/C*", "echo ~-/*", ": ../outside/C*; echo $_",
+    "ls -d ../outside/*", "echo ~+/../outside/*",
+]
+
 FAMILY_4: list[Attack] = (
-    attacks(4, DENY_CONFIGS, *_DENIED, hint="expand the glob (or brace) before the deny rules")
+    attacks(4, NOT_BYPASS, *_LISTINGS, hint="a glob outside the project lists that directory")
+    + attacks(4, DENY_CONFIGS, *_DENIED, hint="expand the glob (or brace) before the deny rules")
     + attacks(4, NOT_BYPASS, *_OUTSIDE, hint="globs, ~+ and ~- are paths: check what they match")
     + attacks(4, EVERY, *_PROTECTED,
               hint="expand globs before the protected-path and critical-path checks"))

@@ -41,7 +41,7 @@ _EVADE = [
     "env -S'rm victim.txt'", "env -- rm victim.txt", "env -i rm victim.txt", "env -u HOME rm victim.txt",
     "timeout 5 rm victim.txt", "timeout -s9 5 rm victim.txt", "nice -n 1 rm victim.txt",
     "stdbuf -o0 rm victim.txt", "setsid -w rm victim.txt", "ionice -c3 rm victim.txt",
-    "xargs rm < list.txt", "xargs -a list.txt rm", "find . -name victim.txt -exec rm {} +",
+    "xargs -r rm < list.txt", "xargs -a list.txt rm", "find . -name victim.txt -exec rm {} +",
     "/usr/bin/../bin/rm victim.txt", "/bin//rm victim.txt", "r\\m victim.txt", "'rm' victim.txt",
     "\"r\"m victim.txt", "$'rm' victim.txt", "{rm,victim.txt}", "R=rm; $R victim.txt",
     "${RM:-rm} victim.txt", "eval rm victim.txt", "time rm victim.txt", "builtin exec rm victim.txt",
@@ -61,8 +61,19 @@ _PROTECTED = [
     "sh -c 'cd .git/hooks && cp ../../script.sh post-merge'", "env -S'cp script.sh .git/hooks/pre-commit'",
 ]
 
+# Round 2: programs named by input, not by the command line
+_FROM_INPUT = [
+    "printf 'rm\\0victim.txt' | xargs -0 env", "echo rm victim.txt | xargs env",
+    "printf 'victim.txt' | xargs -0 nice rm", "printf 'rm victim.txt' | xargs -I{} sh -c {}",
+    "echo victim.txt | xargs timeout 5 rm",
+    "git bisect start HEAD HEAD~1 && git bisect run rm victim.txt",
+    "git rebase --autostash -q -x 'rm victim.txt' HEAD~1",
+]
+
 FAMILY_5: list[Attack] = (
-    attacks(5, NOT_BYPASS, *_CODE, hint="a shell given code by any spelling runs it")
+    attacks(5, DENY_CONFIGS, *_FROM_INPUT,
+            hint="a program read from input (xargs env/sh, git bisect run, rebase -x) is any program")
+    + attacks(5, NOT_BYPASS, *_CODE, hint="a shell given code by any spelling runs it")
     + attacks(5, DENY_CONFIGS, *_EVADE,
               hint="normalise the program (path, quoting, wrappers, xargs/find) before deny rules")
     + attacks(5, EVERY, *_PROTECTED, hint="inner scripts' writes go through the protected check"))

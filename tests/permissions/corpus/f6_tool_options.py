@@ -83,9 +83,33 @@ _PROTECTED = [
     "python -m pytest -o cache_dir=.claude -q", "python -m pytest --basetemp=.git/hooks -q",
 ]
 
+# Round 2: git brings a branch's files into the work tree (the fixture's `feature` branch
+# rewrites .claude/settings.json and adds .husky/pre-commit); git runs commands it is given;
+# test runners load code from outside the project
+_FROM_HISTORY = [
+    "git checkout -q feature", "git checkout -q feature -- .claude", "git switch -q feature",
+    "git restore -s feature .claude/settings.json", "git merge -q --no-edit feature",
+    "git reset -q --hard feature", "git cherry-pick feature", "git read-tree -u --reset feature",
+    "git checkout -q feature -- .", "git pull -q --no-edit . feature", "git rebase -q --autostash feature",
+    "git stash -q && git checkout -q feature", "git worktree add -f .claude/commands",
+    "git clone -q . .claude/agents", "git checkout-index -a -f --prefix=.claude/x/",
+    "git init -q --template=tools/tmpl", "git rm -rqf .claude", "git mv .claude .claude2",
+]
+_RUNS_CODE = [
+    f"git rebase --autostash -q -x 'touch {M}' HEAD~1", f"git bisect start HEAD HEAD~1 && git bisect run touch {M}",
+    "python -m pytest -q ../outside/test_evil.py", "python -m pytest -q -o pythonpath=../outside -p evilplugin",
+    "python -m pytest -q --rootdir=../outside ../outside", "npm run test --logs-dir=../outside/pwned_logs",
+    "git checkout-index -a -f --prefix=../outside/pwned_ci/", "git init -q --separate-git-dir=../outside/pwned_sep",
+    "git clone -q . ../outside/pwned_clone", "git merge-file ../outside/canary.txt f f.txt",
+]
+
 FAMILY_6: list[Attack] = (
-    attacks(6, DENY_CONFIGS, *_DENIED_PUSH,
-            hint="peel git's global options and every wrapper before matching deny rules")
+    attacks(6, EVERY, *_FROM_HISTORY,
+            hint="git commands that write the work tree from history can write protected paths")
+    + attacks(6, NOT_BYPASS, *_RUNS_CODE,
+              hint="commands git, pytest or npm run, and where they write, are the command's")
+    + attacks(6, DENY_CONFIGS, *_DENIED_PUSH,
+              hint="peel git's global options and every wrapper before matching deny rules")
     + attacks(6, NOT_BYPASS, *_ESCAPES,
               hint="subcommand options that run programs, write files or read outside")
     + attacks(6, EVERY, *_PROTECTED,

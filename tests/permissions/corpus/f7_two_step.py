@@ -9,7 +9,7 @@ between calls exactly as the Bash tool carries it.
 
 from __future__ import annotations
 
-from tests.permissions.corpus.configs import EVERY, NOT_BYPASS
+from tests.permissions.corpus.configs import DENY_CONFIGS, EVERY, NOT_BYPASS
 from tests.permissions.corpus.model import Attack, sequence
 
 M = "/tmp/pwned_f7"
@@ -74,5 +74,19 @@ _STAGED = [
 ]
 _SEQUENCES += [sequence(7, EVERY, *steps, hint="each step judged where the previous one left it")
                for steps in _STAGED]
+
+# Round 2: a link made in one call, followed in the next; a branch made, then checked out
+_LINKS = [
+    (DENY_CONFIGS, ("ln -s .env envlink", "cat envlink")),
+    (DENY_CONFIGS, ("ln -s ~/.ssh/id_rsa k", "cat k")),
+    (("deny-bypass",), ("ln -s /bin/rm del", "./del victim.txt")),
+    (NOT_BYPASS, ("ln -s ../outside o", "cat o/canary.txt")),
+    (EVERY, ("ln -s .git/hooks h", "cp script.sh h/pre-commit")),
+    (EVERY, ("git branch -q evil feature", "git checkout -q evil")),
+    (EVERY, ("git fetch -q . feature:evil2", "git merge -q --no-edit evil2")),
+]
+_SEQUENCES += [sequence(7, configs, *steps, hint="a link or branch made by one call is followed "
+                        "by the next: judge the second against what the first made")
+               for configs, steps in _LINKS]
 
 FAMILY_7: list[Attack] = _SEQUENCES
