@@ -255,3 +255,63 @@ def test_xargs_and_exec_names_are_checked_in_the_tree(proj: Path, home: Path) ->
     (proj / "a b.md").write_text("x")
     assert verdict("find . -name '*.md' | xargs cat", proj) == "ask"
     assert verdict("echo /etc/passwd | xargs cat", proj) == "ask"
+
+
+# ---------------------------------------------------------------- git rewriting the work tree
+
+
+def _branch_with(proj: Path, name: str, path: str) -> None:
+    git = ["git", "-C", str(proj), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "checkout", "-qb", name], check=True)
+    (proj / path).parent.mkdir(parents=True, exist_ok=True)
+    (proj / path).write_text("{}\n")
+    subprocess.run([*git, "add", "-f", path], check=True)
+    subprocess.run([*git, "commit", "-qm", name], check=True)
+    subprocess.run([*git, "checkout", "-q", "-"], check=True)
+
+
+def test_git_asks_git_which_files_a_checkout_writes(proj: Path) -> None:
+    _branch_with(proj, "evil", ".claude/settings.json")
+    _branch_with(proj, "fine", "docs/more.md")
+    bypass = context(proj, mode="bypassPermissions")
+    for command in ("git checkout -q evil", "git switch evil", "git merge -q evil",
+                    "git reset -q --hard evil", "git cherry-pick evil", "git restore -s evil .",
+                    "git checkout evil -- .claude", "git read-tree -u --reset evil"):
+        d = decide_bash(command, bypass)
+        assert d.behavior == "ask" and ".claude" in d.reason, (command, d.reason)
+    assert decide_bash("git checkout -q fine", bypass).behavior == "allow"
+    assert decide_bash("git pull origin main", bypass).behavior == "ask"  # unknown content
+
+
+def test_git_clean_and_rm_meet_the_protected_and_critical_checks(proj: Path) -> None:
+    (proj / ".gitignore").write_text(".claude/\n")
+    (proj / ".claude").mkdir()
+    (proj / ".claude" / "settings.local.json").write_text("{}")
+    bypass = context(proj, mode="bypassPermissions")
+    for command in ("git clean -fdX", "git clean -ffdx", "git stash -q --all", "git rm -rqf ."):
+        assert decide_bash(command, bypass).behavior == "ask", command
+    assert decide_bash("git clean -fd src", bypass).behavior == "allow"
+
+
+@pytest.mark.parametrize("command", [
+    "git bisect run rm x", "git rebase -x 'rm x' HEAD~1", "git submodule foreach rm x",
+    "git filter-branch --tree-filter 'rm x' HEAD", "printf 'rm\\0x' | xargs -0 env",
+])
+def test_commands_git_and_xargs_run_meet_deny_rules(proj: Path, command: str) -> None:
+    d = decide_bash(command, context(proj, deny=("Bash(rm *)",), mode="bypassPermissions"))
+    assert d.behavior in {"deny", "ask"} and d.behavior != "allow", (command, d.reason)
+
+
+@pytest.mark.parametrize("command", [
+    "ln -s .env e; cat e", "ln -sf .env e && head e", "cat /proc/self/cwd/.env",
+    "cat /proc/$$/cwd/.env", "cat /proc/self/root/proc/self/cwd/.env",
+])
+def test_links_made_now_and_per_process_links_are_unknown(proj: Path, command: str) -> None:
+    d = decide_bash(command, context(proj, deny=DENY, mode="bypassPermissions"))
+    assert d.behavior == "ask", (command, d.reason)
+
+
+@pytest.mark.parametrize("command", ["echo ../*", "echo ~/*", "printf '%s\\n' ~-/*",
+                                     ": ../*; echo $_", "echo ~+/../*"])
+def test_a_glob_reads_the_directory_it_lists(proj: Path, command: str) -> None:
+    assert verdict(command, proj) == "ask", command

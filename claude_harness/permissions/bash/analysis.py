@@ -10,7 +10,9 @@ nested facts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from claude_harness.permissions.bash.effects import Effect, Invocation, PathUse, Scope, path_use
@@ -90,12 +92,18 @@ class _Analyser:
             scope = Scope(scope.project, True, scope.positionals_unknown)
         effects: dict[int, Effect] = {}
         dirty = False
+        written = _Written()
         for cmd in _execution_order(script.commands):
             producer = effects.get(id(cmd.pipe_prev)) if cmd.pipe_prev is not None else None
+            first = len(result.facts)
             facts = self.simple(cmd, scope, dirty, producer, script)
             if facts:
                 effects[id(cmd)] = facts[0].effect
-            for fact in facts:
+            made = result.facts[first:]
+            for fact in made:
+                written.forget_paths(fact)
+            for fact in made:
+                written.add(fact)
                 if fact.writes or fact.effect.deletes or not fact.effect.read_only:
                     dirty = True
         return result
@@ -104,6 +112,7 @@ class _Analyser:
     def simple(self, cmd: SimpleCommand, scope: Scope, dirty: bool, producer: Effect | None,
                script: Script) -> list[Facts]:
         args = _expand_all(cmd.words, cmd.cwd, scope, dirty)
+        listed = _glob_listings(cmd.words, args, cmd.cwd)
         problems = list(cmd.problems)
         for word in cmd.assignments:
             if not is_safe_assignment(word.raw):
@@ -130,7 +139,7 @@ class _Analyser:
         peeled = peel(inv, names_source=names_from(producer))
         main = self.facts_for(peeled, cmd.text, nested=cmd.nested, extra_problems=problems)
         main.redirect_writes = redirect_writes
-        main.effect.reads[:0] = reads
+        main.effect.reads[:0] = [*reads, *listed]
         out = [main]
         for run in peeled.more:
             out.extend(self.invocation(run, cmd.text, nested=cmd.nested))
@@ -211,6 +220,44 @@ class _Analyser:
                 effect.read_only = False
 
 
+class _Written:
+    """Paths an earlier part of the command writes: a later read or write through them may
+    go anywhere (`ln -s ~/.ssh k && cat k/id_rsa`), so it is unknown at decision time."""
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.unknown = False
+
+    def add(self, fact: Facts) -> None:
+        for use in (*fact.writes, *fact.effect.deletes):
+            if use.path is None:
+                self.unknown = self.unknown or use.members is None
+            else:
+                self.paths.add(os.path.normpath(str(use.path)))
+
+    def covers(self, use: PathUse) -> bool:
+        if use.path is None or use.text in _QUIET_TARGETS:
+            return False
+        if self.unknown:
+            return True
+        text = os.path.normpath(str(use.path))
+        return any(text == p or text.startswith(p.rstrip("/") + "/") for p in self.paths)
+
+    def forget_paths(self, fact: Facts) -> None:
+        if not self.paths and not self.unknown:
+            return
+        effect = fact.effect
+        effect.reads = [_unknown(u) if self.covers(u) else u for u in effect.reads]
+        effect.writes = [_unknown(u) if self.covers(u) else u for u in effect.writes]
+        effect.deletes = [_unknown(u) if self.covers(u) else u for u in effect.deletes]
+        fact.redirect_writes = [_unknown(u) if self.covers(u) else u
+                                for u in fact.redirect_writes]
+
+
+def _unknown(use: PathUse) -> PathUse:
+    return replace(use, path=None, text=f"{use.text} (made by an earlier part of the command)")
+
+
 def _guess_paths(effect: Effect, inv: Invocation, *, writes: bool) -> None:
     """A program whose argv we could not read may use any operand as a file it reads (and, if
     it can write at all, as a file it writes)."""
@@ -275,6 +322,26 @@ def _expand_all(words: list[Word], cwd: Path | None, scope: Scope, dirty: bool) 
         args.extend(Arg(v, source=word.raw if not exp.globbed else v, globbed=exp.globbed,
                         pattern=p) for v, p in zip(exp.values, patterns, strict=False))
     return args
+
+
+def _glob_listings(words: list[Word], args: list[Arg], cwd: Path | None) -> list[PathUse]:
+    """A glob reads the directories it lists, whatever the program then does with the names
+    (`echo ~/*` prints what is in the home directory)."""
+    out: dict[str, PathUse] = {}
+    for arg in args:
+        if arg.globbed and arg.value is not None:
+            parent = os.path.dirname(arg.value.rstrip("/")) or "."
+            use = path_use(Arg(parent, source=parent), cwd, names_only=True)
+            out.setdefault(str(use.path), use)
+            if arg.pattern:
+                head = re.split(r"[*?\[]", arg.pattern, maxsplit=1)[0]
+                literal = os.path.dirname(head) or "."
+                use = path_use(Arg(literal, source=literal), cwd, names_only=True)
+                out.setdefault(str(use.path), use)
+    if any(a.value is None and a.source and w.has_glob for a in args for w in words
+           if w.raw == a.source):
+        out["?"] = PathUse("the directories a glob lists", None, names_only=True)
+    return list(out.values())
 
 
 def _redirect_target(word: Word, cwd: Path | None, scope: Scope, dirty: bool) -> PathUse:

@@ -43,7 +43,18 @@ def path_use(arg: Arg, cwd: Path | None, **kw: object) -> PathUse:
     if value is None or (cwd is None and not value.startswith("/")):
         return PathUse(arg.text, None, pattern=pattern, **kw)  # type: ignore[arg-type]
     path = Path(value) if value.startswith("/") else cwd / value  # type: ignore[operator]
+    if process_specific(path):
+        return PathUse(arg.text, None, pattern=pattern, **kw)  # type: ignore[arg-type]
     return PathUse(arg.text, path, pattern=pattern, **kw)  # type: ignore[arg-type]
+
+
+def process_specific(path: Path) -> bool:
+    """`/proc/self/cwd`, `/proc/$$/root`...: what they lead to depends on the process that
+    opens them (the command's shell, not the checker), so they cannot be resolved here."""
+    parts = path.parts
+    return len(parts) > 2 and parts[1] == "proc" and (
+        parts[2] in {"self", "thread-self"} or parts[2].isdigit()) and not (
+        len(parts) == 5 and parts[3] == "fd" and parts[4].isdigit())
 
 
 STDIN_NAMES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from claude_harness.permissions.bash.args import Members
 from claude_harness.permissions.bash.effects import Effect, Invocation, PathUse, Scope, path_use
+from claude_harness.permissions.bash.git_worktree import worktree_writes
 from claude_harness.permissions.bash.options import (
     Arg,
     OptionError,
@@ -294,7 +295,45 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     if not eff.read_only:
         _operands_may_be_paths(args, inv, eff)
         _ext_urls(args, inv, eff)
+        _worktree_effect(sub, args, inv, eff)
     return eff
+
+
+_REWRITES_WORKTREE = {"checkout", "switch", "restore", "reset", "merge", "rebase", "pull",
+                      "cherry-pick", "revert", "stash", "clean", "read-tree", "checkout-index"}
+
+
+def _worktree_effect(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
+    """What the subcommand writes or deletes in the work tree (git_worktree asks git)."""
+    root = repository_of(inv.cwd) if inv.cwd is not None else None
+    if sub in _REWRITES_WORKTREE:
+        if root is None or eff.foreign_git:
+            eff.writes.append(PathUse("files git will write", None))
+            return
+        written = worktree_writes(sub, args, inv, root)
+        eff.writes.extend(written)
+        if sub == "clean":
+            eff.deletes.extend(PathUse(u.text, u.path, partial=True) for u in written)
+    elif sub in {"rm", "mv"} and not any(a.value == "--cached" for a in args):
+        recursive = any((a.value or "").startswith("-") and "r" in (a.value or "")
+                        and not (a.value or "").startswith("--") for a in args)
+        for arg in args:
+            if arg.value is None or not arg.value.startswith("-"):
+                use = path_use(arg, inv.cwd, recursive=recursive or sub == "mv")
+                eff.writes.append(use)
+                if sub == "rm":
+                    eff.deletes.append(use)
+    elif sub in {"init", "clone"} and any((a.value or "").startswith("--templ") for a in args):
+        # a template directory's hooks are copied into the new repository's .git/hooks
+        operands = [a for a in args if not (a.value or "-").startswith("-")]
+        base = path_use(operands[-1], inv.cwd) if operands and (
+            sub == "init" or len(operands) > 1) else PathUse(".", inv.cwd)
+        hooks = base.path / ".git" / "hooks" if base.path is not None else None
+        eff.writes.append(PathUse(f"{base.text}/.git/hooks", hooks, recursive=True))
+    elif sub == "worktree" and args and args[0].value == "add":
+        operands = [a for a in args[1:] if not (a.value or "-").startswith("-")]
+        if operands:
+            eff.writes.append(path_use(operands[0], inv.cwd, recursive=True))
 
 
 def _operands_may_be_paths(args: list[Arg], inv: Invocation, eff: Effect) -> None:
@@ -613,8 +652,43 @@ def _upload_pack_short(sub: str, args: list[Arg], inv: Invocation, eff: Effect) 
         _writer(sub, args, inv, eff)
 
 
+_SCRIPT_OPTIONS = {"-x", "--exec", "--extcmd", "--tree-filter", "--index-filter", "--env-filter",
+                   "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter",
+                   "--to-cmd", "--cc-cmd", "--sendmail-cmd", "--header-cmd"}
+
+
+def _commands_git_runs(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
+    """The shell code git itself runs: `rebase -x CMD`, `bisect run CMD ARGS`,
+    `submodule foreach CMD`, `filter-branch --tree-filter CMD`, `difftool --extcmd CMD`."""
+    values = [a.value for a in args]
+    for i, value in enumerate(values):
+        if value is None:
+            continue
+        name, eq, attached = value.partition("=")
+        code: str | None = ""
+        if name in _SCRIPT_OPTIONS or any(o.startswith(name) for o in _SCRIPT_OPTIONS
+                                          if name.startswith("--") and len(name) > 4):
+            code = attached if eq else (values[i + 1] if i + 1 < len(values) else None)
+        elif value.startswith("-x") and not value.startswith("--") and len(value) > 2:
+            code = value[2:]
+        if code is None:
+            eff.opaque_code = f"git {sub} runs a command that cannot be known in advance"
+        elif code:
+            eff.scripts.append((code, inv.cwd))
+    for word, start in (("run", "bisect"), ("foreach", "submodule")):
+        if sub == start and word in values:
+            rest = values[values.index(word) + 1 :]
+            rest = [v for v in rest if v not in {"--recursive", "-q", "--quiet"}]
+            if any(v is None for v in rest):
+                eff.opaque_code = f"git {sub} {word} runs a command that cannot be known"
+            elif rest:
+                code = shlex.join(rest) if word == "run" else " ".join(rest)  # type: ignore[arg-type]
+                eff.scripts.append((code, inv.cwd))
+
+
 def _exec_option(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
     eff.read_only = False
+    _commands_git_runs(sub, args, inv, eff)
     for arg in args:
         value = arg.value or ""
         if value == "-x" or (value.startswith("-x") and not value.startswith("--")):
@@ -651,4 +725,5 @@ _HANDLERS = {
     "fetch": _upload_pack_short, "pull": _upload_pack_short, "ls-remote": _upload_pack_short,
     "rebase": _exec_option, "difftool": _exec_option, "mergetool": _exec_option,
     "bisect": _exec_option, "submodule": _exec_option, "apply": _apply, "am": _apply,
+    "filter-branch": _exec_option, "send-email": _exec_option,
 }

@@ -70,6 +70,9 @@ def _role_effect(name: str, parsed: Parsed, eff: Effect, cwd: Path | None) -> No
                 eff.problem(f"{name} --{opt.name} writes the file {arg.text}")
         if "readlist" in roles and not values:  # md5sum -c: the operands are the lists
             eff.reads.append(PathUse(f"the files named in the {name} check list", None))
+        if "write" in roles and not values:  # file -C: writes a file it names itself
+            eff.writes.append(PathUse(f"the file {name} --{opt.name} writes", None))
+            eff.problem(f"{name} --{opt.name} writes a file")
 
 
 def table_reader(name: str) -> Handler:

@@ -115,6 +115,10 @@ def _override(setting: str | None, eff: Effect, cwd) -> None:
     key = key.strip()
     if key == "cache_dir":
         eff.writes.append(path_use(Arg(value, source=value), cwd, recursive=True))
+    elif value.strip():  # pythonpath=, testpaths=, rootdir-like values: paths it reads
+        for part in value.replace(",", " ").split():
+            if part.startswith(("/", "~", "..")):
+                eff.reads.append(path_use(Arg(part, source=part), cwd, guess=True))
     elif key in {"addopts", "junit_family"} or key.startswith("junit"):
         if key == "addopts":
             eff.problem("pytest -o addopts= adds options the checker has not read")
@@ -127,8 +131,15 @@ _NPM_DANGER = ("--script-shell", "--node-options", "--shell", "--editor", "--bro
 
 
 def npm(inv: Invocation, scope: Scope) -> Effect:
-    """npm-style CLIs take config flags anywhere before `--` (with abbreviations)."""
+    """npm-style CLIs take config flags anywhere before `--` (with abbreviations); a flag's
+    path value outside the project (`--logs-dir=../x`) is a place it writes."""
     eff = Effect()
+    for arg in inv.args:
+        value = arg.value or ""
+        if value.startswith("--") and "=" in value:
+            target = value.split("=", 1)[1]
+            if target.startswith(("/", "~", "..", ".")):
+                eff.writes.append(path_use(Arg(target, source=target), inv.cwd, guess=True))
     for arg in inv.args:
         value = arg.value
         if value is None:

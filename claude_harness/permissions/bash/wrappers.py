@@ -189,6 +189,8 @@ def _table_wrapper(name: str, argv: list[Arg], cwd, out: Peeled):
         out.effect.problem(str(exc))
         out.opaque = out.opaque or f"`{name}` with options the checker does not know"
         out.alternatives.extend(_suffixes(argv, cwd))
+        if any(a.value is None for a in argv[1:]):
+            out.unknown_program = f"`{name}` runs a command that cannot be known in advance"
         return None
     if name == "command" and any(opt.name in {"v", "V"} for opt, _ in parsed.options):
         out.query = True
