@@ -315,3 +315,10 @@ def test_links_made_now_and_per_process_links_are_unknown(proj: Path, command: s
                                      ": ../*; echo $_", "echo ~+/../*"])
 def test_a_glob_reads_the_directory_it_lists(proj: Path, command: str) -> None:
     assert verdict(command, proj) == "ask", command
+
+
+def test_a_link_to_a_program_is_that_program(proj: Path) -> None:
+    """`ln -s /bin/rm del` in one call, `./del x` in the next: rules and safety see rm."""
+    (proj / "del").symlink_to("/bin/rm")
+    assert verdict("./del victim.txt", proj, deny=("Bash(rm *)",)) == "deny"
+    assert verdict("./del -rf ~", proj, mode="bypassPermissions") == "ask"

@@ -26,7 +26,13 @@ from claude_harness.permissions.bash.parse import (
 )
 from claude_harness.permissions.bash.programs import effect_of, may_write
 from claude_harness.permissions.bash.words import Word
-from claude_harness.permissions.bash.wrappers import Peeled, names_from, peel, program_name
+from claude_harness.permissions.bash.wrappers import (
+    Peeled,
+    linked_program,
+    names_from,
+    peel,
+    program_name,
+)
 
 SAFE_ENV_VARS = frozenset({
     "NODE_ENV", "RUST_BACKTRACE", "RUST_LOG", "CI", "TZ", "LANG", "LANGUAGE", "NO_COLOR",
@@ -171,7 +177,9 @@ class _Analyser:
         if final is not None and final.argv:
             head = final.argv[0].value or ""
             program = program_name(head, for_allow=True)
-            inner = effect_of(final, self.scope, program=program)
+            # what it does is what the program it links to does (`./del` -> /bin/rm deletes)
+            does = linked_program(head, final.cwd) or program
+            inner = effect_of(final, self.scope, program=does)
             if not inner.understood:
                 _guess_paths(inner, final, writes=may_write(program))
             effect = _merge(effect, inner)

@@ -14,6 +14,7 @@ checks need; such a command is never allowed without asking.
 
 from __future__ import annotations
 
+import os
 import shlex
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -87,6 +88,20 @@ def _table(name: str) -> OptionTable:
     return table(spec, permute=False)
 
 
+def linked_program(value: str, cwd) -> str | None:
+    """The system program a path-named program really is (`./del` -> /bin/rm is `rm`), or
+    None when it is not a link into the system directories."""
+    if "/" not in value:
+        return None
+    if not value.startswith("/") and cwd is None:
+        return None
+    target = os.path.realpath(value if value.startswith("/") else os.path.join(cwd, value))
+    if not target.startswith(SYSTEM_BIN_DIRS) and not target.startswith(("/usr/lib/", "/lib/")):
+        return None
+    name = target.rsplit("/", 1)[-1]
+    return name if name != value.rsplit("/", 1)[-1] else None
+
+
 def program_name(value: str, *, for_allow: bool) -> str:
     """What rules call the program: the basename of an absolute path (for allow rules only in
     the system directories: `./git` is the project's own script, not git)."""
@@ -133,6 +148,10 @@ def peel(inv: Invocation, *, names_source: Arg | None = None) -> Peeled:
         out.forms.append(_words(argv))
         if name != head:
             out.forms.append([name, *_words(argv[1:])])
+        linked = linked_program(head, cwd)
+        if linked is not None:  # deny rules name the program, not the link to it
+            out.forms.append([linked, *_words(argv[1:])])
+            name = linked
         if name == "busybox" and len(argv) > 1:
             out.opaque = out.opaque or "busybox runs its own version of the program"
             argv = argv[1:] if argv[1].value != "--" else argv[2:]
