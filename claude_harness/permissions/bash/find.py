@@ -41,119 +41,164 @@ def _narrow(pattern: str | None) -> bool:
     return bool(re.sub(r"[*?.\[\]!^/\\]", "", pattern))
 
 
-def find(inv: Invocation, scope: Scope) -> Effect:
-    args = inv.args
-    cwd = inv.cwd
-    eff = Effect(read_only=True)
-    i = 0
-    follow = False
-    while i < len(args) and args[i].value in {"-H", "-L", "-P"} | {None}:
-        if args[i].value is None:
-            return Effect.failed("find option cannot be known in advance")
-        follow = follow or args[i].value == "-L"
-        i += 1
-    if i < len(args) and (args[i].value or "").startswith(("-D", "-O")):
-        return Effect.failed("find -D / -O options are not modelled")
-    starts: list[Arg] = []
-    while i < len(args):
-        value = args[i].value
+class _NotUnderstood(Exception):
+    """find's argv does not fit its grammar (the message says where)."""
+
+
+class _FindReader:
+    """One pass over find's argv: global options, start points, then the expression."""
+
+    def __init__(self, inv: Invocation) -> None:
+        self.args = inv.args
+        self.cwd = inv.cwd
+        self.i = 0
+        self.eff = Effect(read_only=True)
+        self.follow = False
+        self.starts: list[Arg] = []
+        self.consumers: list[tuple[list[Arg], bool]] = []
+        self.deletes = False
+        self.narrowed = False  # a name filter that does not match everything
+        self.prints_other = False  # -printf, -ls, -exec...: output that is not plain names
+        self.conjunction = True  # no -o / ! / ( ): every test must hold for an entry
+        self.names: list[str] = []
+        self.inames: list[str] = []
+        self.path_patterns: list[str] = []
+        self.symlinks = True  # False: -type f / -type d lists no symlink
+
+    def value(self, what: str) -> str:
+        value = self.args[self.i].value
         if value is None:
-            return Effect.failed("find start point cannot be known in advance")
-        if value.startswith("-") or value in {"(", "!"}:
-            break
-        starts.append(args[i])
-        i += 1
-    if not starts:
-        starts = [Arg(".", source=".")]
-    trees = tuple(p for p in (path_use(s, cwd).path for s in starts) if p is not None)
-    consumers: list[tuple[list[Arg], bool]] = []
-    deletes = False
-    narrowed = False
-    prints_other = False  # -printf, -ls...: output that is not plain names
-    conjunction = True  # no -o / ! / ( ): every test must hold for an entry to be listed
-    names: list[str] = []
-    inames: list[str] = []
-    path_patterns: list[str] = []
-    symlinks = True
-    while i < len(args):
-        value = args[i].value
-        i += 1
-        if value is None:
-            return Effect.failed("find expression cannot be known in advance")
+            raise _NotUnderstood(f"find {what} cannot be known in advance")
+        return value
+
+    def read(self) -> Effect:
+        self.global_options()
+        self.start_points()
+        while self.i < len(self.args):
+            primary = self.value("expression")
+            self.i += 1
+            self.primary(primary)
+        return self.effect()
+
+    def global_options(self) -> None:
+        while self.i < len(self.args) and self.value("option") in {"-H", "-L", "-P"}:
+            self.follow = self.follow or self.args[self.i].value == "-L"
+            self.i += 1
+        if self.i < len(self.args) and self.value("option").startswith(("-D", "-O")):
+            raise _NotUnderstood("find -D / -O options are not modelled")
+
+    def start_points(self) -> None:
+        while self.i < len(self.args):
+            value = self.value("start point")
+            if value.startswith("-") or value in {"(", "!"}:
+                break
+            self.starts.append(self.args[self.i])
+            self.i += 1
+        if not self.starts:
+            self.starts = [Arg(".", source=".")]
+
+    def primary(self, value: str) -> None:
         if value == "-follow":
-            follow = True
+            self.follow = True
         if value in _NO_ARG:
-            deletes = deletes or value == "-delete"
-            prints_other = prints_other or value == "-ls"
-            conjunction = conjunction and value not in {"-o", "-or", "!", "-not", ",", "(", ")"}
-            continue
-        if value in _ONE_ARG or value in _FILE_TESTS or re.fullmatch(r"-newer[amcB][amcBt]", value):
-            if i >= len(args):
-                return Effect.failed(f"find {value} needs a value")
-            operand = args[i]
-            i += 1
-            if value in _FILE_TESTS or (value.startswith("-newer") and not value.endswith("t")
-                                         and len(value) == 8):
-                eff.reads.append(path_use(operand, cwd, names_only=True))
-            if value in _NAME_FILTERS and _narrow(operand.value):
-                narrowed = True
-            if value in {"-name", "-iname"} and operand.value is not None:
-                (names if value == "-name" else inames).append(operand.value)
-            if value in {"-path", "-wholename"} and operand.value is not None:
-                path_patterns.append(operand.value)
-            elif value in _NAME_FILTERS - {"-name", "-iname"}:
-                conjunction = False  # a filter we do not model: assume it lets anything by
-            if value == "-type" and operand.value is not None and "l" not in operand.value:
-                symlinks = False
-            prints_other = prints_other or value == "-printf"
-            continue
-        if value == "-files0-from":
-            return Effect.failed("find -files0-from reads start points from a file")
-        if value in _WRITES:
-            n = _WRITES[value]
-            if i + n > len(args):
-                return Effect.failed(f"find {value} needs a value")
-            eff.writes.append(path_use(args[i], cwd))
-            eff.problem(f"find {value} writes the file {args[i].text}")
-            i += n
-            continue
-        if value in _EXECS:
-            end = i
-            while end < len(args) and args[end].value not in {";", "+"}:
-                end += 1
-            if end >= len(args) or end == i:
-                return Effect.failed(f"find {value} without a command or a terminating ;")
-            template = args[i:end]
-            if args[end].value == "+" and (template[-1].value != "{}"):
-                return Effect.failed(f"find {value} ... + must end with {{}}")
-            consumers.append((template, value.endswith("dir")))
-            if value.startswith("-ok"):
-                eff.problem(f"find {value} asks on the terminal before running a command")
-            prints_other = True
-            i = end + 1
-            continue
-        return Effect.failed(f"find: unknown primary {value}")
-    for start in starts:
-        eff.reads.append(path_use(start, cwd, recursive=True, follow=follow, names_only=True))
-    filtered = conjunction and not (names and inames)
-    members = Members(trees, "find", names=tuple(names or inames) if filtered else (),
-                      paths=tuple(path_patterns) if filtered else (),
-                      icase=bool(inames) and filtered, symlinks=symlinks or not conjunction,
-                      shown=tuple(s.text for s in starts))
-    if len(trees) != len(starts) or follow:
-        members = Members((), "find")  # a start point that cannot be known: nothing passes
-    for template, in_dir in consumers:
-        eff.runs.append(_consumer(template, members, cwd, in_dir=in_dir))
-    if not prints_other and not follow and trees:
-        eff.listing = members
-    if deletes:
-        eff.read_only = False
-        for start in starts:
-            use = path_use(start, cwd, recursive=True)
-            eff.writes.append(use)
-            eff.deletes.append(PathUse(use.text, use.path, recursive=True, partial=narrowed,
-                                       pattern=use.pattern, members=members))
-    return eff
+            self.deletes = self.deletes or value == "-delete"
+            self.prints_other = self.prints_other or value == "-ls"
+            self.conjunction = self.conjunction and value not in {
+                "-o", "-or", "!", "-not", ",", "(", ")"}
+        elif value in _ONE_ARG or value in _FILE_TESTS or re.fullmatch(
+                r"-newer[amcB][amcBt]", value):
+            self.test(value)
+        elif value == "-files0-from":
+            raise _NotUnderstood("find -files0-from reads start points from a file")
+        elif value in _WRITES:
+            self.write(value)
+        elif value in _EXECS:
+            self.exec(value)
+        else:
+            raise _NotUnderstood(f"find: unknown primary {value}")
+
+    def test(self, value: str) -> None:
+        if self.i >= len(self.args):
+            raise _NotUnderstood(f"find {value} needs a value")
+        operand = self.args[self.i]
+        self.i += 1
+        if value in _FILE_TESTS or (value.startswith("-newer") and not value.endswith("t")
+                                    and len(value) == 8):
+            self.eff.reads.append(path_use(operand, self.cwd, names_only=True))
+        if value in _NAME_FILTERS and _narrow(operand.value):
+            self.narrowed = True
+        if value in {"-name", "-iname"} and operand.value is not None:
+            (self.names if value == "-name" else self.inames).append(operand.value)
+        if value in {"-path", "-wholename"} and operand.value is not None:
+            self.path_patterns.append(operand.value)
+        elif value in _NAME_FILTERS - {"-name", "-iname"}:
+            self.conjunction = False  # a filter we do not model: assume it lets anything by
+        if value == "-type" and operand.value is not None and "l" not in operand.value:
+            self.symlinks = False
+        self.prints_other = self.prints_other or value == "-printf"
+
+    def write(self, value: str) -> None:
+        n = _WRITES[value]
+        if self.i + n > len(self.args):
+            raise _NotUnderstood(f"find {value} needs a value")
+        target = self.args[self.i]
+        self.eff.writes.append(path_use(target, self.cwd))
+        self.eff.problem(f"find {value} writes the file {target.text}")
+        self.i += n
+
+    def exec(self, value: str) -> None:
+        end = self.i
+        while end < len(self.args) and self.args[end].value not in {";", "+"}:
+            end += 1
+        if end >= len(self.args) or end == self.i:
+            raise _NotUnderstood(f"find {value} without a command or a terminating ;")
+        template = self.args[self.i : end]
+        if self.args[end].value == "+" and template[-1].value != "{}":
+            raise _NotUnderstood(f"find {value} ... + must end with {{}}")
+        self.consumers.append((template, value.endswith("dir")))
+        if value.startswith("-ok"):
+            self.eff.problem(f"find {value} asks on the terminal before running a command")
+        self.prints_other = True
+        self.i = end + 1
+
+    def members(self) -> Members:
+        """Which entries the expression can hand on (to -exec, -delete, or a pipe)."""
+        trees = tuple(p for p in (path_use(s, self.cwd).path for s in self.starts) if p)
+        if len(trees) != len(self.starts) or self.follow:
+            return Members((), "find")  # a start point that cannot be known: nothing passes
+        filtered = self.conjunction and not (self.names and self.inames)
+        return Members(trees, "find", names=tuple(self.names or self.inames) if filtered else (),
+                       paths=tuple(self.path_patterns) if filtered else (),
+                       icase=bool(self.inames) and filtered,
+                       symlinks=self.symlinks or not self.conjunction,
+                       shown=tuple(s.text for s in self.starts))
+
+    def effect(self) -> Effect:
+        eff = self.eff
+        for start in self.starts:
+            eff.reads.append(path_use(start, self.cwd, recursive=True, follow=self.follow,
+                                      names_only=True))
+        members = self.members()
+        for template, in_dir in self.consumers:
+            eff.runs.append(_consumer(template, members, self.cwd, in_dir=in_dir))
+        if not self.prints_other and members.trees:
+            eff.listing = members
+        if self.deletes:
+            eff.read_only = False
+            for start in self.starts:
+                use = path_use(start, self.cwd, recursive=True)
+                eff.writes.append(use)
+                eff.deletes.append(PathUse(use.text, use.path, recursive=True,
+                                           partial=self.narrowed, pattern=use.pattern,
+                                           members=members))
+        return eff
+
+
+def find(inv: Invocation, scope: Scope) -> Effect:
+    try:
+        return _FindReader(inv).read()
+    except _NotUnderstood as exc:
+        return Effect.failed(str(exc))
 
 
 def _consumer(template: list[Arg], members: Members, cwd, *, in_dir: bool) -> Invocation:
