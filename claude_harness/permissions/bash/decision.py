@@ -23,7 +23,13 @@ Threat model. What is guaranteed, for the command as bash will run it at decisio
     globs against the file system) and resolved through symlinks before any deny rule,
     protected-path, critical-path or working-directory check; what cannot be expanded counts
     as unknown, which never passes a check meant to keep something out;
-  - deny and ask rules see the program after basename and wrapper normalisation;
+  - deny and ask rules see the program after basename, wrapper and symlink normalisation
+    (`./del` linking to /bin/rm is rm);
+  - paths an earlier part of the same command writes, and `/proc/self/...`-style links (which
+    lead where the command's own process is), count as unknown;
+  - files git rewrites (checkout, merge, reset --hard, clean, stash...) are asked of git
+    itself (read-only queries, no pager, fsmonitor or external diff; the repository's own
+    clean/smudge filters may still run, as they would for `git status`);
   - critical deletions and protected writes that the checker can see ask in every mode.
 What is NOT guaranteed:
   - hard links: a hard link inside the project to a file outside reads as inside;
@@ -34,6 +40,8 @@ What is NOT guaranteed:
   - what programs do on their own: interpreters, build tools, package managers, archivers,
     `git checkout` may read and write anything; the checker only sees their command line
     (they are never read-only, and an allow rule for them is a grant to run code);
+  - a copy of a program under another name (`cp /bin/rm x; ./x`) is another program to deny
+    rules (a symlink is not: it is resolved);
   - programs unknown to the checker are never approved without a rule: they ask.
 """
 

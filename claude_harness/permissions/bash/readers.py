@@ -102,7 +102,7 @@ def table_reader(name: str) -> Handler:
                 return Effect.failed(f"{name} without a pattern")
             operands = operands[1:]
         recursive = parsed.has("recursive") or name in _SELF_RECURSIVE or _grep_recurse(parsed)
-        follow = parsed.has("follow")
+        follow = parsed.has("follow") and not parsed.has("nofollow")
         names_only = kind == "names" or parsed.has("listing")
         if _operands_are_strings(name, parsed):
             return eff

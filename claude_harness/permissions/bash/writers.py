@@ -38,7 +38,8 @@ _SPECS = {
           " -S|--suffix= -t|--target-directory=:target -T|--no-target-directory -u|--update?"
           " -v|--verbose -Z|--context --exchange --no-copy --debug" + HELP,
     "cp": "-a|--archive:recursive --attributes-only --backup? -b --copy-contents -d -f|--force"
-          " -i|--interactive -H -l|--link -L|--dereference -n|--no-clobber -P|--no-dereference"
+          " -i|--interactive -H -l|--link -L|--dereference:follow -n|--no-clobber"
+          " -P|--no-dereference"
           " -p --preserve? --no-preserve= --parents -R|-r|--recursive:recursive --reflink?"
           " --remove-destination --sparse= --strip-trailing-slashes -s|--symbolic-link"
           " -S|--suffix= -t|--target-directory=:target -T|--no-target-directory -u|--update?"
@@ -160,7 +161,7 @@ def copier(inv: Invocation, scope: Scope) -> Effect:
     for arg in sources:
         if name == "ln" and parsed.named("symbolic"):
             continue  # a symlink's target is not read now
-        use = path_use(arg, cwd, recursive=recursive)
+        use = path_use(arg, cwd, recursive=recursive, follow=parsed.has("follow"))
         eff.reads.append(use)
         if name == "mv":
             eff.writes.append(use)  # moved away: the source path changes too
