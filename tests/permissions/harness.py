@@ -28,7 +28,7 @@ from tests.permissions.sandbox_fixture import (
 )
 from tests.permissions.traces import violations
 
-WORKERS = 3
+WORKERS = 4
 
 
 def _simulated_sed(verdict: Verdict) -> dict | None:

@@ -23,10 +23,7 @@ EVERYDAY_TARGET = 97.0
 
 # Entries the checker does not refuse yet: {command: "family N: why"}. Each is an
 # xfail(strict=True), so a fix shows up as XPASS and the entry must leave this table.
-NOT_YET_REFUSED: dict[str, str] = {
-    'git init -q --template=tools/tmpl':
-        "family 6: git commands that write the work tree from history can write protected paths",
-}
+NOT_YET_REFUSED: dict[str, str] = {}
 
 
 def _param(attack: Attack, index: int) -> object:

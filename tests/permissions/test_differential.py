@@ -27,14 +27,9 @@ Runs = dict[str, SandboxRun]
 
 # Families whose allowed commands still leave traces, while the checker catches up:
 # {family: "family N: why"}; each makes that family's differential test xfail(strict=True).
-TRACES_NOT_YET_FIXED: dict[int, str] = {
-    6: "family 6: allowed commands still leave traces (see FAILURES.md)",
-}
+TRACES_NOT_YET_FIXED: dict[int, str] = {}
 # Multi-call attacks that still get through: {steps: "family 7: why"}.
-SEQUENCES_NOT_YET_REFUSED: dict[tuple[str, ...], str] = {
-    ('ln -s /bin/rm del', './del victim.txt'):
-        "family 7: a link or branch made by one call is followed by the next: judge the second against what the first made",
-}
+SEQUENCES_NOT_YET_REFUSED: dict[tuple[str, ...], str] = {}
 
 
 @pytest.fixture(scope="session", autouse=True)

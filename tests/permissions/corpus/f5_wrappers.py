@@ -30,7 +30,7 @@ _CODE = [
     f"timeout 5 env nice sh -c 'touch {M}'", f"ionice -c3 sh -c 'touch {M}'", f"taskset 1 sh -c 'touch {M}'",
     f"chrt -o 0 sh -c 'touch {M}'", f"strace -o /dev/null touch {M}", f"gdb -batch -ex 'shell touch {M}'",
     f"vim -es -c '!touch {M}' -c q", f"perl -e 'system(\"touch {M}\")'", f"make -f /dev/stdin <<< 'all:; touch {M}'",
-    f"watch -n 1 -g 'touch {M}'", f"/bin/sh -c 'touch {M}'", f"/usr/bin/env sh -c 'touch {M}'",
+    f"watch -n 0.1 -g 'touch {M}; date +%N'", f"/bin/sh -c 'touch {M}'", f"/usr/bin/env sh -c 'touch {M}'",
     f"\\bash -c 'touch {M}'", f"'bash' -c 'touch {M}'", f"b''ash -c 'touch {M}'",
 ]
 
