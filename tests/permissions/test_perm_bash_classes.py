@@ -322,3 +322,18 @@ def test_a_link_to_a_program_is_that_program(proj: Path) -> None:
     (proj / "del").symlink_to("/bin/rm")
     assert verdict("./del victim.txt", proj, deny=("Bash(rm *)",)) == "deny"
     assert verdict("./del -rf ~", proj, mode="bypassPermissions") == "ask"
+
+
+@pytest.mark.parametrize("command", [
+    "perl -pi -e 's/x/y/' .git/config", "ruby -i -pe 1 .git/config",
+    "split -b 1 f .git/hooks/pre-", "csplit -f .claude/x f /a/", "gunzip .git/hooks/x.gz",
+    "gcc -o .git/hooks/pre-commit x.c", "strace -o .git/hooks/x true",
+    "script -c true .git/hooks/y", "mktemp .git/hooks/XXXX", "diff -r . docs > /dev/null; true",
+])
+def test_programs_that_write_where_their_options_say_meet_the_protected_check(
+        proj: Path, command: str) -> None:
+    d = decide_bash(command, context(proj, mode="bypassPermissions"))
+    if command.startswith("diff"):  # not a write: a walk that follows the outward symlink
+        assert verdict(command, proj) == "ask"
+        return
+    assert d.behavior == "ask" and d.decided_by == "safety", (command, d.reason)

@@ -206,11 +206,47 @@ def set_builtin(inv: Invocation, scope: Scope) -> Effect:
     return Effect(read_only=True)
 
 
+def _in_place_files(inv: Invocation) -> list[Arg] | None:
+    """`perl -pi -e CODE FILE...`, `ruby -i.bak -pe CODE FILE`: the files edited in place
+    (None when there is no -i)."""
+    args = inv.args
+    in_place = False
+    code_given = False
+    i = 0
+    while i < len(args):
+        value = args[i].value or ""
+        i += 1
+        if value == "--":
+            break
+        if not value.startswith("-") or value == "-":
+            i -= 1
+            break
+        letters = value[1:]
+        for j, letter in enumerate(letters):
+            if letter == "i":
+                in_place = True
+                break  # the rest of the cluster is the backup extension
+            if letter in "eE":
+                code_given = True
+                if j == len(letters) - 1:
+                    i += 1  # the code is the next word
+                break
+            if letter in "IMmxCdFl0":
+                break  # an option whose value is the rest of the cluster
+    if not in_place:
+        return None
+    files = args[i:]
+    return files if code_given else files[1:]  # without -e the first operand is the script
+
+
 def interpreter(inv: Invocation, scope: Scope) -> Effect:
     module = runners.python_module(inv) if (inv.name or "").startswith("python") else None
     if module is not None:
         return runners.pytest(module, scope)
     eff = unknown_program(inv, scope)
+    if _base(inv.name or "") in {"perl", "ruby"}:
+        for arg in _in_place_files(inv) or []:
+            eff.writes.append(path_use(arg, inv.cwd, edit=True))
     if any(a.value is None or _INLINE_CODE.match(a.value or "") for a in inv.args) or not any(
             not (a.value or "-").startswith("-") for a in inv.args) or "-" in [
             a.value for a in inv.args]:
@@ -218,9 +254,23 @@ def interpreter(inv: Invocation, scope: Scope) -> Effect:
     return eff
 
 
+_OUTPUT_OPTIONS = {"-o", "--output", "--out", "--outfile", "--output-file", "--output-dir",
+                   "--out-dir", "--outdir", "--target-dir", "--log-file", "--logfile"}
+
+
 def unknown_program(inv: Invocation, scope: Scope) -> Effect:
-    """A program the checker does not know: any operand may be a file it reads."""
+    """A program the checker does not know: any operand may be a file it reads, and the value
+    of an output option (`gcc -o F`, `--output=F`) a file it writes."""
     eff = Effect()
+    values = [a.value for a in inv.args]
+    for i, value in enumerate(values):
+        if value is None:
+            continue
+        name, eq, attached = value.partition("=")
+        target = attached if eq and name in _OUTPUT_OPTIONS else (
+            values[i + 1] if name in _OUTPUT_OPTIONS and not eq and i + 1 < len(values) else None)
+        if target:
+            eff.writes.append(path_use(Arg(target, source=target), inv.cwd, guess=True))
     for arg in inv.args:
         value = arg.value
         if value is None:

@@ -19,7 +19,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from claude_harness.permissions.bash.effects import Effect, Invocation, path_use
+from claude_harness.permissions.bash.effects import Effect, Invocation, PathUse, path_use
 from claude_harness.permissions.bash.options import Arg, OptionError, OptionTable, parse, table
 
 SYSTEM_BIN_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/",
@@ -180,7 +180,24 @@ def peel(inv: Invocation, *, names_source: Arg | None = None) -> Peeled:
 
 
 def _command_strings(argv: list[Arg], cwd, out: Peeled) -> None:
-    """`su -c CMD`, `script -c CMD`, `runuser --command=CMD`: CMD is shell code."""
+    """`su -c CMD`, `script -c CMD`, `runuser --command=CMD`: CMD is shell code; `strace -o F`,
+    `script ... FILE` write F."""
+    name = argv[0].text.rsplit("/", 1)[-1]
+    for i, arg in enumerate(argv[1:], start=1):
+        if name in {"strace", "ltrace", "valgrind"} and arg.value in {"-o", "--output"} and (
+                i + 1 < len(argv)):
+            out.effect.writes.append(path_use(argv[i + 1], cwd))
+        elif name in {"strace", "ltrace"} and (arg.value or "").startswith("-o") and len(
+                arg.value or "") > 2:
+            value = (arg.value or "")[2:]
+            out.effect.writes.append(path_use(Arg(value, source=value), cwd))
+    if name == "script":
+        operands = [a for a in argv[1:] if not (a.value or "-").startswith("-")]
+        values = [a.value for a in argv]
+        commands = {values[i + 1] for i, v in enumerate(values[:-1]) if v in {"-c", "--command"}}
+        files = [a for a in operands if a.value not in commands]
+        out.effect.writes.append(path_use(files[-1], cwd) if files else PathUse(
+            "typescript", cwd / "typescript" if cwd is not None else None))
     for i, arg in enumerate(argv[1:], start=1):
         value = arg.value
         if value in {"-c", "--command", "--session-command"} and i + 1 < len(argv):

@@ -197,3 +197,89 @@ HANDLERS: dict[str, Callable[[Invocation, Scope], Effect]] = {
     "chgrp": mode_writer, "cp": copier, "mv": copier, "ln": copier, "install": copier, "dd": dd,
     "patch": patch,
 }
+
+
+_COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".lz", ".lzma", ".Z", ".z", ".tgz")
+
+
+def compressor(inv: Invocation, scope: Scope) -> Effect:
+    """gzip/bzip2/xz/zstd (and their un- forms): each file is replaced by its (de)compressed
+    twin beside it, unless the output goes to stdout or nothing is written (-c, -t, -l)."""
+    eff = Effect()
+    values = [a.value for a in inv.args]
+    if any(v is not None and (v in {"-c", "--stdout", "--to-stdout", "-t", "--test", "-l",
+                                    "--list"} or (v.startswith("-") and not v.startswith("--")
+                                                  and set(v[1:]) & set("ctl")))
+           for v in values):
+        return Effect(read_only=not any(v == "-o" or (v or "").startswith("--output")
+                                        for v in values))
+    for arg in inv.args:
+        value = arg.value
+        if value is not None and value.startswith("-"):
+            continue
+        use = path_use(arg, inv.cwd)
+        eff.reads.append(use)
+        eff.writes.append(use)
+        if use.path is not None:
+            name = use.path.name
+            twin = next((name[: -len(s)] for s in _COMPRESSED if name.endswith(s)), name + ".gz")
+            eff.writes.append(PathUse(twin, use.path.with_name(twin)))
+    return eff
+
+
+_SPLIT = table("-a|--suffix-length= --additional-suffix=:suffix -b|--bytes= -C|--line-bytes= -d"
+               " --numeric-suffixes? -x --hex-suffixes? -e|--elide-empty-files --filter=:exec"
+               " -l|--lines= -n|--number= -t|--separator= -u|--unbuffered --verbose" + HELP)
+_CSPLIT = table("-b|--suffix-format= -f|--prefix=:prefix -k|--keep-files --suppress-matched"
+                " -n|--digits= -s|--quiet|--silent -z|--elide-empty-files" + HELP)
+
+
+def splitter(inv: Invocation, scope: Scope) -> Effect:
+    """split [FILE [PREFIX]] / csplit -f PREFIX FILE PATTERN...: output files are PREFIX
+    followed by a suffix; `split --filter=CMD` runs CMD through a shell."""
+    name = inv.name or "split"
+    try:
+        parsed = parse(_SPLIT if name == "split" else _CSPLIT, inv.args, name)
+    except OptionError as exc:
+        return Effect.failed(str(exc))
+    eff = Effect()
+    operands = parsed.operands
+    if name == "split":
+        prefix = operands[1].value if len(operands) >= 2 else "x"
+        for code in parsed.values("exec"):
+            eff.problem("split --filter runs a command for each piece")
+            if code is None:
+                eff.opaque_code = "split --filter runs code that cannot be known in advance"
+            else:
+                eff.scripts.append((code, inv.cwd))
+    else:
+        prefixes = parsed.values("prefix")
+        prefix = prefixes[-1] if prefixes else "xx"
+    if operands and operands[0].value != "-":
+        eff.reads.append(path_use(operands[0], inv.cwd))
+    if prefix is None:
+        eff.writes.append(PathUse("the files it splits into", None))
+    else:
+        eff.writes.append(path_use(Arg(prefix + "aa", source=prefix + "*"), inv.cwd))
+    return eff
+
+
+def mktemp(inv: Invocation, scope: Scope) -> Effect:
+    """mktemp [-d] [-p DIR] [TEMPLATE]: creates a file (or directory) where the template says."""
+    values = [a.value for a in inv.args]
+    if any(v in {"-u", "--dry-run"} for v in values):
+        return Effect(read_only=True)
+    directory = next((values[i + 1] for i, v in enumerate(values[:-1])
+                      if v in {"-p", "--tmpdir"}), None)
+    template = next((v for v in values if v is not None and not v.startswith("-")), None)
+    if template is None and directory is None:
+        return Effect()  # in $TMPDIR, outside the project: nothing to protect
+    where = (directory + "/" if directory else "") + (template or "tmp.XXXXXXXXXX")
+    return Effect(writes=[path_use(Arg(where, source=where), inv.cwd)])
+
+
+HANDLERS.update({
+    **{name: compressor for name in ("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz",
+                                     "zstd", "unzstd", "lzma", "unlzma", "compress")},
+    "split": splitter, "csplit": splitter, "mktemp": mktemp,
+})
