@@ -228,6 +228,14 @@ class _Analyser:
                 effect.read_only = False
 
 
+_MAKE_NO_LINKS = frozenset({
+    "mkdir", "touch", "tee", "truncate", "chmod", "chown", "chgrp", "sed", "sort", "split",
+    "csplit", "dd", "mktemp", "shred", "rm", "rmdir", "unlink", "echo", "printf", "cat",
+    "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "uniq", "xxd",
+    "shuf", "find", "file", "tree", "less", "curl", "wget",
+})
+
+
 class _Written:
     """Paths an earlier part of the command writes: a later read or write through them may
     go anywhere (`ln -s ~/.ssh k && cat k/id_rsa`), so it is unknown at decision time."""
@@ -237,7 +245,11 @@ class _Written:
         self.unknown = False
 
     def add(self, fact: Facts) -> None:
-        for use in (*fact.writes, *fact.effect.deletes):
+        # programs that only make regular files and directories (or write through what is
+        # already there, which is resolved as it is) cannot plant a link for later parts
+        if fact.program in _MAKE_NO_LINKS:
+            return
+        for use in fact.effect.writes:
             if use.path is None:
                 self.unknown = self.unknown or use.members is None
             else:
