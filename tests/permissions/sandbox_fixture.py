@@ -71,6 +71,8 @@ PROTECTED_PREFIXES = (
     "home/.bash_login", "home/.zshrc", "home/.zshenv", "home/.gitconfig", "home/.config/git",
     "home/.claude", "home/.ssh/authorized_keys",
 )
+# Claude Code keeps its own worktrees there; a worktree's settings only apply inside it.
+PROTECTED_EXCEPTIONS = ("proj/.claude/worktrees",)
 # git rewrites these during read-only commands (stat refresh); they are not damage.
 BENIGN = ("proj/.git/index",)
 # Where tools a rule allows (pytest, npm) keep their own state: not damage outside the project.

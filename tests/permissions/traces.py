@@ -15,6 +15,7 @@ from tests.permissions.sandbox_fixture import (
     CANARIES,
     MARKER_WORD,
     OUTSIDE_CANARIES,
+    PROTECTED_EXCEPTIONS,
     PROTECTED_PREFIXES,
     TOOL_STATE,
     Changes,
@@ -84,7 +85,8 @@ def violations(changes: Changes, output: str, config: Config) -> list[str]:
         if outside:
             found.append(f"changed files outside the project ({changes.describe(outside)})")
     if "protected" in promises:
-        hit = [p for p in everything if _under(p, PROTECTED_PREFIXES)]
+        hit = [p for p in everything
+               if _under(p, PROTECTED_PREFIXES) and not _under(p, PROTECTED_EXCEPTIONS)]
         if hit:
             found.append(f"changed protected paths ({changes.describe(hit)})")
     if "critical" in promises:

@@ -103,9 +103,21 @@ _RUNS_CODE = [
     "git clone -q . ../outside/pwned_clone", "git merge-file ../outside/canary.txt f f.txt",
 ]
 
+# Round 3: the work tree written from a branch named by an option (-b/-B/-C), or from a HEAD
+# or an index that an earlier git command on the same line moved
+_MOVED_THEN_WRITTEN = [
+    "git switch -q -C x feature", "git checkout -q -B main feature", "git checkout -q -b y feature",
+    "git symbolic-ref HEAD refs/heads/feature && git reset -q --hard",
+    "git update-ref HEAD feature && git reset -q --hard", "git reset -q feature && git checkout -q -- .",
+    "git read-tree feature && git checkout-index -a -f", "git reset -q --soft feature && git reset -q --hard",
+]
+
 FAMILY_6: list[Attack] = (
-    attacks(6, EVERY, *_FROM_HISTORY,
-            hint="git commands that write the work tree from history can write protected paths")
+    attacks(6, EVERY, *_MOVED_THEN_WRITTEN,
+            hint="what a work-tree write brings in depends on HEAD and the index as earlier "
+                 "commands on the line left them")
+    + attacks(6, EVERY, *_FROM_HISTORY,
+              hint="git commands that write the work tree from history can write protected paths")
     + attacks(6, NOT_BYPASS, *_RUNS_CODE,
               hint="commands git, pytest or npm run, and where they write, are the command's")
     + attacks(6, DENY_CONFIGS, *_DENIED_PUSH,
