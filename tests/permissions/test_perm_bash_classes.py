@@ -337,3 +337,20 @@ def test_programs_that_write_where_their_options_say_meet_the_protected_check(
         assert verdict(command, proj) == "ask"
         return
     assert d.behavior == "ask" and d.decided_by == "safety", (command, d.reason)
+
+
+def test_git_after_an_earlier_git_call_of_the_same_command_cannot_be_asked(proj: Path) -> None:
+    _branch_with(proj, "evil", ".husky/pre-commit")
+    bypass = context(proj, mode="bypassPermissions")
+    for command in ("git checkout -q -b y evil", "git switch -q -C x evil",
+                    "git reset -q --soft evil && git reset -q --hard",
+                    "git update-ref HEAD evil && git reset -q --hard",
+                    "git read-tree evil && git checkout-index -a -f",
+                    "git reset -q evil && git checkout -q -- ."):
+        assert decide_bash(command, bypass).behavior == "ask", command
+    assert decide_bash("git checkout -q -b topic", bypass).behavior == "allow"
+
+
+def test_a_compressor_to_stdout_still_reads_its_file(proj: Path) -> None:
+    d = decide_bash("gzip -c .env | gunzip", context(proj, deny=DENY, mode="bypassPermissions"))
+    assert d.behavior == "deny"

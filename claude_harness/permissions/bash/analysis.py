@@ -93,19 +93,20 @@ class _Analyser:
         script = parse_script(command, cwd, nested=nested, depth=self.depth)
         result = Analysis(command, fatal=script.fatal, problems=list(script.problems))
         self.result = result
-        scope = self.scope
-        if script.changes_variables and not scope.variables_changed:
-            scope = Scope(scope.project, True, scope.positionals_unknown)
+        if script.changes_variables and not self.scope.variables_changed:
+            self.scope = replace(self.scope, variables_changed=True)
         effects: dict[int, Effect] = {}
         dirty = False
         written = _Written()
         for cmd in _execution_order(script.commands):
             producer = effects.get(id(cmd.pipe_prev)) if cmd.pipe_prev is not None else None
             first = len(result.facts)
-            facts = self.simple(cmd, scope, dirty, producer, script)
+            facts = self.simple(cmd, self.scope, dirty, producer, script)
             if facts:
                 effects[id(cmd)] = facts[0].effect
             made = result.facts[first:]
+            if any(f.program == "git" and not f.effect.read_only for f in made):
+                self.scope = replace(self.scope, git_moved=True)
             for fact in made:
                 written.forget_paths(fact)
             for fact in made:
@@ -216,9 +217,8 @@ class _Analyser:
             if self.depth >= MAX_NESTING:
                 self.result.fatal = self.result.fatal or "shell code nested too deeply to check"
                 continue
-            scope = Scope(self.scope.project, self.scope.variables_changed,
-                          positionals_unknown=True)
-            inner = _Analyser(scope, self.depth + 1).run(code, cwd, nested=True)
+            inner = _Analyser(replace(self.scope, positionals_unknown=True), self.depth + 1).run(
+                code, cwd, nested=True)
             if inner.fatal:
                 self.result.fatal = self.result.fatal or inner.fatal
             self.result.problems.extend(p for p in inner.problems

@@ -67,6 +67,7 @@ class Scope:
     project: Path  # the project root: rules are anchored there, and git's "own" repository
     variables_changed: bool = False  # the script assigns variables: values are unknown
     positionals_unknown: bool = False  # an inner script run with arguments (`sh -c S a b`)
+    git_moved: bool = False  # an earlier git call of this command moved HEAD, refs or index
 
 
 @dataclass

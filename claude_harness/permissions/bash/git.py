@@ -295,7 +295,7 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     if not eff.read_only:
         _operands_may_be_paths(args, inv, eff)
         _ext_urls(args, inv, eff)
-        _worktree_effect(sub, args, inv, eff)
+        _worktree_effect(sub, args, inv, eff, scope)
     return eff
 
 
@@ -303,11 +303,14 @@ _REWRITES_WORKTREE = {"checkout", "switch", "restore", "reset", "merge", "rebase
                       "cherry-pick", "revert", "stash", "clean", "read-tree", "checkout-index"}
 
 
-def _worktree_effect(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
+def _worktree_effect(sub: str, args: list[Arg], inv: Invocation, eff: Effect,
+                     scope: Scope) -> None:
     """What the subcommand writes or deletes in the work tree (git_worktree asks git)."""
     root = repository_of(inv.cwd) if inv.cwd is not None else None
     if sub in _REWRITES_WORKTREE:
-        if root is None or eff.foreign_git:
+        if root is None or eff.foreign_git or scope.git_moved:
+            # (after an earlier git call of the same command, HEAD and the index are not
+            # what they are now: what this one writes cannot be asked in advance)
             eff.writes.append(PathUse("files git will write", None))
             return
         written = worktree_writes(sub, args, inv, root)

@@ -195,12 +195,9 @@ def _checkout(sub: str, values: list[str], operands: list[str], pathspecs: list[
         written = [PathUse(p, root / p, recursive=True) for p in paths]
         return written + (_changed(root, "HEAD", source, paths) if source else [])
     if not operands:
-        return []
-    new_branch = any(v in {"-b", "-B", "-c", "-C", "--orphan"} for v in values)
-    target = operands[-1] if new_branch and len(operands) > 1 else operands[0]
-    if new_branch and len(operands) == 1:
-        return []  # a new branch at HEAD: the work tree stays
-    return _changed(root, "HEAD", target, [])
+        return []  # `checkout -b NEW` alone: a new branch at HEAD, the work tree stays
+    # `checkout -b NEW START`: the branch name was an option value; START is the operand
+    return _changed(root, "HEAD", operands[-1], [])
 
 
 def _stash(values: list[str], operands: list[str], root: Path) -> list[PathUse]:

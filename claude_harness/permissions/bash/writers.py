@@ -207,18 +207,18 @@ def compressor(inv: Invocation, scope: Scope) -> Effect:
     twin beside it, unless the output goes to stdout or nothing is written (-c, -t, -l)."""
     eff = Effect()
     values = [a.value for a in inv.args]
-    if any(v is not None and (v in {"-c", "--stdout", "--to-stdout", "-t", "--test", "-l",
-                                    "--list"} or (v.startswith("-") and not v.startswith("--")
-                                                  and set(v[1:]) & set("ctl")))
-           for v in values):
-        return Effect(read_only=not any(v == "-o" or (v or "").startswith("--output")
-                                        for v in values))
-    for arg in inv.args:
-        value = arg.value
-        if value is not None and value.startswith("-"):
-            continue
+    operands = [a for a in inv.args if a.value is None or not a.value.startswith("-")]
+    eff.reads.extend(path_use(arg, inv.cwd) for arg in operands)
+    if any(v is None for v in values) or any(
+            v == "-o" or v.startswith("--output") for v in values if v is not None):
+        return eff.problem(f"{inv.name} writes where the checker cannot tell")
+    if any(v in {"-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"} or (
+            v.startswith("-") and not v.startswith("--") and set(v[1:]) & set("ctl"))
+           for v in values if v is not None):
+        eff.read_only = True  # to standard output, or only testing / listing
+        return eff
+    for arg in operands:
         use = path_use(arg, inv.cwd)
-        eff.reads.append(use)
         eff.writes.append(use)
         if use.path is not None:
             name = use.path.name
