@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,34 +76,43 @@ def _listed(name: str, members: Members, shown: str = "") -> bool:
     return all(fnmatch.fnmatchcase(name, p) for p in members.names)
 
 
+def _entries(tree: str, *, into_git: bool) -> Iterator[tuple[os.DirEntry[str], tuple[str, ...]]]:
+    """Every entry below `tree` (symlinks not followed) with its path parts below `tree`;
+    at most MAX_ENTRIES + 1 of them (one more than the cap tells the caller it was hit)."""
+    stack: list[tuple[str, tuple[str, ...]]] = [(tree, ())]
+    seen = 0
+    while stack:
+        current, parts = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            entry_parts = (*parts, entry.name)
+            yield entry, entry_parts
+            if seen > MAX_ENTRIES:
+                return
+            try:
+                if entry.is_dir(follow_symlinks=False) and (into_git or entry.name != ".git"):
+                    stack.append((entry.path, entry_parts))
+            except OSError:
+                continue
+
+
 def protected_member(members: Members) -> str:
     """A protected path among the entries find would act on below its start points ('' when
     none; capped walks count as one). Entries are matched as find prints them (`./x/y`)."""
     shown_roots = members.shown if len(members.shown) == len(members.trees) else tuple(
         str(t) for t in members.trees)
     for tree, shown_root in zip(members.trees, shown_roots, strict=True):
-        seen = 0
-        stack = [(str(tree), shown_root.rstrip("/") or shown_root, ())]
-        while stack:
-            current, shown_dir, parts = stack.pop()
-            try:
-                entries = list(os.scandir(current))
-            except OSError:
-                continue
-            for entry in entries:
-                seen += 1
-                if seen > MAX_ENTRIES:
-                    return f"more than {MAX_ENTRIES:,} entries below {shown_root} to check"
-                entry_parts = (*parts, entry.name)
-                shown = f"{shown_dir}/{entry.name}"
-                hit = protected_parts(entry_parts)
-                if hit and _listed(entry.name, members, shown):
-                    return f"{shown} (protected: {hit})"
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append((entry.path, shown, entry_parts))
-                except OSError:
-                    continue
+        root = shown_root.rstrip("/") or shown_root
+        for seen, (entry, parts) in enumerate(_entries(str(tree), into_git=True), start=1):
+            if seen > MAX_ENTRIES:
+                return f"more than {MAX_ENTRIES:,} entries below {shown_root} to check"
+            hit = protected_parts(parts)
+            if hit and _listed(entry.name, members, "/".join((root, *parts))):
+                return f"{'/'.join((root, *parts))} (protected: {hit})"
     return ""
 
 
@@ -210,29 +220,15 @@ def survey(tree: Path, roots: tuple[Path, ...]) -> TreeSurvey:
 def _walk(tree: str, roots: tuple[str, ...]) -> TreeSurvey:
     outward: list[str] = []
     odd: list[str] = []
-    stack = [tree]
-    seen = 0
-    while stack:
-        current = stack.pop()
+    for seen, (entry, _parts) in enumerate(_entries(tree, into_git=False), start=1):
+        if seen > MAX_ENTRIES:
+            return TreeSurvey(tuple(outward), tuple(odd), truncated=True)
+        name = entry.name
+        if name.startswith("-") or _ODD & set(name):
+            odd.append(entry.path)
         try:
-            entries = list(os.scandir(current))
+            if entry.is_symlink() and not _inside(os.path.realpath(entry.path), roots):
+                outward.append(entry.path)
         except OSError:
             continue
-        for entry in entries:
-            seen += 1
-            if seen > MAX_ENTRIES:
-                return TreeSurvey(tuple(outward), tuple(odd), truncated=True)
-            name = entry.name
-            if name.startswith("-") or _ODD & set(name):
-                odd.append(os.path.join(current, name))
-            try:
-                if entry.is_symlink():
-                    target = os.path.realpath(entry.path)
-                    if not _inside(target, roots):
-                        outward.append(entry.path)
-                    continue
-                if entry.is_dir(follow_symlinks=False) and name != ".git":
-                    stack.append(entry.path)
-            except OSError:
-                continue
     return TreeSurvey(tuple(outward), tuple(odd))

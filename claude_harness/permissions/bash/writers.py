@@ -69,11 +69,17 @@ def _table(name: str) -> OptionTable:
     return table(_SPECS[name])
 
 
-def _parse(name: str, inv: Invocation) -> Parsed | Effect:
+def _start(inv: Invocation) -> tuple[Parsed, Effect] | Effect:
+    """argv read through the program's table, and an effect holding what its options read
+    (or the failed effect when the argv does not fit)."""
+    name = inv.name or ""
     try:
-        return parse(_table(name), inv.args, name)
+        parsed = parse(_table(name), inv.args, name)
     except OptionError as exc:
         return Effect.failed(str(exc))
+    eff = Effect()
+    _option_paths(parsed, eff, inv.cwd)
+    return parsed, eff
 
 
 def _option_paths(parsed: Parsed, eff: Effect, cwd) -> None:
@@ -84,12 +90,10 @@ def _option_paths(parsed: Parsed, eff: Effect, cwd) -> None:
 
 
 def deleter(inv: Invocation, scope: Scope) -> Effect:
-    name = inv.name or ""
-    parsed = _parse(name, inv)
-    if isinstance(parsed, Effect):
-        return parsed
-    eff = Effect()
-    _option_paths(parsed, eff, inv.cwd)
+    started = _start(inv)
+    if isinstance(started, Effect):
+        return started
+    parsed, eff = started
     recursive = parsed.has("recursive")
     for arg in parsed.operands:
         use = path_use(arg, inv.cwd, recursive=recursive)
@@ -100,12 +104,10 @@ def deleter(inv: Invocation, scope: Scope) -> Effect:
 
 def simple_writer(inv: Invocation, scope: Scope) -> Effect:
     """mkdir, touch, tee, truncate: every operand is written."""
-    name = inv.name or ""
-    parsed = _parse(name, inv)
-    if isinstance(parsed, Effect):
-        return parsed
-    eff = Effect()
-    _option_paths(parsed, eff, inv.cwd)
+    started = _start(inv)
+    if isinstance(started, Effect):
+        return started
+    parsed, eff = started
     eff.writes.extend(path_use(arg, inv.cwd) for arg in parsed.operands)
     return eff
 
@@ -113,12 +115,10 @@ def simple_writer(inv: Invocation, scope: Scope) -> Effect:
 def mode_writer(inv: Invocation, scope: Scope) -> Effect:
     """chmod MODE FILE..., chown OWNER FILE...: the first operand is not a file (unless
     --reference gave the mode)."""
-    name = inv.name or ""
-    parsed = _parse(name, inv)
-    if isinstance(parsed, Effect):
-        return parsed
-    eff = Effect()
-    _option_paths(parsed, eff, inv.cwd)
+    started = _start(inv)
+    if isinstance(started, Effect):
+        return started
+    parsed, eff = started
     operands = parsed.operands if parsed.values("name") else parsed.operands[1:]
     recursive = parsed.has("recursive")
     eff.writes.extend(path_use(arg, inv.cwd, recursive=recursive) for arg in operands)
@@ -128,10 +128,10 @@ def mode_writer(inv: Invocation, scope: Scope) -> Effect:
 def copier(inv: Invocation, scope: Scope) -> Effect:
     """cp / mv / ln: sources and a destination (the last operand, or -t DIR)."""
     name = inv.name or ""
-    parsed = _parse(name, inv)
-    if isinstance(parsed, Effect):
-        return parsed
-    eff = Effect()
+    started = _start(inv)
+    if isinstance(started, Effect):
+        return started
+    parsed, eff = started
     cwd = inv.cwd
     operands = list(parsed.operands)
     if parsed.has("exec"):
