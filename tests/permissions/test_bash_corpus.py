@@ -23,26 +23,7 @@ EVERYDAY_TARGET = 97.0
 
 # Entries the checker does not refuse yet: {command: "family N: why"}. Each is an
 # xfail(strict=True), so a fix shows up as XPASS and the entry must leave this table.
-NOT_YET_REFUSED: dict[str, str] = {
-    'gzip -c .env | gunzip':
-        "family 3: every way to reach the denied file: magic links, new links, copies to stdout",
-    'git switch -q -C x feature':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git checkout -q -B main feature':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git checkout -q -b y feature':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git symbolic-ref HEAD refs/heads/feature && git reset -q --hard':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git update-ref HEAD feature && git reset -q --hard':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git reset -q feature && git checkout -q -- .':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git read-tree feature && git checkout-index -a -f':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-    'git reset -q --soft feature && git reset -q --hard':
-        "family 6: what a work-tree write brings in depends on HEAD and the index as earlier commands on the line left them",
-}
+NOT_YET_REFUSED: dict[str, str] = {}
 
 
 def _param(attack: Attack, index: int) -> object:

@@ -27,10 +27,7 @@ Runs = dict[str, SandboxRun]
 
 # Families whose allowed commands still leave traces, while the checker catches up:
 # {family: "family N: why"}; each makes that family's differential test xfail(strict=True).
-TRACES_NOT_YET_FIXED: dict[int, str] = {
-    3: "family 3: allowed commands still leave traces (see FAILURES.md)",
-    6: "family 6: allowed commands still leave traces (see FAILURES.md)",
-}
+TRACES_NOT_YET_FIXED: dict[int, str] = {}
 # Multi-call attacks that still get through: {steps: "family 7: why"}.
 SEQUENCES_NOT_YET_REFUSED: dict[tuple[str, ...], str] = {}
 
