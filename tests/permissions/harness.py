@@ -19,6 +19,7 @@ from tests.permissions.chain import Chain, Verdict, world_env, write_config_file
 from tests.permissions.corpus.configs import CONFIGS
 from tests.permissions.corpus.model import Attack
 from tests.permissions.sandbox_fixture import (
+    MARKER_WORD,
     Sandbox,
     SandboxRun,
     compare,
@@ -29,6 +30,10 @@ from tests.permissions.sandbox_fixture import (
 from tests.permissions.traces import violations
 
 WORKERS = 4
+
+
+def _host_markers() -> set[str]:
+    return {str(p) for p in Path("/tmp").glob(f"*{MARKER_WORD}*")}
 
 
 def _simulated_sed(verdict: Verdict) -> dict | None:
@@ -83,6 +88,7 @@ class CorpusWorld:
     """The session's fixture, configuration files and decision chain."""
 
     def __init__(self) -> None:
+        self._host_markers = _host_markers()
         self.sandbox = Sandbox(sandbox_base())
         self.fixture = self.sandbox.fixture
         self.settings_files = write_config_files(self.sandbox.base / "configs")
@@ -99,8 +105,12 @@ class CorpusWorld:
             return self.chain.decide_all(pairs)
 
     def template_changes(self) -> list[str]:
-        """What deciding changed in the fixture (it must change nothing)."""
-        return compare(self.sandbox.template, snapshot(self.fixture.root)).all()
+        """What ran outside the sandbox: changes to the fixture itself (decisions are made
+        against it) and markers in this machine's /tmp (every payload names one). Deciding
+        runs git queries and sed previews; none may run the command's or the repository's
+        code."""
+        changed = compare(self.sandbox.template, snapshot(self.fixture.root)).all()
+        return changed + sorted(_host_markers() - self._host_markers)
 
     # -- running what was allowed ----------------------------------------------------------
 

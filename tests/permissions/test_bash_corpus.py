@@ -85,6 +85,7 @@ def test_issue_false_positives_run_without_a_prompt(corpus_decisions: Decisions)
 
 
 def test_deciding_changes_nothing(corpus_world: CorpusWorld, corpus_decisions: Decisions) -> None:
-    """Deciding runs nothing of the command (a `sed -i` preview runs sed on a copy only)."""
+    """Deciding runs nothing of the command or the repository (a `sed -i` preview runs sed on
+    a copy only; git queries run with fsmonitor, pagers and external diffs off)."""
     assert corpus_decisions
     assert corpus_world.template_changes() == []

@@ -133,3 +133,10 @@ def test_multi_call_attack_is_stopped(attack: Attack, corpus_world: CorpusWorld)
     outcomes = [corpus_world.run_sequence(attack, config) for config in attack.configs]
     bad = [o for o in outcomes if not o.refused or o.traces]
     assert not bad, "\n".join(o.describe() for o in bad)
+
+
+def test_nothing_ran_outside_the_sandbox(corpus_world: CorpusWorld, executions: Runs) -> None:
+    """After every decision (multi-call attacks included, decided against copies as they
+    went) the fixture is untouched and no marker appeared in this machine's /tmp."""
+    assert executions
+    assert corpus_world.template_changes() == []
