@@ -61,8 +61,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
     """Build the session; returns it with the warnings to show (invalid settings files...)."""
     cwd = opts.cwd.resolve()
     store = data_dir()
-    if trusted is None:
-        trusted = opts.print_mode or is_trusted(store, cwd)
+    if trusted is None:  # -p has no trust question: a folder never trusted stays untrusted
+        trusted = opts.trust_workspace or is_trusted(store, cwd)
     loaded = _settings(opts, cwd, trusted)
     warnings = list(loaded.warnings)
     permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
@@ -118,11 +118,22 @@ def _hook_runner(session: Session, loaded: Any, cwd: Path, trusted: bool,
     """A HookRunner when any hook is configured (project hooks only in a trusted folder)."""
     hook_config = HookConfig.from_sources(loaded.hooks_sources, allow_project_hooks=trusted)
     warnings.extend(hook_config.warnings)
+    warnings.extend(_skipped_hook_notices(hook_config.skipped, cwd))
     if not (hook_config.entries or hook_config.skipped):
         return None
     return HookRunner(hook_config, project_dir=cwd, session_id=session.session_id,
                       transcript_path=session.transcript_path,
                       get_permission_mode=lambda: session.mode)
+
+
+def _skipped_hook_notices(skipped: Any, cwd: Path) -> list[str]:
+    """`Ignoring 2 hooks from .claude/settings.json: ...`, once per settings file."""
+    from collections import Counter
+
+    from claude_harness.config.trust import ignored_notice
+
+    per_file = Counter(entry.path for entry in skipped if entry.path is not None)
+    return [ignored_notice("hooks", count, path, cwd) for path, count in per_file.items()]
 
 
 def _user_controlled_value(loaded: Any, key: str) -> Any:

@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
                    metavar="DIR", help="load a plugin from this folder (repeatable)")
     p.add_argument("--agents", metavar="JSON", help="extra sub-agent definitions as JSON")
+    p.add_argument("--trust-workspace", action="store_true",
+                   help="treat this folder as trusted for this run: its .claude/settings.json "
+                   "allow rules, environment and hooks apply (without it, -p ignores them in a "
+                   "folder never trusted in the app or the REPL)")
     p.add_argument("-c", "--continue", dest="continue_session", action="store_true",
                    help="continue the latest conversation in this directory")
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
@@ -105,6 +109,7 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         inline=args.inline,
         plain=args.plain,
         interactive=not args.print_mode,
+        trust_workspace=args.trust_workspace,
     )
 
 
@@ -136,8 +141,11 @@ def run_headless(opts: RunOptions) -> int:
     except StartupError as exc:
         sys.stderr.write(f"Error: {exc}\n")
         return 1
+    from claude_harness.config.trust import TrustNotice
+
     for warning in warnings:
-        sys.stderr.write(f"Warning: {warning}\n")
+        sys.stderr.write(f"{warning}\n" if isinstance(warning, TrustNotice)
+                         else f"Warning: {warning}\n")
 
     async def go() -> int:
         return await Headless(session, opts.output_format, verbose=opts.verbose).run(prompt)

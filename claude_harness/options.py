@@ -36,3 +36,4 @@ class RunOptions:
     inline: bool = False
     plain: bool = False
     interactive: bool = True
+    trust_workspace: bool = False  # --trust-workspace: this run treats the folder as trusted

@@ -26,6 +26,7 @@ from claude_harness.config.paths import (
     project_settings_path,
     user_settings_path,
 )
+from claude_harness.config.trust import untrusted_notices
 from claude_harness.permissions.modes import parse_mode
 from claude_harness.permissions.rules import PRIMARY_FIELDS, RuleSyntaxError, param_rule, parse_rule
 from claude_harness.permissions.types import (
@@ -395,7 +396,8 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
 
     Committed `.claude/settings.json` may not pick bypassPermissions or set key-leaking / code-
     loading environment variables. Before the workspace is trusted, project and local settings
-    grant nothing (allow rules, extra directories, a default mode); their deny/ask rules apply.
+    grant nothing (allow rules, extra directories, a default mode, environment); their deny/ask
+    rules apply (config/trust.py says what is announced).
     """
     if src.source not in {"projectSettings", "localSettings"}:
         return src
@@ -413,14 +415,13 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
             warnings.append(f"{where}: env {', '.join(blocked)} ignored (a repository may not "
                             "set these)")
             env = {k: v for k, v in env.items() if k not in blocked}
-    if not trusted and (perms.allow or perms.additionalDirectories or perms.defaultMode):
-        warnings.append(f"{where}: allow rules, additionalDirectories and defaultMode ignored "
-                        "until this folder is trusted")
+    if not trusted:
+        warnings.extend(untrusted_notices(
+            src.path or Path(where), src.root or Path.cwd(), allow=len(perms.allow),
+            directories=len(perms.additionalDirectories), mode=perms.defaultMode is not None,
+            env=len(env)))
         perms = perms.model_copy(update={"allow": [], "additionalDirectories": [],
                                          "defaultMode": None})
-    if not trusted and env:
-        warnings.append(f"{where}: env ignored until this folder is trusted (as Claude Code "
-                        "applies a project's env only after its trust dialog)")
         env = {}
     updates = {"permissions": perms, "env": env}
     return SettingsSource(src.source, src.path, src.settings.model_copy(update=updates),

@@ -16,17 +16,12 @@ bubble       like default; the pipeline routes the prompt to the parent agent
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from claude_harness.permissions.types import (
-    PermissionContext,
     PermissionDecision,
     PermissionMode,
     PermissionRule,
 )
-
-if TYPE_CHECKING:
-    from claude_harness.permissions.bash_decision import BashVerdict
 
 CYCLE: tuple[PermissionMode, ...] = ("default", "acceptEdits", "plan")
 MODE_ALIASES = {"manual": "default"}
@@ -106,19 +101,3 @@ def undecided(
             suggestion=suggestion,
         )
     return PermissionDecision.ask(reason, suggestion=suggestion, decided_by="undecided")
-
-
-def apply_mode_to_bash(verdict: BashVerdict, perm: PermissionContext) -> PermissionDecision:
-    """Compose the Bash stages in chain order for one mode (no hooks, no tool check)."""
-    mode = perm.mode
-    if verdict.deny:
-        return verdict.deny
-    if mode == "plan" and not verdict.allowed:
-        return undecided(verdict.undecided, mode, suggestion=None, is_write=True)
-    if verdict.ask:
-        return prompt_or_deny(verdict.ask, mode)
-    if verdict.safety:
-        return prompt_or_deny(verdict.safety, mode)
-    if verdict.allowed:
-        return verdict.allowed
-    return undecided(verdict.undecided, mode, suggestion=verdict.suggestion, is_write=True)

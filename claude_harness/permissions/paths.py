@@ -11,20 +11,25 @@ import os
 from pathlib import Path
 
 
-def expand(path: str | Path, cwd: Path) -> Path:
-    """Absolute, `~`-expanded, `..`-normalised path WITHOUT following symlinks."""
+def _absolute(path: str | Path, cwd: Path) -> Path:
     text = str(path)
     if text == "~" or text.startswith("~/"):
         text = str(Path.home()) + text[1:]
     p = Path(text)
-    if not p.is_absolute():
-        p = cwd / p
-    return Path(os.path.normpath(p))
+    return p if p.is_absolute() else cwd / p
+
+
+def expand(path: str | Path, cwd: Path) -> Path:
+    """Absolute, `~`-expanded, `..`-normalised path WITHOUT following symlinks."""
+    return Path(os.path.normpath(_absolute(path, cwd)))
 
 
 def real(path: str | Path, cwd: Path) -> Path:
-    """The path with every symlink resolved (a missing tail is kept as written)."""
-    return Path(os.path.realpath(expand(path, cwd)))
+    """The path with every symlink resolved (a missing tail is kept as written).
+
+    `..` is resolved AFTER the symlink before it, as the kernel does: `link/../x` is next to
+    the link's target, not next to the link."""
+    return Path(os.path.realpath(_absolute(path, cwd)))
 
 
 def is_inside(path: Path, root: Path) -> bool:

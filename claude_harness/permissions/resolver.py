@@ -35,6 +35,7 @@ from claude_harness.permissions.safety import internal_url_reason, protected_rea
 from claude_harness.permissions.types import PermissionContext, PermissionDecision
 
 if TYPE_CHECKING:
+    from claude_harness.permissions.bash.decision import BashVerdict
     from claude_harness.protocol.context import ToolUseContext
     from claude_harness.protocol.tool import Tool
 
@@ -223,25 +224,28 @@ async def _resolve_bash(
     tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
 ) -> PermissionDecision:
     """The Bash chain, plus a previewed `sed -i` when the call may go ahead."""
-    decision = await _bash_chain(tool, inp, ctx, command, hook)
+    # deferred: the checker pulls in bashlex, which nothing on the way to the first paint needs
+    from claude_harness.permissions.bash.decision import bash_verdict
+
+    verdict = bash_verdict(command, ctx.permission, shell_cwd=ctx.cwd)
+    decision = await _bash_chain(tool, inp, ctx, verdict, hook)
     if decision.behavior in {"allow", "ask"} and decision.updated_input is None and (
         "sed" in command
     ):
         from claude_harness.permissions.sed_sim import simulate_sed
 
-        sim = await asyncio.to_thread(simulate_sed, command, ctx.permission, ctx.cwd)
+        sim = await asyncio.to_thread(simulate_sed, verdict.analysis, ctx.permission)
         if sim is not None:
             decision = replace(decision, updated_input=sim.updated_input, preview=sim.diff)
     return decision
 
 
 async def _bash_chain(
-    tool: Tool, inp: Any, ctx: ToolUseContext, command: str, hook: PermissionDecision | None
+    tool: Tool, inp: Any, ctx: ToolUseContext, verdict: BashVerdict,
+    hook: PermissionDecision | None
 ) -> PermissionDecision:
-    from claude_harness.permissions.bash_decision import bash_verdict
-
+    """The one Bash decision chain (bash/decision.py explains the stages and the threat model)."""
     perm = ctx.permission
-    verdict = bash_verdict(command, perm, shell_cwd=ctx.cwd)
     if verdict.deny:
         return verdict.deny
     param = _param_rule_decision(perm, "deny", tool.name, inp) or _param_rule_decision(
@@ -259,7 +263,20 @@ async def _bash_chain(
         return settled
     if verdict.allowed:
         return verdict.allowed
-    return undecided(verdict.undecided, perm.mode, suggestion=verdict.suggestion, is_write=True)
+    return undecided_bash(verdict.undecided, perm, verdict.suggestion)
+
+
+def undecided_bash(reason: str, perm: PermissionContext,
+                   suggestion: str | None) -> PermissionDecision:
+    """A Bash call nothing decided: no deny, ask or safety stage objected, no rule or
+    read-only classification allowed it. The mode answers (ask, deny in dontAsk/plan, allow in
+    bypassPermissions).
+
+    Sandbox seam (issue 15): with `sandbox.autoAllowBashIfSandboxed`, this is the one place
+    where "ask" becomes "allow, run sandboxed". Deny rules, explicit ask rules and safety
+    checks have all returned before this point, so they keep prompting or refusing.
+    """
+    return undecided(reason, perm.mode, suggestion=suggestion, is_write=True)
 
 
 async def _resolve_generic(

@@ -2,7 +2,7 @@
 
 Why one module: the matcher and the "Yes, and don't ask again" suggestion must read the same
 normalised form of a call, or a saved rule would not match the call it was saved for. The
-Bash suggestion therefore comes from `bash_security.analyse()` too.
+Bash suggestion therefore comes from the Bash analysis too (bash/suggest.py).
 
 Rule kinds (interfaces.md):
   Bash(pattern)      `*` matches anything incl. spaces; trailing ` *` = word boundary;
@@ -284,8 +284,8 @@ def rule_matches(
 ) -> bool:
     """Whether `rule` covers a non-Bash call of `tool_name` with this subject.
 
-    Bash content rules are matched per simple command by bash_security; here a Bash content
-    rule matches the whole command text only (used for ask/deny on unparsed text).
+    Bash content rules are matched per program by bash/decision.py; here a Bash content rule
+    matches the whole command text only.
     """
     if not tool_matches(rule.value.tool_name, tool_name):
         return False
@@ -331,7 +331,8 @@ _RUNNERS = {"npm": {"run", "run-script"}, "pnpm": {"run"}, "yarn": {"run"}, "bun
 MAX_SUGGESTED_RULES = 5
 
 
-def _command_prefix(argv: list[str]) -> str | None:
+def command_prefix(argv: list[str]) -> str | None:
+    """`git status -s` -> `git status`; `npm run build` -> `npm run build`: the rule prefix."""
     words: list[str] = []
     for word in argv:
         if any(c in word for c in "*()\\,") or not word.strip() or " " in word:
@@ -352,23 +353,12 @@ def rule_suggestion(
     subject: str | None,
     *,
     cwd: Path | None = None,
-    working_dirs: tuple[Path, ...] = (),
 ) -> str | None:
-    """The rule text "Yes, and don't ask again" saves, from the form the matcher reads.
-
-    Several rules (one per subcommand of a compound Bash command, up to 5) are joined with
-    ", " at top level; `split_rules()` separates them again. A Bash command that reads outside
-    the working dirs also gets a Read rule, one that redirects into a file an Edit rule, so the
-    saved rules really cover the next identical call.
-    """
+    """The rule text "Yes, and don't ask again" saves for a non-Bash call (Bash suggestions
+    come from its analysis: bash/suggest.py)."""
     base = cwd or Path.cwd()
     if subject is None:
         return tool_name
-    if tool_name == "Bash":
-        rules = _bash_suggestions(subject, base, working_dirs or (base,))
-        if rules is None:
-            return None
-        return ", ".join(rules[:MAX_SUGGESTED_RULES]) or None
     if tool_name in EDIT_TOOLS | READ_TOOLS:
         from claude_harness.permissions.paths import expand
 
@@ -388,41 +378,13 @@ def rule_suggestion(
     return tool_name
 
 
-def _path_rule(family: str, path: Path, base: Path, *, tree: bool) -> str:
+def path_rule(family: str, path: Path, base: Path, *, tree: bool) -> str:
+    """`Read(/rel/**)` / `Edit(/rel)`: a path rule anchored at the settings root `base`."""
     rel = _relative(path, base)
     where = f"/{rel}" if rel is not None else f"/{path}"
     if rel == "":
         where = ""
     return f"{family}({where}/**)" if tree else f"{family}({where})"
-
-
-def _bash_suggestions(command: str, base: Path, dirs: tuple[Path, ...]) -> list[str] | None:
-    from claude_harness.permissions.bash_parse import resolve_path
-    from claude_harness.permissions.bash_security import analyse
-
-    analysis = analyse(command, base, dirs)
-    if analysis.fatal or analysis.hazards:
-        return None
-    rules: list[str] = []
-
-    def add(rule: str) -> None:
-        if rule not in rules:
-            rules.append(rule)
-
-    for view in analysis.top_level:
-        if not view.argv:
-            continue
-        if not view.neutral and not view.read_only:
-            prefix = _command_prefix(view.argv)
-            if prefix is None:
-                return None
-            add(f"Bash({prefix} *)")
-        for word in view.outside:
-            path = resolve_path(word, view.cmd.cwd)
-            add(_path_rule("Read", path if path.is_dir() else path.parent, base, tree=True))
-        for target in view.write_targets:
-            add(_path_rule("Edit", resolve_path(target, view.cmd.cwd), base, tree=False))
-    return rules
 
 
 def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow") -> Path:

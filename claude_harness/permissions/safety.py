@@ -15,20 +15,22 @@ import re
 from pathlib import Path
 from urllib.parse import urlparse
 
-from claude_harness.permissions.bash_parse import unquoted_text
 from claude_harness.permissions.paths import expand, is_inside, real
 
 PROTECTED_DIRS = frozenset({
     ".git", ".vscode", ".idea", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn", ".claude",
+    ".ssh",
 })
-PROTECTED_DIR_PAIRS = ((".config", "git"),)
+PROTECTED_DIR_PAIRS = ((".config", "git"), (".config", "fish"), (".config", "direnv"))
 PROTECTED_EXCEPTIONS = ((".claude", "worktrees"),)
 PROTECTED_FILES = (
     ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
     ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".profile", ".envrc", ".npmrc", ".yarnrc*",
     ".pnp.*", "bunfig.toml", ".bazelrc", ".pre-commit-config.yaml", "lefthook.y*ml",
     "gradle-wrapper.properties", ".devcontainer.json", ".ripgreprc", "pyrightconfig.json",
-    ".mcp.json", ".claude.json", ".inputrc", ".git",
+    ".mcp.json", ".claude.json", ".inputrc", ".git", ".gitattributes", ".zlogout", ".kshrc",
+    ".cshrc", ".tcshrc", ".lesskey", ".wgetrc", ".curlrc", ".pythonrc", ".pythonstartup",
+    "sitecustomize.py", "usercustomize.py",
 )
 
 # Commands whose non-flag arguments are (or may be) files they write.
@@ -51,7 +53,8 @@ def _parts_under_root(path: Path, roots: tuple[Path, ...]) -> tuple[str, ...]:
     return path.parts
 
 
-def _protected_parts(parts: tuple[str, ...]) -> str | None:
+def protected_parts(parts: tuple[str, ...]) -> str | None:
+    """The protected directory or file name among these path components, if any."""
     for i, part in enumerate(parts):
         if part in PROTECTED_DIRS and i < len(parts) - 1:
             if any(parts[i : i + 2] == pair for pair in PROTECTED_EXCEPTIONS):
@@ -73,7 +76,7 @@ def protected_reason(path: str | Path, cwd: Path, working_dirs: tuple[Path, ...]
     """Why writing `path` needs a human, or None. Checks the path as named and its target."""
     roots = working_dirs or (cwd,)
     for form in (expand(path, cwd), real(path, cwd)):
-        hit = _protected_parts(_parts_under_root(form, roots))
+        hit = protected_parts(_parts_under_root(form, roots))
         if hit:
             return f"writes to {_show(form, Path(roots[0]))} (protected: {hit})"
     return None
@@ -90,36 +93,66 @@ def _show(path: Path, cwd: Path) -> str:
             return str(path)
 
 
-def critical_delete_reason(
-    target_raw: str, target: str, cwd: Path, working_dirs: tuple[Path, ...]
-) -> str | None:
-    """Why deleting `target` is catastrophic, or None.
-
-    `target_raw` is the word as written (to see variables and unquoted globs), `target` the
-    word after quote removal.
-    """
-    bare = unquoted_text(target_raw)
-    if "$" in target_raw or "`" in target_raw:
-        return f"deletes a path built from a variable or substitution ({target_raw}): it may expand to / or ~"
-    last = bare.rstrip("/").rsplit("/", 1)[-1]
-    has_glob = bool(re.fullmatch(r"\.?[*?]+", last))
-    literal = target
-    if has_glob:
-        # the directory the glob is taken over
-        head = re.split(r"[*?\[]", literal, maxsplit=1)[0]
-        literal = head.rsplit("/", 1)[0] if "/" in head else "."
-        if head.startswith("/") and literal == "":
-            literal = "/"
-    resolved = real(literal or ".", cwd)
+def _critical_paths(cwd: Path, working_dirs: tuple[Path, ...]) -> set[Path]:
     home = Path.home().resolve()
     critical = {Path("/"), home, *home.parents}
     for wd in working_dirs or (cwd,):
         wd_real = Path(wd).resolve()
         critical.add(wd_real)
         critical.update(wd_real.parents)
+    return critical
+
+
+_GLOB_PART = re.compile(r"\[[^\]]*\]|[*?]")
+
+
+def _broad_glob(component: str) -> bool:
+    """A glob that matches (nearly) every entry: `*`, `.*`, `.[!.]*`, `??*`, `[a-z]*`."""
+    return bool(_GLOB_PART.search(component)) and not _GLOB_PART.sub("", component).strip(".")
+
+
+def critical_delete_reason(
+    path: Path | None, cwd: Path, working_dirs: tuple[Path, ...], *, everything: bool = True,
+    pattern: str | None = None, shown: str = "",
+) -> str | None:
+    """Why deleting `path` is catastrophic, or None.
+
+    `path` None: the target cannot be known in advance (a variable, a substitution, `~-`).
+    `pattern`: the glob the path came from; a broad glob (`*`, `.[!.]*`) over a critical
+    directory deletes everything in it, whichever entries exist right now.
+    `everything` False: only some entries below `path` go (`find . -name '*.pyc' -delete`).
+    """
+    critical = _critical_paths(cwd, working_dirs)
+    if path is None:
+        return f"deletes {shown or 'a path'}, which cannot be known in advance (it may be / or ~)"
+    if pattern:
+        head, _, last = pattern.rstrip("/").rpartition("/")
+        if _broad_glob(last):
+            directory = real(head or "/", cwd)
+            if directory in critical or directory.parent == Path("/"):
+                return f"deletes everything in {_show(directory, cwd)} (a critical path)"
+    if not everything:
+        return None
+    resolved = real(path, cwd)
     if resolved in critical or resolved.parent == Path("/"):
-        what = "everything in " if has_glob else ""
-        return f"deletes {what}{_show(resolved, cwd) if resolved != cwd.resolve() else 'the working directory'} (a critical path)"
+        shown_path = "the working directory" if resolved == cwd.resolve() else _show(resolved, cwd)
+        return f"deletes {shown_path} (a critical path)"
+    return None
+
+
+def pattern_protected_reason(pattern: str) -> str | None:
+    """A glob in a write target that could match a protected name (`.gi?/config`, `.claud?/`),
+    whether or not that name exists right now."""
+    literal_names = [n for n in (*PROTECTED_DIRS, *PROTECTED_FILES)
+                     if not _GLOB_PART.search(n) and n.startswith(".")]
+    for component in pattern.split("/"):
+        # a glob that does not start with a dot never matches a dot name (no dotglob), and
+        # names that exist are already checked one by one after expansion
+        if not _GLOB_PART.search(component) or not component.startswith("."):
+            continue
+        for name in literal_names:
+            if fnmatch.fnmatchcase(name, component):
+                return f"writes to {pattern}, which can match {name} (protected: {name})"
     return None
 
 

@@ -17,9 +17,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from claude_harness.permissions.bash_parse import resolve_path
-from claude_harness.permissions.bash_sed import sed_script_is_safe, sed_scripts
-from claude_harness.permissions.paths import inside_any
+from claude_harness.permissions.bash.analysis import Analysis
+from claude_harness.permissions.bash.options import Arg, OptionError
+from claude_harness.permissions.bash.scripts import read_sed_call, read_sed_script
+from claude_harness.permissions.paths import inside_any, real
 from claude_harness.permissions.types import PermissionContext
 
 MAX_FILE_BYTES = 1_000_000
@@ -41,42 +42,49 @@ class SedSimulation:
 
 
 def _single_sed(
-    command: str, perm: PermissionContext, shell_cwd: Path | None
-) -> tuple[list[str], Path] | None:
-    from claude_harness.permissions.bash_security import analyse
-
-    analysis = analyse(command, shell_cwd or perm.cwd, perm.working_dirs)
-    if analysis.fatal or analysis.hazards or len(analysis.views) != 1:
+    analysis: Analysis, perm: PermissionContext
+) -> tuple[list[str], str, Path] | None:
+    """(argv, the file operand as written, its path) of a plain `sed -i SCRIPT FILE`."""
+    if analysis.fatal or analysis.problems or len(analysis.facts) != 1:
         return None
-    view = analysis.views[0]
-    argv = view.argv
-    if not argv or argv[0] != "sed" or view.cmd.redirects or view.cmd.assignments:
+    fact = analysis.facts[0]
+    if fact.program != "sed" or fact.problems or fact.redirect_writes:
         return None
-    if argv != view.cmd.words:  # no wrappers: we re-run exactly these words
+    if fact.allow_form is None or len(fact.forms) != 1 or fact.forms[0] != fact.allow_form:
+        return None  # wrappers, assignments or a path to sed: we re-run exactly these words
+    argv = fact.allow_form
+    try:
+        call = read_sed_call([Arg(a, source=a) for a in argv[1:]])
+    except OptionError:
         return None
-    scripts, flags, files = sed_scripts(argv[1:])
-    if "-i" not in flags and "--in-place" not in flags:
+    flags = [a for a in argv[1:] if a.startswith("-") and a not in {c for c in call.scripts if c}]
+    if not call.in_place or call.suffix or call.script_files:
         return None
-    if any(f not in _ALLOWED_FLAGS for f in flags):
-        return None  # -i.bak, combined clusters, --follow-symlinks...: not simulated
-    if len(files) != 1 or not scripts or not all(sed_script_is_safe(s) for s in scripts):
+    if any(f not in _ALLOWED_FLAGS and not f.startswith(("-e", "--expression")) for f in flags):
+        return None  # clusters, --follow-symlinks...: not simulated
+    if len(call.files) != 1 or not call.scripts or any(s is None for s in call.scripts):
         return None
-    path = resolve_path(files[0], view.cmd.cwd)
+    if any(read_sed_script(s or "").problems or read_sed_script(s or "").reads
+           or read_sed_script(s or "").writes for s in call.scripts):
+        return None
+    word = call.files[0].value
+    if word is None or fact.cwd is None:
+        return None
+    path = real(fact.cwd / word, perm.cwd)
     if not inside_any(path, perm.working_dirs) or not path.is_file():
         return None
     if path.stat().st_size > MAX_FILE_BYTES:
         return None
-    return argv, path
+    return argv, word, path
 
 
-def simulate_sed(
-    command: str, perm: PermissionContext, shell_cwd: Path | None = None
-) -> SedSimulation | None:
-    """Run the command's sed on a copy; None when the command is not a simulatable `sed -i`."""
-    found = _single_sed(command, perm, shell_cwd)
+def simulate_sed(analysis: Analysis, perm: PermissionContext) -> SedSimulation | None:
+    """Run the command's sed on a copy; None when the command is not a simulatable `sed -i`.
+    `analysis`: the Bash analysis the decision was made from (the same view, not a re-read)."""
+    found = _single_sed(analysis, perm)
     if found is None:
         return None
-    argv, path = found
+    argv, file_word, path = found
     sed = shutil.which("sed")
     if sed is None:
         return None
@@ -84,7 +92,6 @@ def simulate_sed(
         original = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    file_word = sed_scripts(argv[1:])[2][0]
     with tempfile.TemporaryDirectory(prefix="sed-preview-") as tmp:
         copy = Path(tmp) / path.name
         shutil.copyfile(path, copy)

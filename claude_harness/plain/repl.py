@@ -334,11 +334,11 @@ def _read_line() -> str:
     return line
 
 
-def _settle_trust(cwd: Path, renderer: EventRenderer) -> bool:
+def _settle_trust(cwd: Path, renderer: EventRenderer, trust_workspace: bool = False) -> bool:
     """First start in a folder: ask whether its files are trusted (project settings and hooks
     apply only then). Without a person at stdin, go on untrusted. False: the user said no."""
     store = data_dir()
-    if is_trusted(store, cwd):
+    if trust_workspace or is_trusted(store, cwd):
         return True
     if not sys.stdin.isatty():
         renderer.line("This folder is not trusted: its project settings and hooks are off.",
@@ -361,7 +361,7 @@ def run_plain(opts: RunOptions) -> int:
     theme, theme_warning = load_theme(opts.theme)
     console = make_console(theme.rich_theme())
     renderer = EventRenderer(console)
-    if not _settle_trust(opts.cwd.resolve(), renderer):
+    if not _settle_trust(opts.cwd.resolve(), renderer, opts.trust_workspace):
         return 1
     try:
         session, warnings = build_session(opts)

@@ -419,7 +419,8 @@ def run_app(opts: Any) -> int:
 
     app = HarnessApp(cwd=cwd, session_factory=factory, theme=getattr(opts, "theme", None),
                      pick_session=getattr(opts, "resume", None) == "",
-                     ask_trust=not is_trusted(data_dir(), cwd.resolve()))
+                     ask_trust=not (getattr(opts, "trust_workspace", False)
+                                    or is_trusted(data_dir(), cwd.resolve())))
     app.run(inline=inline)
     if inline and app.view is not None and app.view.messages:
         from claude_harness.tui.export import print_transcript  # only when leaving --inline

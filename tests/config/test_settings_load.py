@@ -229,5 +229,9 @@ def test_untrusted_folder_settings_grant_nothing(env, tmp_path: Path) -> None:
     assert rule_texts(loaded, "deny") == {"Bash(curl *)": "projectSettings"}
     assert rule_texts(loaded, "ask") == {"Bash(git push *)": "projectSettings"}
     assert loaded.mode == "default" and loaded.additional_dirs == ()
-    assert sum("until this folder is trusted" in w for w in loaded.warnings) == 2
+    assert sorted(w.split(":")[0] for w in loaded.warnings) == [
+        "Ignoring 1 permissions.additionalDirectories entry from .claude/settings.json",
+        "Ignoring 1 permissions.allow entry from .claude/settings.json",
+        "Ignoring 1 permissions.allow entry from .claude/settings.local.json",
+        "Ignoring permissions.defaultMode from .claude/settings.json"]
     assert load_settings(env["project"], trusted=True).mode == "acceptEdits"

@@ -118,13 +118,15 @@ async def test_missing_hook_script_is_visible_and_the_call_proceeds(
 
 def test_hooks_from_project_settings_run_in_print_mode_and_stream_as_events(
         project: Path, api: Any) -> None:
+    """In a trusted folder (here: --trust-workspace); untrusted, -p skips them, see
+    test_permission_attacks.py."""
     log = project / "hook.log"
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PostToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command",
                                        "command": f"cat >> {log}; echo >> {log}"}]}]}}))
     api([bash_turn("echo hi"), TEXT])
-    proc = run_cli(["-p", "go", "--output-format", "stream-json"], project)
+    proc = run_cli(["-p", "go", "--output-format", "stream-json", "--trust-workspace"], project)
     assert proc.returncode == 0, proc.stderr
     payload = json.loads(log.read_text().splitlines()[0])
     assert payload["hook_event_name"] == "PostToolUse" and payload["tool_name"] == "Bash"

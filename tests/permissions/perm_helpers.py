@@ -9,6 +9,9 @@ from claude_harness.permissions.types import PermissionContext, PermissionMode, 
 
 CORPUS_ALLOW = ("Bash(git *)", "Bash(ls *)", "Bash(echo *)", "Bash(find *)", "Bash(sed -n *)",
                 "Bash(grep *)")
+# The broad prefix rules of issue 12 ("default with broad prefix rules").
+BROAD = ("Bash(git *)", "Bash(npm run *)", "Bash(ls *)", "Bash(cat *)", "Bash(echo *)",
+         "Bash(find *)", "Bash(python -m pytest *)", "Bash(sed -n *)", "Bash(grep *)")
 
 
 def make_project(root: Path) -> Path:
@@ -52,3 +55,31 @@ def context(cwd: Path, *, mode: PermissionMode = "default", allow: tuple[str, ..
         cwd=cwd,
         additional_dirs=extra_dirs,
     )
+
+
+def tool_context(perm: PermissionContext, shell_cwd: Path | None = None):
+    """The ToolUseContext the pipeline hands the resolver: `shell_cwd` is where the Bash shell
+    sits after an earlier `cd` (the project root when None)."""
+    from claude_harness.protocol.context import (
+        AbortSignal,
+        FileStateCache,
+        ShellState,
+        ToolUseContext,
+        ToolUseOptions,
+    )
+
+    return ToolUseContext(
+        options=ToolUseOptions(), permission=perm, abort=AbortSignal(),
+        read_file_state=FileStateCache(), shell=ShellState(shell_cwd or perm.cwd),
+    )
+
+
+def decide_bash(command: str, perm: PermissionContext, *, shell_cwd: Path | None = None):
+    """The shipped Bash decision: the resolver's chain, as `-p`, the app and the REPL run it."""
+    import asyncio
+
+    from claude_harness.permissions.resolver import resolve_permission
+    from claude_harness.tools.bash import TOOL as BASH
+
+    inp = BASH.input_model.model_validate({"command": command})
+    return asyncio.run(resolve_permission(BASH, inp, tool_context(perm, shell_cwd)))

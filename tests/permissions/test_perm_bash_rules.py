@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.permissions.bash_security import analyse, check_bash, is_read_only_command
-from claude_harness.permissions.safety import critical_delete_reason, protected_reason
-from tests.permissions.perm_helpers import context, make_project
+from claude_harness.permissions.bash.decision import is_read_only_command
+from tests.permissions.perm_helpers import context, decide_bash, make_project
 
 
 @pytest.fixture
@@ -17,7 +16,7 @@ def proj(tmp_path: Path) -> Path:
 
 
 def behavior(command: str, proj: Path, **kw) -> str:
-    return check_bash(command, context(proj, **kw)).behavior
+    return decide_bash(command, context(proj, **kw)).behavior
 
 
 @pytest.mark.parametrize("command", [
@@ -44,7 +43,7 @@ def test_unsafe_env_and_opaque_wrappers_ask(proj: Path, command: str) -> None:
     "ionice -c3 rm x", "flock /tmp/l rm x", "cat <(rm x)",
 ])
 def test_deny_matches_any_simple_command_past_wrappers(proj: Path, command: str) -> None:
-    d = check_bash(command, context(proj, deny=("Bash(rm *)",)))
+    d = decide_bash(command, context(proj, deny=("Bash(rm *)",)))
     assert d.behavior == "deny", (command, d.reason)
     assert "Bash(rm *)" in d.reason
 
@@ -100,28 +99,33 @@ def test_reads_outside_need_a_read_rule_even_under_a_bash_rule(proj: Path, tmp_p
     assert behavior(f"ls {evil}", proj) == "ask"  # component-wise, not a string prefix
 
 
-def test_is_read_only_command_uses_given_working_dir(proj: Path) -> None:
+def test_read_only_hint_for_the_bash_tool(proj: Path) -> None:
+    """The Bash tool's scheduling hint reads the same analysis: reads are read-only, writes,
+    programs it does not know and anything not understood are not."""
     assert is_read_only_command("cat README.md", proj)
-    assert not is_read_only_command("cat /etc/hostname", proj)
-    assert is_read_only_command("cat /etc/hostname", proj, (proj, Path("/etc")))
+    assert is_read_only_command("git status && ls -la src | head", proj)
     assert not is_read_only_command("npm test", proj)
+    assert not is_read_only_command("echo x > out.txt", proj)
+    assert not is_read_only_command("sort -o out f.txt", proj)
     assert not is_read_only_command("", proj)
 
 
-def test_analysis_exposes_nested_commands(proj: Path) -> None:
-    a = analyse("echo $(curl evil.example) && bash -c 'rm -rf x'", proj)
-    names = [v.argv[0] for v in a.views if v.argv]
-    assert "curl" in names and "rm" in names
-    assert any("command substitution" in h for h in a.hazards)
+def test_nested_commands_meet_deny_rules(proj: Path) -> None:
+    deny = ("Bash(curl *)", "Bash(rm *)")
+    for command in ("echo $(curl evil.example)", "bash -c 'rm -rf x'", "echo `rm x`",
+                    "cat <(curl evil.example)", "X=$(rm x) true"):
+        assert behavior(command, proj, deny=deny) == "deny", command
 
 
-@pytest.mark.parametrize("word,expected", [
+@pytest.mark.parametrize("word,critical", [
     ("/", True), ("~", True), (".", True), ("..", True), ("/usr", True), ("/etc", True),
-    ("*", True), ("./*", True), ("$DIR/*", True), ("src", False), ("build/*", False),
-    ("*.pyc", False), ("src/pkg", False),
+    ("*", True), ("./*", True), ('"$UNSET"/*', True), (".[!.]*", True), ("~+", True),
+    ("~-", True), ("$(pwd)", True), ("src", False), ("build/*", False), ("*.pyc", False),
+    ("src/pkg", False),
 ])
-def test_critical_delete(proj: Path, word: str, expected: bool) -> None:
-    assert (critical_delete_reason(word, word, proj, (proj,)) is not None) is expected
+def test_critical_deletes_ask_even_in_bypass(proj: Path, word: str, critical: bool) -> None:
+    d = decide_bash(f"rm -rf {word}", context(proj, mode="bypassPermissions"))
+    assert (d.behavior == "ask") is critical, (word, d.reason)
 
 
 @pytest.mark.parametrize("path,expected", [
@@ -132,22 +136,26 @@ def test_critical_delete(proj: Path, word: str, expected: bool) -> None:
     ("src/main.py", False), ("docs/.gitkeep", False), ("gitconfig.txt", False),
 ])
 def test_protected_paths(proj: Path, path: str, expected: bool) -> None:
-    assert (protected_reason(proj / path, proj, (proj,)) is not None) is expected
+    (proj / path).parent.mkdir(parents=True, exist_ok=True)
+    d = decide_bash(f"echo x > {path}", context(proj, mode="bypassPermissions"))
+    assert (d.behavior == "ask") is expected, (path, d.reason)
 
 
 def test_protected_through_symlink_and_dotdot(proj: Path) -> None:
     (proj / ".git").mkdir()
     (proj / "innocent").symlink_to(proj / ".git")
-    assert protected_reason(proj / "innocent" / "config", proj, (proj,))
-    assert protected_reason(proj / "src" / ".." / ".git" / "config", proj, (proj,))
-    assert protected_reason(Path.home() / ".zshrc", proj, (proj,))
+    for command in ("echo x > innocent/config", "echo x > src/../.git/config",
+                    "echo x >> ~/.zshrc", "cp f innocent/hooks"):
+        d = decide_bash(command, context(proj, mode="bypassPermissions"))
+        assert d.behavior == "ask" and d.decided_by == "safety", command
 
 
 def test_recursive_search_over_a_read_denied_file_asks(proj: Path) -> None:
     (proj / ".env").write_text("K=1")
     deny = ("Read(./.env)",)
-    for command in ("grep -r K .", "grep -rn K", "rg K", "rg K src/..", "grep -R K ."):
-        d = check_bash(command, context(proj, deny=deny, mode="bypassPermissions"))
+    for command in ("grep -r K .", "grep -rn K", "rg K", "rg K src/..", "grep -R K .",
+                    "grep -d recurse K ."):
+        d = decide_bash(command, context(proj, deny=deny, mode="bypassPermissions"))
         assert d.behavior == "ask" and "Read(./.env)" in d.reason, command
     for command in ("grep -r K src", "rg K docs", "grep K README.md", "ls -R"):
         assert behavior(command, proj, deny=deny) == "allow", command

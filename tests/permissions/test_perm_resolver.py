@@ -216,7 +216,11 @@ async def test_bash_accept_edits_file_commands(proj: Path, tmp_path: Path) -> No
 
 async def test_bash_cd_then_git_and_redirect_after_cd(proj: Path) -> None:
     perm = context(proj, allow=("Bash(git *)", "Bash(echo *)"))
-    assert (await decide(BASH, {"command": "cd src && git status"}, perm)).behavior == "ask"
+    # the same repository from a subdirectory: its config and hooks are the project's own
+    assert (await decide(BASH, {"command": "cd src && git status"}, perm)).behavior == "allow"
+    (proj / "src" / "sub" / ".git").mkdir(parents=True)  # a repository of its own (a clone)
+    assert (await decide(BASH, {"command": "cd src/sub && git status"}, perm)).behavior == "ask"
+    (proj / ".claude").mkdir()
     d = await decide(BASH, {"command": "cd .claude && echo x > settings.json"},
                      context(proj, mode="bypassPermissions"))
     assert d.behavior == "ask" and ".claude/settings.json" in d.reason

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.sed_sim import simulate_sed
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -16,7 +15,7 @@ from claude_harness.protocol.context import (
     ToolUseOptions,
 )
 from claude_harness.tools.bash import TOOL as BASH
-from tests.permissions.perm_helpers import context
+from tests.permissions.perm_helpers import context, decide_bash
 
 
 @pytest.fixture
@@ -28,13 +27,12 @@ def proj(tmp_path: Path) -> Path:
 
 
 def test_simulation_runs_real_sed_on_a_copy(proj: Path) -> None:
-    sim = simulate_sed("sed -i 's/foo/bar/g' app.py", context(proj))
-    assert sim is not None
-    assert sim.new_content == "name = 'bar'\nprint(bar)\n"
-    assert "-name = 'foo'" in sim.diff and "+name = 'bar'" in sim.diff
+    d = decide_bash("sed -i 's/foo/bar/g' app.py", context(proj))
+    assert d.behavior == "ask" and d.preview is not None
+    assert "-name = 'foo'" in d.preview and "+name = 'bar'" in d.preview
     assert (proj / "app.py").read_text() == "name = 'foo'\nprint(foo)\n"  # untouched
-    assert sim.updated_input == {"_simulated_sed_edit": {
-        "file_path": str(proj / "app.py"), "new_content": sim.new_content}}
+    assert d.updated_input == {"_simulated_sed_edit": {
+        "file_path": str(proj / "app.py"), "new_content": "name = 'bar'\nprint(bar)\n"}}
 
 
 @pytest.mark.parametrize("command", [
@@ -50,7 +48,8 @@ def test_simulation_runs_real_sed_on_a_copy(proj: Path) -> None:
 ])
 def test_not_simulated(proj: Path, command: str) -> None:
     (proj.parent / "outside.py").write_text("a\n")
-    assert simulate_sed(command, context(proj)) is None
+    d = decide_bash(command, context(proj, mode="acceptEdits"))
+    assert d.updated_input is None and d.preview is None, command
 
 
 async def test_resolver_attaches_preview_and_tool_applies_it(proj: Path) -> None:

@@ -33,14 +33,14 @@ async def _validate(inp: BashInput, ctx: ToolUseContext) -> ValidationResult:
 
 
 def _is_read_only(inp: BashInput) -> bool:
-    """Read-only by the security module's judgement of the command; anything unknown is a write."""
+    """Read-only by the permission checker's analysis of the command (the same one the Bash
+    decision reads); anything it does not understand is a write."""
     if inp.simulated_sed_edit is not None:
         return False
-    try:  # written by another module; lazily imported so Bash loads even before it exists
-        from claude_harness.permissions.bash_security import is_read_only_command
-    except ImportError:
-        return False
-    return bool(is_read_only_command(inp.command))
+    # deferred: the checker pulls in bashlex, which the tool pool should not pay for at start
+    from claude_harness.permissions.bash.decision import is_read_only_command
+
+    return is_read_only_command(inp.command)
 
 
 def _is_concurrency_safe(inp: BashInput) -> bool:
