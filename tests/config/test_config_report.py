@@ -71,7 +71,7 @@ def test_env_user_variables_pass_credentials_and_loaders_do_not(env: dict[str, P
     assert loaded.env == {"GIT_FLOW_BRANCH": "develop", "AWS_REGION": "eu-west-1"}
     untrusted = load_settings(env["project"], trusted=False)
     assert untrusted.env == {}
-    assert any("env ignored until this folder is trusted" in w for w in untrusted.warnings)
+    assert any(w.startswith("Ignoring 2 env entries from .claude/settings.json") for w in untrusted.warnings)
     write(env["home"] / ".claude" / "settings.json", {"env": {"GIT_SSH_COMMAND": "mine"}})
     assert load_settings(env["project"]).env["GIT_SSH_COMMAND"] == "mine"  # the user's own
 
