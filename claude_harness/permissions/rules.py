@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlparse
 
+from claude_harness.config.settings_write import update_json_file
 from claude_harness.permissions.types import PermissionRule, RuleBehavior, RuleValue
 
 try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
@@ -429,33 +430,22 @@ def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow")
     """Add rule(s) to `.claude/settings.local.json`, keeping every other key.
 
     Raises ValueError (changing nothing) when the file exists but is not a JSON object, or when
-    a rule does not parse.
+    a rule does not parse. Safe against concurrent saves from other processes (a locked,
+    atomic read-modify-write: no rule is lost).
     """
-    import json
-
     rules = split_rules(rule_text)
     for rule in rules:
         parse_rule(rule)
     path = Path(cwd) / ".claude" / "settings.local.json"
-    data: dict = {}
-    if path.exists():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8") or "{}")
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path} is not valid JSON ({exc}); not changing it") from exc
-        if not isinstance(data, dict):
-            raise ValueError(f"{path} does not hold a JSON object; not changing it")
-    perms = data.setdefault("permissions", {})
-    if not isinstance(perms, dict):
-        raise ValueError(f"{path}: 'permissions' is not an object; not changing it")
-    current = perms.setdefault(behavior, [])
-    if not isinstance(current, list):
-        raise ValueError(f"{path}: 'permissions.{behavior}' is not a list; not changing it")
-    for rule in rules:
-        if rule not in current:
-            current.append(rule)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+
+    def add_rules(data: dict) -> None:
+        perms = data.setdefault("permissions", {})
+        if not isinstance(perms, dict):
+            raise ValueError(f"{path}: 'permissions' is not an object; not changing it")
+        current = perms.setdefault(behavior, [])
+        if not isinstance(current, list):
+            raise ValueError(f"{path}: 'permissions.{behavior}' is not a list; not changing it")
+        current.extend(rule for rule in dict.fromkeys(rules) if rule not in current)
+
+    update_json_file(path, add_rules)
     return path
