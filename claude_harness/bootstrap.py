@@ -74,7 +74,17 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
     engine.config.hooks = _hook_runner(engine, loaded, cwd, trusted, warnings)
     engine.memory_files = memory.files
     engine.mcp = _mcp_manager(opts, cwd, loaded, warnings)
+    _prestart_command_guardian(engine)
     return engine, warnings
+
+
+def _prestart_command_guardian(engine: Engine) -> None:
+    """Start the Bash commands' guardian (no orphans, see tools/bash/guardian.py) in the
+    background now, so the first command does not wait ~20 ms for it."""
+    if "Bash" in engine.tool_names():
+        from claude_harness.tools.bash.guardian import prestart
+
+        prestart()
 
 
 def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
