@@ -177,6 +177,9 @@ class Guardian:
 
     def _dispatch(self, message: dict) -> None:
         op = message.get("op")
+        if op == "closing":
+            self._open = False
+            return
         if op == "exit":
             pid, returncode = int(message["pid"]), os.waitstatus_to_exitcode(message["status"])
             with self._state_lock:

@@ -19,6 +19,7 @@ Protocol (one message per packet, JSON):
   guardian -> harness  {"op": "spawned", "id": N, "pid": P} | {"op": "failed", "id": N, "errno": E}
                        {"op": "exit", "pid": P, "status": wait status}   (for spawned pids)
                        {"op": "killed_all", "id": N}
+                       {"op": "closing"}   (it is going away: start a new one for new commands)
 """
 
 from __future__ import annotations
@@ -207,6 +208,7 @@ def main() -> None:
         send(sock, {"op": "ready", "pid": os.getpid()})
         serve(sock, spawned)
     finally:
+        send(sock, {"op": "closing"})  # before the exits it reports: the harness stops using us
         kill_descendants(spawned, sock)
 
 
