@@ -76,14 +76,17 @@ def _hidden(plan: FilesystemPlan) -> list[str]:
 
 
 def _relay_script(bridge: NetworkBridge) -> str:
-    """Start the relay, wait (up to 2 s) until it accepts, then become the command."""
+    """Start the relay, wait until it accepts, then become the command.
+
+    The wait polls with bash's own /dev/tcp (no process per try): a refused connect on loopback
+    returns at once, and socat listens within a few milliseconds; 20,000 tries bound the wait.
+    """
     listen = f"TCP-LISTEN:{PROXY_PORT},bind=127.0.0.1,fork,reuseaddr"
     connect = f"UNIX-CONNECT:{bridge.socket_path}"
     return (
         f"{shlex.quote(bridge.socat)} {listen} {shlex.quote(connect)} >/dev/null 2>&1 &\n"
-        f"for ((i = 0; i < 400; i++)); do\n"
+        f"for ((i = 0; i < 20000; i++)); do\n"
         f"  {{ exec 3<>/dev/tcp/127.0.0.1/{PROXY_PORT}; }} 2>/dev/null && {{ exec 3>&-; break; }}\n"
-        f"  sleep 0.005\n"
         f"done\n"
         f'exec "$@"'
     )
