@@ -75,7 +75,23 @@ def build_engine(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Engi
     engine.memory_files = memory.files
     engine.mcp = _mcp_manager(opts, cwd, loaded, warnings)
     _prestart_command_guardian(engine)
+    _configure_sandbox(loaded, warnings)
     return engine, warnings
+
+
+def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:
+    """The Bash sandbox from the `sandbox` settings (sandbox/), and its start-up notice (why it
+    cannot run, when it was asked for). Costs nothing when no settings file mentions it."""
+    from claude_harness.sandbox.current import configure
+
+    if loaded.value("sandbox") is None:
+        configure(None)
+        return
+    from claude_harness.sandbox.runtime import runtime_from_settings
+
+    runtime, notices = runtime_from_settings(loaded)
+    configure(runtime)
+    warnings.extend(notices)
 
 
 def _prestart_command_guardian(engine: Engine) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import tempfile
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from claude_harness.sandbox.decision import SandboxDecision
 from claude_harness.sandbox.domains import DomainPolicy
 from claude_harness.sandbox.paths import FilesystemPlan, protected_under, rule_paths, within
 from claude_harness.sandbox.proxy import DomainProxy
+from claude_harness.sandbox.tempdir import session_temp_dir
 
 if TYPE_CHECKING:
     from claude_harness.sandbox.settings import SandboxSettings
@@ -155,12 +155,13 @@ class SandboxRuntime:
         edit_denied, edit_unenforced = rule_paths(rules, "Edit", "deny", project)
         read_denied, read_unenforced = rule_paths(rules, "Read", "deny", project)
         plan = FilesystemPlan(unenforced=[*edit_unenforced, *read_unenforced])
-        for path in [project, *permission.additional_dirs, self.temp_dir, *s.allow_write,
-                     *edit_allowed]:
+        shared_temp = session_temp_dir()  # the Bash cwd files live there
+        for path in [project, *permission.additional_dirs, self.temp_dir, shared_temp,
+                     *s.allow_write, *edit_allowed]:
             if path.is_dir() and path not in plan.writable:
                 plan.writable.append(path)
         for root in plan.writable:
-            if root == self.temp_dir:
+            if root in (self.temp_dir, shared_temp):
                 continue
             existing, blocked = protected_under(root)
             plan.read_only += existing
@@ -224,13 +225,6 @@ def _command_matches(pattern: str, command: str) -> bool:
     if command == pattern or command.startswith(pattern + " "):
         return True
     return "*" in pattern and fnmatch.fnmatchcase(command, pattern)
-
-
-def session_temp_dir() -> Path:
-    """The writable temp dir sandboxed commands share (TMPDIR inside the sandbox)."""
-    path = Path(tempfile.gettempdir()) / f"claude-harness-{os.getuid()}"
-    path.mkdir(mode=0o700, exist_ok=True)
-    return path
 
 
 def runtime_from_settings(loaded: Any) -> tuple[SandboxRuntime, list[str]]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+# Only the sandbox produces these: worth a note even when the command's exit status hid them.
+_SANDBOX_ONLY = re.compile(r"Read-only file system|Blocked by the claude-harness sandbox")
 _SIGNS = re.compile(
     r"Read-only file system|Operation not permitted|Permission denied|"
     r"Could not resolve host|Temporary failure in name resolution|Name or service not known|"
@@ -24,7 +26,7 @@ def sandbox_failure_note(exit_code: int | None, output: str, *, writable: list[s
                          allowed_domains: list[str], allow_unsandboxed: bool) -> str:
     """The note to add to a failed sandboxed command's result, or "" when nothing in its
     output points at the sandbox."""
-    if not exit_code or not _SIGNS.search(output):
+    if not (_SANDBOX_ONLY.search(output) or (exit_code and _SIGNS.search(output))):
         return ""
     limits = (f"it may only write to {', '.join(writable) or 'nothing'} and reach "
               f"{', '.join(allowed_domains) or 'no network host'}")

@@ -186,3 +186,13 @@ async def test_the_command_sees_only_its_own_processes(sandbox: SandboxFactory) 
     _, ctx = sandbox()
     run = await bash(ctx, "ls /proc | grep -c '^[0-9]'")
     assert int(run.stdout) < 10  # bwrap, bash, ls, grep: not the host's process list
+
+
+async def test_the_working_directory_carries_over_between_sandboxed_commands(
+    sandbox: SandboxFactory, project: Path
+) -> None:
+    _, ctx = sandbox()
+    first = await bash(ctx, "cd src")
+    assert first.exit_code == 0 and first.stderr == ""
+    second = await bash(ctx, "pwd")
+    assert second.stdout.strip() == str(project / "src")
