@@ -111,3 +111,18 @@ def test_domain_patterns() -> None:
     assert not policy.allows("evil.npmjs.org") and "deniedDomains" in policy.refusal(
         "evil.npmjs.org")
     assert not policy.allows("notnpmjs.org") and not policy.allows("127.0.0.1")
+
+
+def test_the_sandbox_toggle_is_saved_in_local_settings_keeping_other_keys(
+    home: Path, tmp_path: Path
+) -> None:
+    from claude_harness.sandbox.settings import save_enabled
+
+    proj = tmp_path / "proj"
+    _write(proj / ".claude" / "settings.local.json",
+           {"permissions": {"allow": ["Bash(make *)"]}, "sandbox": {"excludedCommands": ["x"]}})
+    save_enabled(proj, True)
+    runtime, _ = runtime_from_settings(load_settings(proj))
+    assert runtime.enabled and runtime.settings.excluded_commands == ["x"]
+    data = json.loads((proj / ".claude" / "settings.local.json").read_text())
+    assert data["permissions"] == {"allow": ["Bash(make *)"]}
