@@ -118,3 +118,21 @@ def test_a_line_cut_by_a_crash_is_removed_when_the_session_is_reopened(tmp_path:
     entries = _whole_lines(resumed.path)  # the fragment is gone, not just skipped
     assert len(entries) == 2 and entries[1]["parentUuid"] == entries[0]["uuid"]
     assert _texts(resumed.path) == ["one", "two"]
+
+
+def test_the_real_binary_does_its_work_on_a_full_disk(
+    tiny_fs: TinyFs, project: Path, api: Any, monkeypatch: Any
+) -> None:
+    from tests.e2e.support import run_cli
+
+    monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(tiny_fs.root / "data"))
+    tiny_fs.fill()
+    tiny_fs.exhaust_inodes()
+    api([
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo from-bash"}}]},
+        {"content": [{"type": "text", "text": "finished despite the disk"}]},
+    ])
+    proc = run_cli(["-p", "go", "--allowedTools", "Bash", "--output-format", "json"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["result"] == "finished despite the disk"
+    assert "Traceback" not in proc.stderr, proc.stderr

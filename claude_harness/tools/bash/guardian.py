@@ -67,7 +67,8 @@ class Guardian:
         self._sock = ours
         self._send_lock = threading.Lock()
         self._state_lock = threading.Lock()
-        self._replies: dict[int, _Reply] = {0: _Reply()}  # 0: the "ready" greeting
+        greeting = _Reply()
+        self._replies: dict[int, _Reply] = {0: greeting}  # 0: the "ready" greeting
         self._children: dict[int, GuardedChild] = {}
         self._early_exits: dict[int, int] = {}
         self._next_id = 1
@@ -82,7 +83,6 @@ class Guardian:
             theirs.close()
         self._reader = threading.Thread(target=self._read, name="bash-guardian", daemon=True)
         self._reader.start()
-        greeting = self._replies[0]
         if not greeting.event.wait(READY_TIMEOUT_SECONDS) or greeting.message.get("op") != "ready":
             self.close()
             raise OSError("the process guardian did not start")

@@ -186,6 +186,9 @@ def handle(sock: socket.socket, message: dict, fds: list[int], spawned: set[int]
             except OSError as exc:
                 send(sock, {"op": "failed", "id": message["id"], "errno": exc.errno or 0})
                 return
+            except (ValueError, KeyError, IndexError, TypeError):  # a malformed request
+                send(sock, {"op": "failed", "id": message["id"], "errno": errno.EINVAL})
+                return
             spawned.add(pid)
             send(sock, {"op": "spawned", "id": message["id"], "pid": pid})
         elif message["op"] == "kill_all":
