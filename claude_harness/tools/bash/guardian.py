@@ -250,8 +250,17 @@ def start_guarded() -> Guardian | None:
 
 
 def prestart() -> None:
-    """Start the guardian in the background now, so the first command finds it ready."""
-    threading.Thread(target=start_guarded, name="bash-guardian-start", daemon=True).start()
+    """Start the guardian in the background now, so the first command finds it ready (a
+    failure here is only remembered: the first command tries again, or spawns directly)."""
+    threading.Thread(target=_start_quietly, name="bash-guardian-start", daemon=True).start()
+
+
+def _start_quietly() -> None:
+    global _unavailable
+    try:
+        start_guarded()
+    except Exception as exc:  # never a traceback on the user's terminal from a helper thread
+        _unavailable = f"the process guardian could not start: {exc}"
 
 
 def current() -> Guardian | None:
