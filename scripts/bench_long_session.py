@@ -42,7 +42,9 @@ def make_turns(proj: Path, count: int, compaction: bool) -> list[dict[str, Any]]
     """The script; unless `compaction`, each answer reports a small prompt size, so the history
     keeps growing instead of being compacted away at 85 % of the context window."""
     notes = str(proj / "notes.txt")
-    usage = {} if compaction else {"usage": {"input_tokens": 2_000, "output_tokens": 50}}
+    small = {"input_tokens": 2_000, "cache_read_input_tokens": 0,
+             "cache_creation_input_tokens": 0, "output_tokens": 50}
+    usage = {} if compaction else {"usage": small}
     turns: list[dict[str, Any]] = []
     for i in range(count):
         if i % 2:
