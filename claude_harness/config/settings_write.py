@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-LOCK_TIMEOUT_SECONDS = 10.0
-_LOCK_POLL_SECONDS = 0.005
+LOCK_TIMEOUT_SECONDS = 30.0  # each holder keeps it for a read, a write and an fsync
+_LOCK_POLL_SECONDS = 0.002
+_LOCK_POLL_MAX_SECONDS = 0.05
 
 JsonObject = dict[str, Any]
 
@@ -93,6 +94,7 @@ def _locked(lock_path: Path) -> Iterator[None]:
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
+        pause = _LOCK_POLL_SECONDS
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -104,7 +106,8 @@ def _locked(lock_path: Path) -> Iterator[None]:
                     raise SettingsLockTimeout(
                         errno.ETIMEDOUT, f"{lock_path} stayed locked by another process"
                     ) from exc
-                time.sleep(_LOCK_POLL_SECONDS)
+                time.sleep(pause)
+                pause = min(pause * 2, _LOCK_POLL_MAX_SECONDS)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock

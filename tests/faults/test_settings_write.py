@@ -27,6 +27,8 @@ def _fork_savers(proj: Path, count: int) -> list[int]:
                 os.read(gate_read, 1)
                 save_local_rule(proj, f"Bash(tool-{i} *)")
                 status = 0
+            except BaseException as exc:  # say why, for the assertion below
+                (proj.parent / f"saver-{i}.error").write_text(repr(exc))
             finally:
                 os._exit(status)
         pids.append(pid)
@@ -44,6 +46,8 @@ def test_400_concurrent_saves_from_separate_processes_keep_400_rules(tmp_path: P
 
     statuses = [os.waitpid(pid, 0)[1] for pid in _fork_savers(proj, SAVERS)]
 
+    errors = [p.read_text() for p in tmp_path.glob("saver-*.error")]
+    assert errors == []
     assert [os.waitstatus_to_exitcode(s) for s in statuses] == [0] * SAVERS
     data = json.loads(settings.read_text())
     assert sorted(data["permissions"]["allow"]) == sorted(f"Bash(tool-{i} *)" for i in range(SAVERS))
