@@ -89,7 +89,33 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
         mcp=_mcp_manager(opts, cwd, loaded, warnings), request_settings=request_settings,
     ))
     session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
+    _prestart_command_guardian(session)
+    _configure_sandbox(loaded, warnings)
     return session, warnings
+
+
+def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:
+    """The Bash sandbox from the `sandbox` settings (sandbox/), and its start-up notice (why it
+    cannot run, when it was asked for). Costs nothing when no settings file mentions it."""
+    from claude_harness.sandbox.current import configure
+
+    if loaded.value("sandbox") is None:
+        configure(None)
+        return
+    from claude_harness.sandbox.runtime import runtime_from_settings
+
+    runtime, notices = runtime_from_settings(loaded)
+    configure(runtime)
+    warnings.extend(notices)
+
+
+def _prestart_command_guardian(session: Session) -> None:
+    """Start the Bash commands' guardian (no orphans, see tools/bash/guardian.py) in the
+    background now, so the first command does not wait ~20 ms for it."""
+    if any(t.name == "Bash" for t in session.config.tools):
+        from claude_harness.tools.bash.guardian import prestart
+
+        prestart()
 
 
 def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:

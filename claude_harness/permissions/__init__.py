@@ -6,7 +6,7 @@ Public entry points (import from the submodules; this package imports nothing he
   resolver.tool_denied_entirely(name, perm)    bare deny rule removes a tool from the pool
   resolver.is_read_denied(path, perm)          for search tools walking a tree
   bash.decision.is_read_only_command(cmd, cwd) the Bash tool's read-only / concurrency hint
-  rules.parse_rule / format_rule / split_rules / rule_suggestion / save_local_rule
+  rules.parse_rule / format_rule / split_rules / rule_suggestion (config.local_rules writes settings.local.json)
   modes.next_mode(mode, bypass_available)      Shift+Tab
   sed_sim.simulate_sed(analysis, perm)         preview of an in-place sed
   classifier.classify(tool, inp, ctx)          auto mode (passthrough when it must not decide)

@@ -33,8 +33,9 @@ from claude_harness.api.models import resolve_alias
 from claude_harness.api.pricing import context_window_for
 from claude_harness.api.request_params import RequestSettings, settings_from_sources
 from claude_harness.commands import expand, find_command, load_commands
+from claude_harness.config.local_rules import update_local_rules
 from claude_harness.permissions.modes import next_mode
-from claude_harness.permissions.rules import parse_rule, update_local_rules
+from claude_harness.permissions.rules import parse_rule
 from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext, PermissionRule
 from claude_harness.protocol import ops
 from claude_harness.protocol.context import (

@@ -4,7 +4,7 @@ The pipeline's `ask_user` registers a PermissionRequest here (`expect`) and emit
 event; a front end (or a program on the SDK pipe) answers with the `AnswerPermission` op, which
 `Session.submit` hands to `answer()`: the waiting call wakes with the answer. An abort answers
 every open request "no". "Yes, and don't ask again" saves the request's suggested rule through
-the one settings writer (`permissions.rules.update_local_rules`) and adds it to the rules every
+the one settings writer (`config.local_rules.update_local_rules`) and adds it to the rules every
 later call sees (`rules()`).
 """
 
@@ -14,7 +14,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from claude_harness.permissions.rules import parse_rule, split_rules, update_local_rules
+from claude_harness.config.local_rules import update_local_rules
+from claude_harness.permissions.rules import parse_rule, split_rules
 from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import AbortSignal
 from claude_harness.protocol.events import (

@@ -1,24 +1,61 @@
-"""One JSONL transcript per session: each message appended and flushed as it happens.
+"""One JSONL transcript per session: each message appended as it happens, never a broken line.
 
 Layout: <data dir>/projects/<cwd with every non-alphanumeric character as '-'>/<session id>.jsonl,
 one JSON object per line: {"type": "user"|"assistant"|"system", "uuid", "parentUuid",
 "sessionId", "timestamp", "cwd", "message": {...}} (system lines carry "subtype" instead of a
-message, e.g. a compaction boundary). Writes are line-atomic from our side (one write() of a whole
-line) and fsynced at turn end; a line cut by a crash is skipped on resume, never fatal.
+message, e.g. a compaction boundary). Every entry names its parent, so the conversation is the
+chain of parents ending at the latest entry (see `resume.py`), whatever else the file holds.
+
+Faults the writer survives (the session always goes on in memory):
+  - a full disk, a quota, a read-only or vanished data directory, a permission change: the line
+    is kept in memory, `failure` says what happened (and `on_failure` is called once), and the
+    kept lines are written, in order, at the next append or turn end once the disk takes them;
+  - a partial write (the disk filled in the middle of a line): the file is cut back to where the
+    line began, so no half line is ever left behind; should even that fail, the next line starts
+    on a fresh line, and readers skip the broken one;
+  - a crash mid-line in an earlier run: the broken tail is cut off when the file is reopened.
+Each line is one `write()` on an O_APPEND descriptor: whole lines, in order, even with two
+writers. Lines are fsynced at turn end (`sync`), not one by one.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import time
 import uuid
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from claude_harness.agent.messages import tool_result_block, tool_uses
+from claude_harness.session.lock import SessionLock, lock_holder
+from claude_harness.session.resume import (
+    ResumedSession,
+    latest_uuid,
+    load_session,
+    read_entries,
+)
+
+__all__ = [
+    "ResumedSession",
+    "Transcript",
+    "TranscriptFailure",
+    "find_session",
+    "is_live",
+    "latest_session",
+    "list_sessions",
+    "load_messages",
+    "load_session",
+    "read_entries",
+    "sessions_dir",
+]
+
+RETRY_INTERVAL_SECONDS = 2.0  # between retries while appending; turn ends always retry
+_TAIL_PROBE_BYTES = 65_536
 
 
 def project_dir_name(cwd: Path) -> str:
@@ -29,54 +66,68 @@ def sessions_dir(data_dir: Path, cwd: Path) -> Path:
     return data_dir / "projects" / project_dir_name(cwd)
 
 
+@dataclass(frozen=True)
+class TranscriptFailure:
+    """Why the transcript is not on disk right now."""
+
+    path: Path
+    errno: int
+    reason: str  # the system's words: "No space left on device"
+    pending_lines: int  # entries kept in memory, waiting to be written
+
+    def message(self) -> str:
+        return (
+            f"Could not write the session transcript {self.path}: {self.reason}. The session "
+            f"goes on in memory; {self.pending_lines} entr{'y' if self.pending_lines == 1 else 'ies'} "
+            "will be written when the disk accepts them again."
+        )
+
+
 @dataclass
 class Transcript:
     path: Path
     session_id: str
     cwd: Path
     last_uuid: str | None = None
-    _fh: TextIO | None = field(default=None, repr=False)
+    on_failure: Callable[[TranscriptFailure], None] | None = field(default=None, repr=False)
+    on_recovered: Callable[[], None] | None = field(default=None, repr=False)
+    shared_with_pid: int | None = None  # another live process holds this session's lock
+    first_failure: TranscriptFailure | None = field(default=None, repr=False)
+    _fd: int | None = field(default=None, repr=False)
+    _pending: deque[bytes] = field(default_factory=deque, repr=False)
+    _error: OSError | None = field(default=None, repr=False)
+    _next_retry: float = field(default=0.0, repr=False)
+    _needs_newline: bool = field(default=False, repr=False)
+    _lock: SessionLock | None = field(default=None, repr=False)
+    _tip_known: bool = field(default=False, repr=False)  # last_uuid is the file's latest entry
 
     @classmethod
     def create(cls, data_dir: Path, cwd: Path, session_id: str | None = None) -> Transcript:
+        """The transcript of a new or resumed session. Never raises: a disk that refuses the
+        folder, the lock or the file leaves the transcript in memory with `failure` set."""
         sid = session_id or str(uuid.uuid4())
-        folder = sessions_dir(data_dir, cwd)
-        folder.mkdir(parents=True, exist_ok=True)
-        return cls(folder / f"{sid}.jsonl", sid, cwd)
+        transcript = cls(sessions_dir(data_dir, cwd) / f"{sid}.jsonl", sid, cwd)
+        try:
+            transcript.path.parent.mkdir(parents=True, exist_ok=True)
+            transcript._take_lock()
+            transcript._find_tip()
+        except OSError as exc:
+            transcript._fail(exc)
+        return transcript
 
-    def _handle(self) -> TextIO:
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = self.path.open("a", encoding="utf-8")
-            if self._fh.tell() > 0:
-                self._repair_tail()
-        return self._fh
+    # -- state the front ends show ---------------------------------------------------------
 
-    def _repair_tail(self) -> None:
-        """A crash may have cut the last line: start ours on a fresh line."""
-        with self.path.open("rb") as fh:
-            fh.seek(-1, os.SEEK_END)
-            if fh.read(1) != b"\n":
-                assert self._fh is not None
-                self._fh.write("\n")
+    @property
+    def failure(self) -> TranscriptFailure | None:
+        """What keeps the transcript off the disk now; None while everything is written."""
+        if self._error is None:
+            return None
+        return TranscriptFailure(
+            self.path, self._error.errno or errno.EIO,
+            self._error.strerror or str(self._error), len(self._pending),
+        )
 
-    def _write(self, entry: dict[str, Any]) -> None:
-        fh = self._handle()
-        fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
-        fh.flush()
-
-    def _append(self, kind: str, **fields: Any) -> None:
-        """One entry, chained to the previous one by parentUuid."""
-        entry_uuid = str(uuid.uuid4())
-        self._write({
-            "type": kind,
-            "uuid": entry_uuid,
-            "parentUuid": self.last_uuid,
-            "sessionId": self.session_id,
-            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
-            **fields,
-        })
-        self.last_uuid = entry_uuid
+    # -- appending -------------------------------------------------------------------------
 
     def append_message(self, message: dict[str, Any]) -> None:
         self._append(message["role"], cwd=str(self.cwd), message=message)
@@ -84,52 +135,157 @@ class Transcript:
     def append_system(self, subtype: str, **data: Any) -> None:
         self._append("system", subtype=subtype, **data)
 
+    def _append(self, kind: str, **fields: Any) -> None:
+        """One entry, chained to the previous one by parentUuid."""
+        if not self._tip_known:
+            self._find_tip()
+        entry_uuid = str(uuid.uuid4())
+        entry = {
+            "type": kind,
+            "uuid": entry_uuid,
+            "parentUuid": self.last_uuid,
+            "sessionId": self.session_id,
+            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+            **fields,
+        }
+        self.last_uuid = entry_uuid
+        line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode(
+            "utf-8", "surrogatepass"
+        )
+        self._pending.append(line)
+        if self._error is None or time.monotonic() >= self._next_retry:
+            self._flush_pending()
+
     def sync(self) -> None:
-        """Flush to disk for real (turn end, exit, signals)."""
-        if self._fh is not None:
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+        """Write what is pending and fsync (turn end, exit, signals); never raises."""
+        self._flush_pending()
+        if self._fd is not None and self._error is None:
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:  # NFS and some FUSE file systems report ENOSPC here
+                self._fail(exc)
 
     def close(self) -> None:
-        if self._fh is not None:
-            self.sync()
-            self._fh.close()
-            self._fh = None
+        self.sync()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
+    # -- the disk --------------------------------------------------------------------------
 
-def read_entries(path: Path) -> list[dict[str, Any]]:
-    """Every well-formed entry; a broken line (a crash mid-write) is skipped."""
-    entries = []
-    with path.open("r", encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
+    def _flush_pending(self) -> None:
+        """Write the kept lines in order, one write() each; stop at the first refusal."""
+        while self._pending:
             try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(entry, dict):
-                entries.append(entry)
-    return entries
+                self._write_line(self._pending[0])
+            except OSError as exc:
+                self._fail(exc)
+                return
+            self._pending.popleft()
+        if self._error is not None:
+            self._recover()
+
+    def _write_line(self, line: bytes) -> None:
+        fd = self._open()
+        data = b"\n" + line if self._needs_newline else line
+        written = os.write(fd, data)
+        if written == len(data):
+            self._needs_newline = False
+            return
+        self._cut_back(fd, written)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def _cut_back(self, fd: int, written: int) -> None:
+        """Remove the `written` bytes of a line the disk took only in part."""
+        try:
+            os.ftruncate(fd, os.fstat(fd).st_size - written)
+        except OSError:
+            self._needs_newline = True  # readers skip the broken line; ours starts afresh
+
+    def _open(self) -> int:
+        if self._fd is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self._lock is None and self.shared_with_pid is None:
+                self._take_lock()
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                self._repair_tail(fd)
+            except OSError:
+                os.close(fd)
+                raise
+            self._fd = fd
+        return self._fd
+
+    def _repair_tail(self, fd: int) -> None:
+        """A crash may have cut the last line: drop the fragment (or end a whole line that only
+        lacks its newline), so our first line starts on a line of its own."""
+        size = os.fstat(fd).st_size
+        if size == 0:
+            return
+        start = max(0, size - _TAIL_PROBE_BYTES)
+        with open(self.path, "rb") as reader:
+            reader.seek(start)
+            tail = reader.read()
+        if tail.endswith(b"\n"):
+            return
+        cut = tail.rfind(b"\n")
+        fragment = tail[cut + 1 :]
+        if self._lock is None or _is_json_object(fragment) or (cut < 0 and start > 0):
+            self._needs_newline = True  # not ours to cut, or too long to judge: leave it
+            return
+        os.ftruncate(fd, start + cut + 1)
+
+    def _find_tip(self) -> None:
+        """Continue the chain from the file's latest entry (a resumed session's history ends
+        there), unless the caller already said where it ends."""
+        self._tip_known = True
+        if self.last_uuid is None:
+            try:
+                self.last_uuid = latest_uuid(self.path)
+            except FileNotFoundError:
+                pass
+            except OSError:
+                self._tip_known = False  # unreadable now: try again at the next append
+
+    def _take_lock(self) -> None:
+        result = SessionLock.acquire(self.path)
+        if isinstance(result, SessionLock):
+            self._lock = result
+        else:
+            self.shared_with_pid = result
+
+    def _fail(self, exc: OSError) -> None:
+        first = self._error is None
+        self._error = exc
+        self._next_retry = time.monotonic() + RETRY_INTERVAL_SECONDS
+        if self._fd is not None and exc.errno in (errno.EBADF, errno.ESTALE):
+            self._fd = None  # the file is gone from under us: reopen on the next try
+        failure = self.failure
+        assert failure is not None
+        if self.first_failure is None:
+            self.first_failure = failure
+        if first and self.on_failure is not None:
+            self.on_failure(failure)
+
+    def _recover(self) -> None:
+        self._error = None
+        if self.on_recovered is not None:
+            self.on_recovered()
+
+
+def _is_json_object(data: bytes) -> bool:
+    try:
+        return isinstance(json.loads(data), dict)
+    except ValueError:
+        return False
 
 
 def load_messages(path: Path) -> list[dict[str, Any]]:
-    """Rebuild the history of a session (from its last compaction boundary on), repaired so the
-    API accepts it: a tool_use left unanswered by a crash gets an interrupted result."""
-    messages: list[dict[str, Any]] = []
-    for entry in read_entries(path):
-        if entry.get("type") == "system" and entry.get("subtype") == "compact_boundary":
-            messages = []
-            continue
-        message = entry.get("message")
-        if entry.get("type") in ("user", "assistant") and isinstance(message, dict):
-            messages.append(message)
-    if messages and (uses := tool_uses(messages[-1])):
-        messages.append({"role": "user", "content": [
-            tool_result_block(u["id"], "Interrupted: the session ended before this tool finished.",
-                              True) for u in uses]})
-    return messages
+    """The resumable history of a session (see `load_session` for its warnings)."""
+    return load_session(path).messages
 
 
 def find_session(data_dir: Path, cwd: Path, session_id: str) -> Path | None:
@@ -142,8 +298,11 @@ def find_session(data_dir: Path, cwd: Path, session_id: str) -> Path | None:
 
 
 def latest_session(data_dir: Path, cwd: Path) -> Path | None:
-    sessions = list_sessions(data_dir, cwd)
-    return sessions[0] if sessions else None
+    """The newest session of this folder that no live process is writing (what `-c` resumes)."""
+    for path in list_sessions(data_dir, cwd):
+        if lock_holder(path) is None:
+            return path
+    return None
 
 
 def list_sessions(data_dir: Path, cwd: Path) -> list[Path]:
@@ -152,3 +311,8 @@ def list_sessions(data_dir: Path, cwd: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def is_live(path: Path) -> bool:
+    """Whether a live process (this one included) is writing this session now."""
+    return lock_holder(path) is not None

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from claude_harness.config.local_rules import save_local_rule
 from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.rules import save_local_rule
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,

@@ -262,7 +262,8 @@ async def test_timeout_above_ten_minutes_is_refused(ctx: ToolUseContext) -> None
 
 def test_schema_is_the_contract_and_hides_the_internal_field() -> None:
     schema = TOOL.input_schema()
-    assert set(schema["properties"]) == {"command", "timeout", "description", "run_in_background"}
+    assert set(schema["properties"]) == {"command", "timeout", "description", "run_in_background",
+                                         "dangerouslyDisableSandbox"}  # as Claude Code's
     assert schema["required"] == ["command"]
     assert schema["additionalProperties"] is False
     assert "_simulated_sed_edit" not in str(schema)
@@ -288,7 +289,8 @@ async def test_simulated_sed_edit_writes_the_approved_content(tmp_path: Path) ->
             "_simulated_sed_edit": {"file_path": str(target), "new_content": "hello approved\n"},
         }
     )
-    assert inp.model_dump().keys() == {"command", "timeout", "description", "run_in_background"}
+    assert inp.model_dump().keys() == {"command", "timeout", "description", "run_in_background",
+                                       "dangerouslyDisableSandbox"}
     assert TOOL.is_read_only(inp) is False
     result = await TOOL.call(inp, ctx, lambda _: None)
     assert not result.is_error

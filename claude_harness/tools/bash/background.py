@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,9 +57,10 @@ class BackgroundRegistry:
         self._shells: dict[str, BackgroundShell] = {}
         self._counter = 0
 
-    def start(self, command: str, cwd: Path) -> BackgroundShell:
+    def start(self, command: str, cwd: Path, argv_prefix: Sequence[str] = ()) -> BackgroundShell:
         process = ShellProcess(
-            command, cwd, StreamCapture(), StreamCapture(), drain_seconds=None
+            command, cwd, StreamCapture(), StreamCapture(), drain_seconds=None,
+            argv_prefix=argv_prefix,
         )
         with self._lock:
             self._counter += 1

@@ -5,21 +5,31 @@ event loop that started them), so their reading must not depend on any loop. For
 the same machinery and only *await* its completion.
 
 Why a process group: `sleep 100 & sleep 100` leaves children that a plain kill of bash would
-orphan. Every command gets a new session (start_new_session=True), so its group id is its pid and
-`killpg` reaches everything it started, short of a process that deliberately leaves the group.
+orphan. Every command gets a new session, so its group id is its pid and `killpg` reaches
+everything it started, short of a process that deliberately leaves the group.
+
+Why a guardian (guardian.py): a process group does not die with the harness. Commands are started
+by the guardian, a subreaper that outlives the harness by an instant and kills every descendant
+(those that left the group too) when the harness goes, even by `kill -9`. Where it cannot run,
+commands are spawned directly, as before. `kill_all_running()` is what signal handlers call.
+
+A sandboxed command is the same shell behind a wrapper (`argv_prefix`, e.g. bwrap's arguments).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
+from claude_harness.tools.bash import guardian
 from claude_harness.tools.bash.capture import StreamCapture
 
 BASH = "/bin/bash"
@@ -28,10 +38,54 @@ READ_CHUNK = 65_536
 DRAIN_SECONDS = 1.0
 TERM_GRACE_SECONDS = 1.0
 
+# Every command still running, by pid: what kill_all_running() reaches. A plain dict: adding,
+# removing and copying its values are atomic, so a signal handler can read it without a lock.
+_RUNNING: dict[int, ShellProcess] = {}
+
+
+class ChildHandle(Protocol):
+    """What we need of a started command: Popen, or a GuardedChild the guardian started."""
+
+    pid: int
+    returncode: int | None
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
 
 def exit_status(returncode: int) -> int:
     """A shell-style exit code: a death by signal N reads as 128 + N, as bash reports it."""
     return 128 - returncode if returncode < 0 else returncode
+
+
+def spawn_command(argv: Sequence[str], cwd: Path, stdout_fd: int, stderr_fd: int) -> ChildHandle:
+    """Start `argv` in a new session with stdin from /dev/null: through the guardian when it
+    runs, directly otherwise. Raises OSError (FileNotFoundError...) when it cannot start."""
+    env = os.environ.copy()
+    for _attempt in range(2):  # a guardian that died is replaced once
+        keeper = guardian.start_guarded()
+        if keeper is None:
+            break
+        try:
+            return keeper.spawn(argv, cwd, env, stdout_fd, stderr_fd)
+        except OSError as exc:
+            if exc.errno is not None:  # the command itself could not start (ENOENT, EACCES)
+                raise
+    return subprocess.Popen(
+        list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout_fd,
+        stderr=stderr_fd, start_new_session=True, close_fds=True,
+    )
+
+
+def kill_all_running() -> None:
+    """SIGKILL every running command's process group now, and have the guardian kill whatever
+    left its group. For SIGTERM/SIGHUP/SIGINT handlers: takes no lock, never waits."""
+    for process in list(_RUNNING.values()):
+        _signal_group(process.pid, signal.SIGKILL)
+    keeper = guardian.current()
+    if keeper is not None:
+        keeper.kill_all(wait=False)
 
 
 class ShellProcess:
@@ -45,6 +99,7 @@ class ShellProcess:
         stderr: StreamCapture,
         on_finish: Callable[[], None] | None = None,
         drain_seconds: float | None = DRAIN_SECONDS,
+        argv_prefix: Sequence[str] = (),
     ) -> None:
         self.stdout = stdout
         self.stderr = stderr
@@ -53,17 +108,22 @@ class ShellProcess:
         self._drain_seconds = drain_seconds  # None: read until every writer has closed
         self._stop = threading.Event()
         self._finished = threading.Event()
-        self._proc = subprocess.Popen(
-            [BASH, "-c", script],
-            cwd=cwd,
-            env=os.environ.copy(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-        )
-        self.pid = self._proc.pid
+        out_read, out_write = os.pipe()
+        err_read, err_write = os.pipe()
+        try:
+            self._child = spawn_command(
+                [*argv_prefix, BASH, "-c", script], cwd, out_write, err_write
+            )
+        except BaseException:
+            os.close(out_read)
+            os.close(err_read)
+            raise
+        finally:
+            os.close(out_write)
+            os.close(err_write)
+        self._out_fd, self._err_fd = out_read, err_read
+        self.pid = self._child.pid
+        _RUNNING[self.pid] = self
         self._thread = threading.Thread(
             target=self._run, name=f"bash-{self.pid}", daemon=True
         )
@@ -78,7 +138,7 @@ class ShellProcess:
 
     @property
     def returncode(self) -> int | None:
-        return self._proc.returncode
+        return self._child.returncode
 
     def wait_finished(self, timeout: float | None = None) -> bool:
         return self._finished.wait(timeout)
@@ -90,23 +150,23 @@ class ShellProcess:
             self._read_until_closed()
             while not self._stop.is_set():
                 try:
-                    self._proc.wait(timeout=0.1)
+                    self._child.wait(timeout=0.1)
                     break
                 except subprocess.TimeoutExpired:
                     continue
         finally:
-            for pipe in (self._proc.stdout, self._proc.stderr):
-                if pipe is not None:
-                    pipe.close()
+            for fd in (self._out_fd, self._err_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            _RUNNING.pop(self.pid, None)
             self._finished.set()
             if self._on_finish is not None:
                 self._on_finish()
 
     def _read_until_closed(self) -> None:
-        assert self._proc.stdout is not None and self._proc.stderr is not None
         selector = selectors.DefaultSelector()
-        selector.register(self._proc.stdout, selectors.EVENT_READ, self.stdout)
-        selector.register(self._proc.stderr, selectors.EVENT_READ, self.stderr)
+        selector.register(self._out_fd, selectors.EVENT_READ, self.stdout)
+        selector.register(self._err_fd, selectors.EVENT_READ, self.stderr)
         drain_deadline: float | None = None
         try:
             while selector.get_map() and not self._stop.is_set():
@@ -119,7 +179,7 @@ class ShellProcess:
                 if (
                     drain_deadline is None
                     and self._drain_seconds is not None
-                    and self._proc.poll() is not None
+                    and self._child.poll() is not None
                 ):
                     drain_deadline = time.monotonic() + self._drain_seconds
                 if drain_deadline is not None and time.monotonic() > drain_deadline:
@@ -142,12 +202,12 @@ class ShellProcess:
         _signal_group(self.pid, signal.SIGTERM)
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline:
-            self._proc.poll()  # reap our own child so its zombie does not count as alive
+            self._child.poll()  # reap our own child so its zombie does not count as alive
             if not self.group_alive():
                 break
             time.sleep(0.02)
         _signal_group(self.pid, signal.SIGKILL)
-        self._proc.poll()
+        self._child.poll()
 
     def stop_reading(self, timeout: float = 2.0) -> None:
         """Wait briefly for the reader to reach the end, then make it give up."""

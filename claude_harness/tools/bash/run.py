@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -38,7 +39,8 @@ class ForegroundOutcome:
 
 
 async def run_foreground(
-    command: str, cwd: Path, timeout_ms: int, abort: AbortSignal, progress: Progress
+    command: str, cwd: Path, timeout_ms: int, abort: AbortSignal, progress: Progress,
+    argv_prefix: Sequence[str] = (),
 ) -> ForegroundOutcome:
     """Run `command` in `cwd`; returns the result and the directory it ended in."""
     cwd_file = new_cwd_file()
@@ -53,6 +55,7 @@ async def run_foreground(
             stdout,
             stderr,
             on_finish=lambda: _set_threadsafe(loop, done),
+            argv_prefix=argv_prefix,
         )
         try:
             reason = await _wait(proc, done, timeout_ms, abort, progress, loop.time())

@@ -51,6 +51,13 @@ class BashInput(ToolInput):
             "with BashOutput and stop it with KillShell."
         ),
     )
+    dangerouslyDisableSandbox: bool = Field(  # noqa: N815 - Claude Code's parameter name
+        default=False,
+        description=(
+            "Set this to true to dangerously override sandbox mode and run the command without "
+            "sandboxing (the user is asked to approve)."
+        ),
+    )
     simulated_sed_edit: SkipJsonSchema[SimulatedSedEdit | None] = Field(
         default=None, alias="_simulated_sed_edit", exclude=True
     )

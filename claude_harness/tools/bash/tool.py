@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     VALID,
@@ -12,6 +14,7 @@ from claude_harness.protocol.tool import (
     build_tool,
     load_prompt,
 )
+from claude_harness.sandbox.bash import BashSandboxing, prepare_bash
 from claude_harness.tools.bash.background import REGISTRY
 from claude_harness.tools.bash.result import MAX_OUTPUT_CHARS, BashRun, render_bash_run
 from claude_harness.tools.bash.run import run_foreground
@@ -57,7 +60,8 @@ def _key_argument(inp: BashInput) -> str:
 
 def _start_background(inp: BashInput, ctx: ToolUseContext) -> ToolResult:
     start = resolve_start_dir(ctx.shell.cwd, ctx.permission.cwd)
-    shell = REGISTRY.start(inp.command, start.path)
+    sandboxing = _sandboxing(inp, ctx, start.path)
+    shell = REGISTRY.start(inp.command, start.path, sandboxing.argv_prefix)
     message = (
         f"Started in the background with id {shell.id} (in {start.path}). "
         f"Read its new output and status with BashOutput(bash_id={shell.id!r}); "
@@ -66,7 +70,16 @@ def _start_background(inp: BashInput, ctx: ToolUseContext) -> ToolResult:
     run = BashRun(stdout=message, background_id=shell.id)
     if start.note:
         run.notes.append(start.note)
+    run.notes.extend(sandboxing.notes(None, "", ""))
     return ToolResult(data=run)
+
+
+def _sandboxing(inp: BashInput, ctx: ToolUseContext, cwd: Path) -> BashSandboxing:
+    """Where the command runs (sandbox/bash.py); a refusal when it must not run at all."""
+    sandboxing = prepare_bash(inp.command, inp.dangerouslyDisableSandbox, ctx.permission, cwd)
+    if sandboxing.decision.refusal:
+        raise ToolError(sandboxing.decision.refusal, code="sandbox_refused")
+    return sandboxing
 
 
 async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
@@ -79,14 +92,17 @@ async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> Tool
         if inp.run_in_background:
             return _start_background(inp, ctx)
         start = resolve_start_dir(ctx.shell.cwd, ctx.permission.cwd)
+        sandboxing = _sandboxing(inp, ctx, start.path)
         outcome = await run_foreground(
-            inp.command, start.path, inp.timeout_ms, ctx.abort, progress
+            inp.command, start.path, inp.timeout_ms, ctx.abort, progress,
+            sandboxing.argv_prefix,
         )
     except (FileNotFoundError, PermissionError) as exc:
         raise ToolError(f"Could not start the shell: {exc}") from exc
     ctx.shell.cwd = outcome.final_dir.path
     run = outcome.run
     run.notes.extend(note for note in (start.note, outcome.final_dir.note) if note)
+    run.notes.extend(sandboxing.notes(run.exit_code, run.stdout, run.stderr))
     return ToolResult(data=run, is_error=run.failed)
 
 

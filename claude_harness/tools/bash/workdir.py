@@ -18,6 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from claude_harness.sandbox.tempdir import session_temp_dir
+
 
 def build_script(command: str, cwd_file: Path) -> str:
     """The text handed to `bash -c`: the pwd-reporting trap, then the command untouched."""
@@ -26,8 +28,9 @@ def build_script(command: str, cwd_file: Path) -> str:
 
 
 def new_cwd_file() -> Path:
-    """An empty temp file for the trap to write to; the caller removes it."""
-    fd, name = tempfile.mkstemp(prefix="claude-harness-cwd-")
+    """An empty temp file for the trap to write to; the caller removes it. It lives in the
+    harness's temp folder, which stays writable inside the sandbox."""
+    fd, name = tempfile.mkstemp(prefix="cwd-", dir=session_temp_dir())
     os.close(fd)
     return Path(name)
 

@@ -24,7 +24,12 @@ from claude_harness.protocol.tool import (
 )
 from claude_harness.tools.glob.pattern import basename_glob, compile_glob, split_literal_prefix
 from claude_harness.tools.grep.paths import absolute, newest_first, rg_path_arg
-from claude_harness.tools.grep.ripgrep import VCS_EXCLUDES, raise_for_failure, run_rg
+from claude_harness.tools.grep.ripgrep import (
+    VCS_EXCLUDES,
+    raise_for_failure,
+    run_rg,
+    timeout_note,
+)
 
 MAX_RESULTS = 100
 _NAME_TYPE = "harnessglob"
@@ -86,7 +91,9 @@ async def _call(inp: GlobInput, ctx: ToolUseContext, progress: Progress) -> Tool
     out = await run_rg(_rg_args(split.rest, path_arg), cwd=cwd, abort=ctx.abort)
     raise_for_failure(out)
     matches = _matching(out.stdout, split.rest, path_arg)
-    return ToolResult(data=_format(newest_first(matches, cwd)))
+    text = _format(newest_first(matches, cwd))
+    note = timeout_note(out)  # a huge tree: partial results, said so
+    return ToolResult(data=f"{text}\n{note}" if note else text)
 
 
 def _matching(stdout: bytes, rest: str, path_arg: str | None) -> list[str]:

@@ -29,6 +29,9 @@ VCS_DIRS: tuple[str, ...] = (".git", ".svn", ".hg", ".bzr", ".jj", ".sl")
 VCS_EXCLUDES: tuple[str, ...] = tuple(arg for d in VCS_DIRS for arg in ("--glob", f"!{d}"))
 
 _CHUNK = 1 << 17
+# Claude Code's setting for how long any ripgrep search (Grep and Glob) may run, in seconds.
+TIMEOUT_ENV = "CLAUDE_CODE_GLOB_TIMEOUT_SECONDS"
+DEFAULT_TIMEOUT_SECONDS = 20.0
 _PROGRESS_INTERVAL_S = 0.1
 # rg says this (exit 2, no output) when every file was filtered out: that is "no match", not a failure.
 _NOTHING_SEARCHED = "No files were searched"
@@ -51,7 +54,8 @@ class RgOutput:
     stdout: bytes
     stderr: str
     returncode: int
-    complete: bool = True  # False: we stopped reading early (a StopAt limit) and killed rg
+    complete: bool = True  # False: we stopped reading early (a limit or the timeout), killed rg
+    timed_out: bool = False  # the timeout stopped the search: the output is partial
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,27 @@ class StopAt:
 LineProgress = Callable[[int], None]
 
 
+def search_timeout_seconds() -> float:
+    """How long a search may run: CLAUDE_CODE_GLOB_TIMEOUT_SECONDS when set to a positive number
+    (the env var may come from the settings' `env` block), else 20 seconds."""
+    raw = os.environ.get(TIMEOUT_ENV, "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_TIMEOUT_SECONDS
+    return value if value > 0 else DEFAULT_TIMEOUT_SECONDS
+
+
+def timeout_note(out: RgOutput) -> str:
+    """The line that tells the model its results are partial, or "" when the search finished."""
+    if not out.timed_out:
+        return ""
+    return (
+        f"[The search timed out after {search_timeout_seconds():g} seconds and was stopped: these "
+        "results are partial. Search a narrower path or use a more specific pattern or glob.]"
+    )
+
+
 async def run_rg(
     args: Sequence[str],
     *,
@@ -73,13 +98,19 @@ async def run_rg(
     on_lines: LineProgress | None = None,
     count_byte: bytes = b"\n",
     stop: StopAt | None = None,
+    timeout: float | None = None,
 ) -> RgOutput:
     """Run `rg args...` in cwd and collect its output; kill rg if `abort` fires.
 
     `on_lines(entries_so_far)` is called at most every 100 ms, entries being counted by
     `count_byte` (newline, or NUL for --null file lists); counting is done in C, so progress
     costs nothing measurable.
+
+    After `timeout` seconds (default: `search_timeout_seconds()`) rg is killed and what it
+    printed so far comes back, cut to whole entries, with `timed_out_after` set: a search of `/`
+    or of a huge tree returns partial results instead of hanging.
     """
+    limit = search_timeout_seconds() if timeout is None else timeout
     if abort.aborted:
         raise ToolError("Search cancelled before it started")
     proc = await asyncio.create_subprocess_exec(
@@ -93,7 +124,13 @@ async def run_rg(
     reader = asyncio.ensure_future(_collect(proc, on_lines, count_byte, stop or StopAt()))
     aborted = asyncio.ensure_future(abort.wait())
     try:
-        done, _ = await asyncio.wait({reader, aborted}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {reader, aborted}, timeout=limit, return_when=asyncio.FIRST_COMPLETED
+        )
+        if not done:
+            _kill(proc)  # its pipes close, so the reader ends with what it has read
+            partial = await reader
+            return _cut_to_whole_entries(partial, count_byte)
         if reader not in done:
             _kill(proc)
             reader.cancel()
@@ -143,6 +180,12 @@ async def _collect(
     stderr = (await stderr_task).decode("utf-8", "replace")
     returncode = await proc.wait()
     return RgOutput(b"".join(chunks), stderr, returncode)
+
+
+def _cut_to_whole_entries(out: RgOutput, separator: bytes) -> RgOutput:
+    """What a killed rg printed, without the entry it was cut in the middle of."""
+    end = out.stdout.rfind(separator) + 1
+    return RgOutput(out.stdout[:end], "", 0, complete=False, timed_out=True)
 
 
 def _reached(stop: StopAt, size: int, newlines: int) -> bool:

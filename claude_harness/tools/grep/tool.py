@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from pydantic import Field
@@ -16,7 +17,14 @@ from claude_harness.tools.grep.paths import (
     newest_first,
     rg_path_arg,
 )
-from claude_harness.tools.grep.ripgrep import StopAt, raise_for_failure, run_rg
+from claude_harness.tools.grep.ripgrep import (
+    RgOutput,
+    StopAt,
+    raise_for_failure,
+    run_rg,
+    search_timeout_seconds,
+    timeout_note,
+)
 
 
 class GrepInput(ToolInput):
@@ -78,13 +86,16 @@ async def _call(inp: GrepInput, ctx: ToolUseContext, progress: Progress) -> Tool
     raise_for_failure(out)
     if inp.output_mode == "files_with_matches":
         paths = newest_first(fmt.split_null(out.stdout), cwd)
-        return ToolResult(
-            data=fmt.format_files(paths, fmt.paginate(len(paths), inp.head_limit, inp.offset))
-        )
-    counts = fmt.parse_counts(out.stdout)
-    return ToolResult(
-        data=fmt.format_counts(counts, fmt.paginate(len(counts), inp.head_limit, inp.offset))
-    )
+        text = fmt.format_files(paths, fmt.paginate(len(paths), inp.head_limit, inp.offset))
+    else:
+        counts = fmt.parse_counts(out.stdout)
+        text = fmt.format_counts(counts, fmt.paginate(len(counts), inp.head_limit, inp.offset))
+    return ToolResult(data=_with_timeout_note(text, out))
+
+
+def _with_timeout_note(text: str, out: RgOutput) -> str:
+    note = timeout_note(out)
+    return f"{text}\n{note}" if note else text
 
 
 async def _content(
@@ -99,16 +110,21 @@ async def _content(
     offset or head_limit, so the pages of one query always come from the same ordering.
     """
     limit = fmt.applied_limit(inp.head_limit)
+    deadline = time.monotonic() + search_timeout_seconds()  # both passes share one budget
     first = await run_rg(
         build_rg_args(inp, path_arg),
         cwd=ctx.cwd,
         abort=ctx.abort,
         on_lines=lambda n: progress({"matches": n}),
         stop=None if limit is None else StopAt(max_bytes=FULL_READ_MAX_BYTES),
+        timeout=deadline - time.monotonic(),
     )
     if first.complete:
         raise_for_failure(first)
         return _format_content(inp, fmt.split_blocks(first.stdout), complete=True)
+    if first.timed_out:  # a second pass would time out again: show this
+        text = _format_content(inp, fmt.split_blocks(first.stdout), complete=False)
+        return _with_timeout_note(text, first)
     # Every output line costs at least one newline, every block at most one more: twice the
     # lines needed (one past the page, to know whether more exist) always covers the page.
     assert limit is not None
@@ -118,10 +134,11 @@ async def _content(
         cwd=ctx.cwd,
         abort=ctx.abort,
         stop=StopAt(max_newlines=2 * needed),
+        timeout=max(0.1, deadline - time.monotonic()),
     )
     raise_for_failure(second)
     blocks = fmt.split_blocks(second.stdout, presorted=True)
-    return _format_content(inp, blocks, complete=second.complete)
+    return _with_timeout_note(_format_content(inp, blocks, complete=second.complete), second)
 
 
 def _format_content(inp: GrepInput, blocks: list[bytes], *, complete: bool) -> str:

@@ -1,0 +1,68 @@
+"""The one writer of permission rules in `.claude/settings.local.json`.
+
+"Yes, and don't ask again", `/permissions add|remove` and an SDK's `updatedPermissions` all come
+here. Every change is a locked, atomic read-modify-write (config/settings_write.py), so rules
+saved at the same moment by several sessions are all kept, and a file that is not a JSON object
+is never overwritten.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from claude_harness.config.settings_write import update_json_file
+from claude_harness.permissions.rules import parse_rule, split_rules
+from claude_harness.permissions.types import RuleBehavior
+
+
+def local_settings_path(cwd: Path) -> Path:
+    return Path(cwd) / ".claude" / "settings.local.json"
+
+
+def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow") -> Path:
+    """Add rule(s) to `behavior`'s list, keeping every other key.
+
+    Raises ValueError (changing nothing) when the file exists but is not a JSON object, or when
+    a rule does not parse.
+    """
+    path, _changed = update_local_rules(cwd, add=rule_text, behavior=behavior)
+    return path
+
+
+def update_local_rules(cwd: Path, *, add: str = "", remove: str = "",
+                       behavior: RuleBehavior = "allow") -> tuple[Path, bool]:
+    """Add rule(s) to `behavior`'s list and/or remove a rule from every list.
+
+    Returns the path and whether anything changed. Raises ValueError (changing nothing) when
+    the file exists but is not a JSON object, or when a rule to add does not parse.
+    """
+    rules = split_rules(add) if add else []
+    for rule in rules:
+        parse_rule(rule)
+    path = local_settings_path(cwd)
+    changed = False
+
+    def change(data: dict[str, Any]) -> None:
+        nonlocal changed
+        perms = data.setdefault("permissions", {})
+        if not isinstance(perms, dict):
+            raise ValueError(f"{path}: 'permissions' is not an object; not changing it")
+        if rules:
+            current = perms.setdefault(behavior, [])
+            if not isinstance(current, list):
+                raise ValueError(f"{path}: 'permissions.{behavior}' is not a list; not changing it")
+            for rule in dict.fromkeys(rules):
+                if rule not in current:
+                    current.append(rule)
+                    changed = True
+        if remove:
+            for kind in ("allow", "deny", "ask"):
+                items = perms.get(kind)
+                if isinstance(items, list) and remove in items:
+                    perms[kind] = [r for r in items if r != remove]
+                    changed = True
+
+    if rules or remove:
+        update_json_file(path, change)
+    return path, changed

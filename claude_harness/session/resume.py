@@ -1,0 +1,152 @@
+"""Rebuild a session's history from its transcript by following the parentUuid chain.
+
+Why a chain and not file order: the file is a log, not the conversation. Two processes may have
+appended to one transcript (a `-r` of a session still open elsewhere), each continuing its own
+branch; read in file order, their turns would interleave into a history the API refuses or that
+mixes two conversations. The conversation to resume is the chain of parents ending at the latest
+entry; other branches are left out, with a warning that says so.
+
+Tolerated on the way: lines cut by a crash (skipped), a parent that is missing (the chain goes on
+from the entry just before, with a warning), transcripts written before entries carried uuids
+(file order), and a tool_use left unanswered by a crash (it gets an "interrupted" result).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from claude_harness.agent.messages import tool_result_block, tool_uses
+
+Entry = dict[str, Any]
+INTERRUPTED_RESULT = "Interrupted: the session ended before this tool finished."
+_TAIL_CHUNK = 65_536
+
+
+@dataclass
+class ResumedSession:
+    """The history to continue from, the entry it ends at, and what the reader should know."""
+
+    messages: list[dict[str, Any]]
+    leaf_uuid: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_entries(path: Path) -> list[Entry]:
+    """Every well-formed entry; a broken line (a crash mid-write) is skipped."""
+    entries = []
+    with path.open("r", encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(entry, dict):
+                entries.append(entry)
+    return entries
+
+
+def latest_uuid(path: Path) -> str | None:
+    """The uuid of the file's last whole entry, read from its end (the tip a writer continues)."""
+    with path.open("rb") as fh:
+        end = fh.seek(0, os.SEEK_END)
+        buffer = b""
+        position = end
+        while position > 0:
+            step = min(_TAIL_CHUNK, position)
+            position -= step
+            fh.seek(position)
+            buffer = fh.read(step) + buffer
+            lines = buffer.split(b"\n")
+            complete = lines if position == 0 else lines[1:]  # the first may be cut
+            for line in reversed(complete):
+                found = _uuid_of(line)
+                if found is not None:
+                    return found
+            buffer = lines[0] if position > 0 else b""
+    return None
+
+
+def _uuid_of(line: bytes) -> str | None:
+    line = line.strip()
+    if not line:
+        return None
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    value = entry.get("uuid") if isinstance(entry, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def load_session(path: Path) -> ResumedSession:
+    """The history ending at the latest entry (from its last compaction boundary on), repaired so
+    the API accepts it, with warnings about branches left out or gaps in the chain."""
+    entries = read_entries(path)
+    chained = [e for e in entries if isinstance(e.get("uuid"), str)]
+    warnings: list[str] = []
+    if chained:
+        chain = _chain_to_latest(chained, warnings)
+        off_chain = _conversation_count(chained) - _conversation_count(chain)
+        if off_chain > 0:
+            warnings.append(
+                f"This session's transcript was written by two processes at once; resumed the "
+                f"conversation ending at its latest entry ({off_chain} entr"
+                f"{'y' if off_chain == 1 else 'ies'} from the other branch left out)."
+            )
+        leaf: str | None = chain[-1]["uuid"]
+    else:
+        chain, leaf = entries, None  # written before entries had uuids: file order
+    return ResumedSession(_messages(chain), leaf, warnings)
+
+
+def _chain_to_latest(entries: list[Entry], warnings: list[str]) -> list[Entry]:
+    """Parents from the latest entry back to the root, oldest first."""
+    position = {e["uuid"]: i for i, e in enumerate(entries)}
+    chain: list[Entry] = []
+    seen: set[str] = set()
+    index: int | None = len(entries) - 1
+    while index is not None and index >= 0:
+        entry = entries[index]
+        if entry["uuid"] in seen:
+            break  # a cycle: stop rather than loop
+        seen.add(entry["uuid"])
+        chain.append(entry)
+        parent = entry.get("parentUuid")
+        if parent is None:
+            break
+        if parent in position:
+            index = position[parent]
+        else:
+            warnings.append(
+                "An entry of this session's transcript names a parent that is missing; the "
+                "history goes on from the entry written just before it."
+            )
+            index -= 1
+    chain.reverse()
+    return chain
+
+
+def _conversation_count(entries: list[Entry]) -> int:
+    return sum(1 for e in entries if e.get("type") in ("user", "assistant"))
+
+
+def _messages(chain: list[Entry]) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    for entry in chain:
+        if entry.get("type") == "system" and entry.get("subtype") == "compact_boundary":
+            messages = []
+            continue
+        message = entry.get("message")
+        if entry.get("type") in ("user", "assistant") and isinstance(message, dict):
+            messages.append(message)
+    if messages and (uses := tool_uses(messages[-1])):
+        messages.append({"role": "user", "content": [
+            tool_result_block(u["id"], INTERRUPTED_RESULT, True) for u in uses]})
+    return messages

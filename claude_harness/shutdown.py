@@ -1,0 +1,71 @@
+"""Dying well on SIGTERM, SIGHUP and SIGINT: the commands die first, then the front end ends.
+
+A terminal closed under the app (SIGHUP), a `kill` or a container stop (SIGTERM), a Ctrl+C sent
+to `-p` (SIGINT): each must leave nothing running and exit with the code shells expect (128 + the
+signal: 143, 129, 130). The order matters: every running command's process group is killed at
+once, inside the handler, before anything that could block or fail; only then does the front end
+get its callback to record the interrupted call in the transcript, print `-p`'s result line and
+exit with `exit_code_for(sig)`. A second signal while that runs exits at once.
+
+Front ends own the callback (what to print, how to stop their loop); this module owns the order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import Callable, Iterable
+from types import FrameType
+
+from claude_harness.tools.bash.process import kill_all_running
+
+DEFAULT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def exit_code_for(sig: int) -> int:
+    """The exit status a shell reports for a death by `sig`: 143 for TERM, 129 HUP, 130 INT."""
+    return 128 + int(sig)
+
+
+class ShutdownSignals:
+    """Handlers that kill every command, then call `on_signal(sig)` once.
+
+    `on_signal` runs on the event loop when `install()` was given one (so it may touch loop
+    state and schedule coroutines), else in the signal handler itself. Uninstall restores the
+    previous handlers.
+    """
+
+    def __init__(self, on_signal: Callable[[signal.Signals], None],
+                 signals: Iterable[signal.Signals] = DEFAULT_SIGNALS) -> None:
+        self._on_signal = on_signal
+        self._signals = tuple(signals)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._previous: dict[signal.Signals, object] = {}
+        self.received: signal.Signals | None = None
+
+    def install(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop
+        for sig in self._signals:
+            if loop is not None:
+                loop.add_signal_handler(sig, self._handle, sig, None)
+            else:
+                self._previous[sig] = signal.signal(sig, self._handle)
+
+    def uninstall(self) -> None:
+        for sig in self._signals:
+            if self._loop is not None:
+                with contextlib.suppress(Exception):
+                    self._loop.remove_signal_handler(sig)
+            elif sig in self._previous:
+                signal.signal(sig, self._previous[sig])  # type: ignore[arg-type]
+        self._previous.clear()
+
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
+        sig = signal.Signals(signum)
+        kill_all_running()
+        if self.received is not None:  # asked twice: do not wait for the first to finish
+            os._exit(exit_code_for(sig))
+        self.received = sig
+        self._on_signal(sig)
