@@ -13,11 +13,13 @@ import pytest
 
 from claude_harness.tools.bash.capture import StreamCapture
 from claude_harness.tools.bash.process import ShellProcess
-from tests.permissions.test_bash_corpus import ADVERSARIAL
+from tests.permissions.corpus.catalog import ADVERSARIAL
 from tests.sandbox.conftest import SandboxFactory, needs_bwrap
 
 pytestmark = [needs_bwrap, pytest.mark.slow]
 TMP_TRACES = ("/tmp/pwn", "/tmp/x", "/tmp/out", "/tmp/exfil.txt")
+POOL = 96
+SECONDS_EACH = 8
 
 
 def _tree_digest(root: Path) -> dict[str, str]:
@@ -49,14 +51,27 @@ def test_the_bypass_corpus_leaves_no_trace(
 
     runtime, _ = sandbox()
     prefix, _plan = runtime.wrap(_permission(project), project)
-    # All at once: a few (`rm -rf /*`, `watch ...`) walk or wait for long; they get 15 s.
-    running = [ShellProcess(command, project, StreamCapture(), StreamCapture(),
-                            argv_prefix=prefix) for command in ADVERSARIAL]
-    deadline = time.monotonic() + 15
-    for proc in running:
-        if not proc.wait_finished(max(0.0, deadline - time.monotonic())):
-            proc.kill_group(grace=0.1)
-            proc.stop_reading()
+    # Every attack of every family, its steps in order in one shell (a two-step attack's second
+    # call sees what the first left), POOL at a time; a few (`rm -rf /*`, `watch ...`) walk or
+    # wait for long: each gets SECONDS_EACH.
+    scripts = sorted({"\n".join(attack.steps) for attack in ADVERSARIAL})
+    running: list[tuple[ShellProcess, float]] = []
+    while scripts or running:
+        while scripts and len(running) < POOL:
+            proc = ShellProcess(scripts.pop(), project, StreamCapture(), StreamCapture(),
+                                argv_prefix=prefix)
+            running.append((proc, time.monotonic() + SECONDS_EACH))
+        still = []
+        for proc, deadline in running:
+            finished = proc.wait_finished(0)
+            if finished or time.monotonic() > deadline:
+                if not finished:
+                    proc.kill_group(grace=0.1)
+                proc.stop_reading()
+            else:
+                still.append((proc, deadline))
+        running = still
+        time.sleep(0.01)
 
     assert _tree_digest(home) == home_before
     assert _tree_digest(project.parent / "outside") == outside_before
