@@ -11,15 +11,58 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_harness.permissions.types import PermissionContext
 
 if TYPE_CHECKING:
+    import os
+
+    from claude_harness.tools.ask_user_question.model import Answers, Question
     from claude_harness.tools.base import Tool
+
+
+class FileCheckpointer(Protocol):
+    """Keeps a file's content before a tool changes it (session/checkpoints.py implements it)."""
+
+    enabled: bool
+
+    def before_change(self, path: str | os.PathLike[str]) -> None: ...
+
+    def before_changes(self, paths: Iterable[str | os.PathLike[str]]) -> None: ...
+
+
+class QuestionAsker(Protocol):
+    """Puts AskUserQuestion's questions to a person: the app's widget, the REPL's numbered
+    prompt, or an SDK client. `available` is False when nobody can answer (`-p`)."""
+
+    available: bool
+
+    async def ask(self, questions: list[Question]) -> Answers: ...
+
+
+class _NoCheckpoints:
+    enabled = False
+
+    def before_change(self, path: str | os.PathLike[str]) -> None:
+        return None
+
+    def before_changes(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        return None
+
+
+class _NobodyToAsk:
+    available = False
+
+    async def ask(self, questions: list[Question]) -> Answers:
+        raise RuntimeError("nobody can answer questions in this session")
+
+
+NO_CHECKPOINTS: FileCheckpointer = _NoCheckpoints()
+NOBODY_TO_ASK: QuestionAsker = _NobodyToAsk()
 
 
 class AbortSignal:
@@ -149,6 +192,9 @@ class ToolUseContext:
     denials: list[dict[str, Any]] = field(default_factory=list)
     session_rules: list[Any] = field(default_factory=list)
     debug_log: Path | None = None
+    # Session services (null objects when the session offers none)
+    checkpoints: FileCheckpointer = NO_CHECKPOINTS
+    questions: QuestionAsker = NOBODY_TO_ASK
 
     @property
     def cwd(self) -> Path:
