@@ -19,8 +19,8 @@ from claude_harness.tools.base import Tool
 _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
     ("claude_harness.tools.agent", "TOOL"),
     ("claude_harness.tools.bash", "TOOL"),
-    ("claude_harness.tools.bash_output", "TOOL"),
-    ("claude_harness.tools.kill_shell", "TOOL"),
+    ("claude_harness.tools.task_output", "TOOL"),
+    ("claude_harness.tools.task_stop", "TOOL"),
     ("claude_harness.tools.read", "TOOL"),
     ("claude_harness.tools.write", "TOOL"),
     ("claude_harness.tools.edit", "TOOL"),

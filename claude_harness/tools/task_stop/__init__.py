@@ -1,35 +1,60 @@
-"""KillShell: stop a background shell and everything it started."""
+"""TaskStop (alias KillShell): stop a background task and everything it started."""
 
 from __future__ import annotations
 
 import asyncio
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from claude_harness.agent.context import ToolUseContext
-from claude_harness.tools.base import Progress, ToolInput, ToolResult, build_tool, load_prompt
+from claude_harness.tools.base import (
+    Progress,
+    ToolInput,
+    ToolResult,
+    build_tool,
+    load_prompt,
+    no_prompt_needed,
+)
 from claude_harness.tools.bash.background import REGISTRY
 
 
-class KillShellInput(ToolInput):
-    bash_id: str = Field(description="The id of the background shell to stop, e.g. 'bash_1'.")
+class TaskStopInput(ToolInput):
+    task_id: str | SkipJsonSchema[None] = Field(
+        default=None, description="The ID of the background task to stop.")
+    shell_id: str | SkipJsonSchema[None] = Field(
+        default=None, description="Deprecated: use task_id instead")
+    bash_id: SkipJsonSchema[str | None] = Field(default=None, exclude=True)  # KillShell's name
+
+    @model_validator(mode="after")
+    def _one_id(self) -> TaskStopInput:
+        if not self.target:
+            raise ValueError("task_id is required")
+        return self
+
+    @property
+    def target(self) -> str:
+        return self.task_id or self.shell_id or self.bash_id or ""
 
 
-async def _call(inp: KillShellInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
-    shell = REGISTRY.get(inp.bash_id)
+async def _call(inp: TaskStopInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
+    shell = REGISTRY.get(inp.target)
+    command = shell.command.splitlines()[0] if shell.command else ""
     if not shell.running:
-        return ToolResult(data=f"{shell.id} was not running ({shell.status()}); nothing to stop.")
+        return ToolResult(data=f"Task {shell.id} was not running ({shell.status()}); nothing to "
+                               f"stop. (command: {command})")
     await asyncio.to_thread(REGISTRY.kill, shell.id)
-    return ToolResult(
-        data=f"Killed {shell.id} and its process group (command: {shell.command.splitlines()[0]})."
-    )
+    return ToolResult(data=f"Successfully stopped task: {shell.id} ({command}) and every process "
+                           "it started.")
 
 
 TOOL = build_tool(
-    name="KillShell",
+    name="TaskStop",
+    aliases=("KillShell",),
     description=load_prompt(__file__),
-    input_model=KillShellInput,
+    input_model=TaskStopInput,
     call=_call,
-    key_argument=lambda inp: inp.bash_id,
-    search_hint="stop a background shell",
+    check_permissions=no_prompt_needed("stops a background task this session started"),
+    key_argument=lambda inp: inp.target,
+    search_hint="stop a background task or shell",
 )
