@@ -9,9 +9,9 @@ reads at most MAX_CHAIN + 1 blobs.
 
 All blobs of a session live in ONE append-only pack file (a thousand small files would each take
 a disk block): record = b"CB" + digest (16 bytes) + payload length (4 bytes) + payload, where the
-payload is b"F" + zlib(content) or b"D" + depth (2) + base digest (16) + prefix and suffix lengths
-(8 each) + zlib(middle). Each record is appended and fsynced before the tool changes the file; a
-record cut by a crash is dropped when the pack is opened again.
+payload is b"F" + deflate(content) or b"D" + depth (1) + base digest (16) + prefix and suffix
+lengths (varints) + deflate(middle). Each record is appended and fsynced before the tool changes
+the file; a record cut by a crash is dropped when the pack is opened again.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ MAX_CHAIN = 32
 COMPRESS_LEVEL = 6
 DIGEST_BYTES = 16
 _RECORD = struct.Struct(f">2s{DIGEST_BYTES}sI")
-_DELTA = struct.Struct(f">H{DIGEST_BYTES}sQQ")
+_DELTA = struct.Struct(f">B{DIGEST_BYTES}s")  # then two varints: prefix, suffix
 _MAGIC = b"CB"
 _CACHE_BYTES = 16 * 1024 * 1024  # decoded versions kept in memory (chains share their bases)
 
@@ -62,6 +62,37 @@ def common_suffix(a: bytes, b: bytes, limit: int) -> int:
     return lo
 
 
+def _deflate(data: bytes) -> bytes:
+    """Raw deflate: zlib's stream without its 6 bytes of header and checksum (the content hash
+    already checks every decoded version)."""
+    packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush()
+
+
+def _inflate(data: bytes) -> bytes:
+    return zlib.decompress(data, -15)
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _read_varint(data: bytes, offset: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[offset]
+        offset += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, offset
+
+
 class BlobError(Exception):
     """A blob is missing or damaged: that version cannot be restored."""
 
@@ -86,12 +117,20 @@ class BlobStore:
 
     def put(self, data: bytes, base: str | None = None) -> str:
         """Store `data` (a delta against `base` when that is smaller); return its hash."""
-        digest = content_hash(data)
+        return self.put_many([(data, base)])[0]
+
+    def put_many(self, items: list[tuple[bytes, str | None]]) -> list[str]:
+        """Store several versions with one append and one fsync; their hashes, in order."""
+        digests = [content_hash(data) for data, _ in items]
         with self._lock:
-            if digest not in self._where:
-                self._append(digest, self._encode(data, base))
-                self._remember(digest, data)
-        return digest
+            records: list[tuple[str, bytes]] = []
+            for digest, (data, base) in zip(digests, items, strict=True):
+                if digest not in self._where and digest not in dict(records):
+                    records.append((digest, self._encode(data, base)))
+                    self._remember(digest, data)
+            if records:
+                self._append(records)
+        return digests
 
     def get(self, digest: str) -> bytes:
         """The bytes of a stored version; BlobError if it is missing or does not check out."""
@@ -105,7 +144,7 @@ class BlobStore:
     # ── encoding ───────────────────────────────────────────────────────────────────────────
 
     def _encode(self, data: bytes, base: str | None) -> bytes:
-        whole = b"F" + zlib.compress(data, COMPRESS_LEVEL)
+        whole = b"F" + _deflate(data)
         if base is None or base not in self._where:
             return whole
         depth = self._depths.get(base, 0) + 1
@@ -118,8 +157,8 @@ class BlobStore:
         prefix = common_prefix(base_data, data)
         suffix = common_suffix(base_data, data, min(len(base_data), len(data)) - prefix)
         middle = data[prefix : len(data) - suffix]
-        header = _DELTA.pack(depth, bytes.fromhex(base), prefix, suffix)
-        delta = b"D" + header + zlib.compress(middle, COMPRESS_LEVEL)
+        header = _DELTA.pack(depth, bytes.fromhex(base)) + _varint(prefix) + _varint(suffix)
+        delta = b"D" + header + _deflate(middle)
         return delta if len(delta) < len(whole) else whole
 
     def _get_locked(self, digest: str) -> bytes:
@@ -130,15 +169,17 @@ class BlobStore:
         payload = self._read(digest)
         try:
             if payload[:1] == b"F":
-                data = zlib.decompress(payload[1:])
+                data = _inflate(payload[1:])
             elif payload[:1] == b"D":
-                _, base, prefix, suffix = _DELTA.unpack_from(payload, 1)
+                _, base = _DELTA.unpack_from(payload, 1)
+                prefix, offset = _read_varint(payload, 1 + _DELTA.size)
+                suffix, offset = _read_varint(payload, offset)
                 base_data = self._get_locked(base.hex())
-                middle = zlib.decompress(payload[1 + _DELTA.size :])
+                middle = _inflate(payload[offset:])
                 data = base_data[:prefix] + middle + base_data[len(base_data) - suffix :]
             else:
                 raise BlobError(f"blob {digest[:12]} has an unknown format")
-        except (zlib.error, struct.error) as exc:
+        except (zlib.error, struct.error, IndexError) as exc:
             raise BlobError(f"blob {digest[:12]} is damaged ({exc})") from exc
         if content_hash(data) != digest:
             raise BlobError(f"blob {digest[:12]} does not match its hash")
@@ -177,20 +218,27 @@ class BlobStore:
             with open(self.pack, "r+b") as handle:
                 handle.truncate(offset)
 
-    def _append(self, digest: str, payload: bytes) -> None:
+    def _append(self, records: list[tuple[str, bytes]]) -> None:
         self.pack.parent.mkdir(parents=True, exist_ok=True)
         with open(self.pack, "ab") as handle:
             offset = handle.tell()
+            chunks, places = [], []
+            for digest, payload in records:
+                places.append((digest, offset + _RECORD.size, payload))
+                chunk = _RECORD.pack(_MAGIC, bytes.fromhex(digest), len(payload)) + payload
+                chunks.append(chunk)
+                offset += len(chunk)
             try:
-                handle.write(_RECORD.pack(_MAGIC, bytes.fromhex(digest), len(payload)) + payload)
+                handle.write(b"".join(chunks))
                 handle.flush()
                 os.fsync(handle.fileno())
             except BaseException:  # a half-written record would hide every later one
-                handle.truncate(offset)
+                handle.truncate(places[0][1] - _RECORD.size)
                 raise
-        self._where[digest] = (offset + _RECORD.size, len(payload))
-        if payload[:1] == b"D":
-            self._depths[digest] = _DELTA.unpack_from(payload, 1)[0]
+        for digest, start, payload in places:
+            self._where[digest] = (start, len(payload))
+            if payload[:1] == b"D":
+                self._depths[digest] = _DELTA.unpack_from(payload, 1)[0]
 
     def _read(self, digest: str) -> bytes:
         where = self._where.get(digest)

@@ -13,9 +13,12 @@ plan shows it, and `restore` leaves it alone unless `force` (and even then its c
 blob first). Restores go through a journal (restore_journal), so a crash leaves every file old or
 every file new.
 
-On disk, in the checkpoint folder: `index.jsonl` (one short JSON record per line, appended and
-fsynced: "p" a prompt, "f" a file's number, "b" a state before a change, "a" the state the harness
-left, "r" a restore) and `blobs.pack`.
+On disk, in the checkpoint folder: `blobs.pack` and `index.jsonl`, one short JSON array per line,
+appended and fsynced: ["p", id, uuid, text, time] a prompt, ["f", n, path] a file's number,
+["b", n, hash, mode?, why-not-kept?] a state before a change, ["a", n, hash] the state the harness
+left a file in, ["r", prompt, {n: hash}, {n: saved}] a restore. An "a" record is written only
+when it says something: when the next "b" of the same file has the same hash (nobody else touched
+the file in between), that "b" implies it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from claude_harness.session.checkpoint_blobs import BlobError, BlobStore, conten
 from claude_harness.session.restore_journal import FileOp, Progress, RestoreJournal
 
 MAX_TRACKED_BYTES = 16 * 1024 * 1024  # larger files are noted as not restorable, not copied
+DEFAULT_MODE = 0o644  # the permission bits a "b" record leaves out
 INDEX = "index.jsonl"
 PROMPT_TEXT_CHARS = 200
 
@@ -176,7 +180,8 @@ class Checkpoints:
         self._by_key: dict[str, PromptCheckpoint] = {}
         self._last_written: dict[str, str | None] = {}  # what the harness left each file as
         self._latest_blob: dict[str, str] = {}  # newest stored version per file: delta base
-        self._unsettled: set[str] = set()
+        self._unsettled: set[str] = set()  # changed just now: state after not looked at yet
+        self._after_unwritten: set[str] = set()  # state after known, its "a" record not written
         self._file_numbers: dict[str, int] = {}  # the index names files by number
         self._file_paths: dict[int, str] = {}
         self._index_fh: Any = None
@@ -199,8 +204,7 @@ class Checkpoints:
             prompt = PromptCheckpoint(prompt_id, message_uuid, text[:PROMPT_TEXT_CHARS],
                                       time.time())
             self._add_prompt(prompt)
-            self._append({"k": "p", "id": prompt_id, "u": message_uuid, "t": prompt.text,
-                          "ts": round(prompt.created, 3)})
+            self._append(["p", prompt_id, message_uuid, prompt.text, round(prompt.created, 3)])
             return prompt
 
     def before_change(self, path: str | os.PathLike[str]) -> None:
@@ -225,11 +229,13 @@ class Checkpoints:
         prompt.edits += 1
         if real not in prompt.changes:
             prompt.changes[real] = FileChange(real, digest, mode, skipped)
-        record: dict[str, Any] = {"k": "b", "n": self._number(real), "h": digest}
-        if mode is not None and mode != 0o644:
-            record["m"] = mode
-        if skipped:
-            record["s"] = skipped
+        if real in self._after_unwritten:
+            self._after_unwritten.discard(real)
+            if self._last_written.get(real) != digest:  # someone else changed it in between
+                self._append(["a", self._number(real), self._last_written.get(real)])
+        record: list[Any] = ["b", self._number(real), digest]
+        if skipped or (mode is not None and mode != DEFAULT_MODE):
+            record += [mode, skipped or None]
         self._append(record)
         self._unsettled.add(real)
 
@@ -244,18 +250,22 @@ class Checkpoints:
             self._settle_locked()
 
     def _settle_locked(self) -> None:
-        for path in sorted(self._unsettled):
-            digest = _current_hash(path)
-            self._last_written[path] = digest
-            self._append({"k": "a", "n": self._number(path), "h": digest})
+        for path in self._unsettled:
+            self._last_written[path] = _current_hash(path)
+        self._after_unwritten |= self._unsettled
         self._unsettled.clear()
+
+    def _write_after_records_locked(self) -> None:
+        self._settle_locked()
+        for path in sorted(self._after_unwritten):
+            self._append(["a", self._number(path), self._last_written.get(path)])
+        self._after_unwritten.clear()
 
     def _implicit_prompt(self) -> PromptCheckpoint:
         prompt_id = f"auto-{len(self._prompts) + 1}"
         prompt = PromptCheckpoint(prompt_id, None, "(changes before the first prompt)", time.time())
         self._add_prompt(prompt)
-        self._append({"k": "p", "id": prompt_id, "u": None, "t": prompt.text,
-                      "ts": round(prompt.created, 3)})
+        self._append(["p", prompt_id, None, prompt.text, round(prompt.created, 3)])
         return prompt
 
     def _add_prompt(self, prompt: PromptCheckpoint) -> None:
@@ -327,26 +337,25 @@ class Checkpoints:
             plan = self.plan_restore(key)
             targets = self._targets(self._start_index(key))
             ops: list[FileOp] = []
-            saved: dict[str, str] = {}
             conflicts: list[str] = []
             applied: list[FilePlan] = []
             for item in plan.changes:
                 if item.conflict and not force:
                     conflicts.append(item.path)
                     continue
-                saved.update(self._save_current(item.path))
                 change = targets[item.path]
                 content = self.blobs.get(change.before) if change.before is not None else None
                 ops.append(FileOp(item.path, content, change.mode))
                 applied.append(item)
+            saved = self._save_current([op.path for op in ops])
             self.journal.apply(ops, progress)
             after = {op.path: (content_hash(op.content) if op.content is not None else None)
                      for op in ops}
+            self._write_after_records_locked()
             self._last_written.update(after)
             self._mark_rewound(plan.prompt_id)
-            self._append({"k": "r", "to": plan.prompt_id,
-                          "a": {self._number(p): h for p, h in after.items()},
-                          "saved": {self._number(p): h for p, h in saved.items()}})
+            self._append(["r", plan.prompt_id, {self._number(p): h for p, h in after.items()},
+                          {self._number(p): h for p, h in saved.items()}])
             return RestoreResult(
                 plan.prompt_id,
                 written=tuple(f.path for f in applied if f.action == "write"),
@@ -358,14 +367,17 @@ class Checkpoints:
                 saved=saved,
             )
 
-    def _save_current(self, path: str) -> dict[str, str]:
-        data, _, _ = _read_state(path)
-        if data is None:
-            return {}
+    def _save_current(self, paths: list[str]) -> dict[str, str]:
+        """Keep what a restore is about to overwrite (one batch, one fsync): nothing is lost,
+        even a forced overwrite of the person's own change."""
+        current = [(path, _read_state(path)[0]) for path in paths]
+        kept = [(path, data) for path, data in current if data is not None]
         try:
-            return {path: self.blobs.put(data, self._latest_blob.get(path))}
+            digests = self.blobs.put_many([(data, self._latest_blob.get(path))
+                                           for path, data in kept])
         except (OSError, BlobError):
             return {}
+        return {path: digest for (path, _), digest in zip(kept, digests, strict=True)}
 
     def _mark_rewound(self, prompt_id: str) -> None:
         start = self._prompts.index(self._by_key[prompt_id])
@@ -374,7 +386,7 @@ class Checkpoints:
 
     # ── the index file ─────────────────────────────────────────────────────────────────────
 
-    def _append(self, record: dict[str, Any]) -> None:
+    def _append(self, record: list[Any]) -> None:
         if self._index_fh is None:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._index_fh = open(self.folder / INDEX, "a", encoding="utf-8")  # noqa: SIM115
@@ -384,7 +396,7 @@ class Checkpoints:
 
     def close(self) -> None:
         with self._lock:
-            self._settle_locked()
+            self._write_after_records_locked()
             if self._index_fh is not None:
                 self._index_fh.close()
                 self._index_fh = None
@@ -393,7 +405,7 @@ class Checkpoints:
         for record in _records(self.folder / INDEX):
             try:
                 self._replay(record)
-            except (KeyError, ValueError, TypeError):
+            except (KeyError, ValueError, TypeError, IndexError):
                 continue  # a record we cannot read names nothing we could restore
 
     def _number(self, path: str) -> int:
@@ -401,38 +413,41 @@ class Checkpoints:
         if number is None:
             number = len(self._file_numbers) + 1
             self._file_numbers[path], self._file_paths[number] = number, path
-            self._append({"k": "f", "n": number, "p": path})
+            self._append(["f", number, path])
         return number
 
-    def _replay(self, record: dict[str, Any]) -> None:
-        kind = record.get("k")
+    def _replay(self, record: list[Any]) -> None:
+        kind, *fields = record
         if kind == "p":
-            self._add_prompt(PromptCheckpoint(str(record["id"]), record.get("u"),
-                                              str(record.get("t") or ""),
-                                              float(record.get("ts") or 0)))
+            self._add_prompt(PromptCheckpoint(str(fields[0]), fields[1], str(fields[2] or ""),
+                                              float(fields[3] or 0)))
         elif kind == "f":
-            number, path = int(record["n"]), str(record["p"])
+            number, path = int(fields[0]), str(fields[1])
             self._file_numbers[path], self._file_paths[number] = number, path
-        elif kind == "b" and self._prompts and int(record["n"]) in self._file_paths:
-            prompt, path, digest = self._prompts[-1], self._file_paths[int(record["n"])], record["h"]
+        elif kind == "b" and self._prompts:
+            path, digest = self._file_paths[int(fields[0])], fields[1]
+            mode, skipped = (fields[2], fields[3] or "") if len(fields) > 2 else (DEFAULT_MODE, "")
+            if path in self._unsettled:  # no "a" since its last change: this "b" implies it
+                self._last_written[path] = digest
+            prompt = self._prompts[-1]
             prompt.edits += 1
-            prompt.changes.setdefault(path, FileChange(path, digest, record.get("m", 0o644),
-                                                       record.get("s") or ""))
+            prompt.changes.setdefault(path, FileChange(path, digest, mode, skipped))
             if digest:
                 self._latest_blob[path] = digest
             self._unsettled.add(path)
-        elif kind == "a" and int(record["n"]) in self._file_paths:
-            path = self._file_paths[int(record["n"])]
-            self._last_written[path] = record.get("h")
+        elif kind == "a":
+            path = self._file_paths[int(fields[0])]
+            self._last_written[path] = fields[1]
             self._unsettled.discard(path)
-        elif kind == "r" and str(record.get("to")) in self._by_key:
-            for number, digest in (record.get("a") or {}).items():
-                if int(number) in self._file_paths:
-                    self._last_written[self._file_paths[int(number)]] = digest
-            self._mark_rewound(str(record["to"]))
+        elif kind == "r" and str(fields[0]) in self._by_key:
+            for number, digest in fields[1].items():
+                path = self._file_paths[int(number)]
+                self._last_written[path] = digest
+                self._unsettled.discard(path)
+            self._mark_rewound(str(fields[0]))
 
 
-def _records(path: Path) -> Iterable[dict[str, Any]]:
+def _records(path: Path) -> Iterable[list[Any]]:
     """Every well-formed record; a line cut by a crash is skipped."""
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -443,5 +458,5 @@ def _records(path: Path) -> Iterable[dict[str, Any]]:
             record = json.loads(line)
         except ValueError:
             continue
-        if isinstance(record, dict):
+        if isinstance(record, list) and record:
             yield record

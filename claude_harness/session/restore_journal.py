@@ -21,12 +21,14 @@ import os
 import secrets
 import stat
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 PENDING = "restore.pending"
 JOURNAL = "restore.journal"
 DEFAULT_FILE_MODE = 0o644
+PREPARE_THREADS = 8
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total): "prepared" / "applied"
 
@@ -91,11 +93,15 @@ class RestoreJournal:
             for op in ops
         ]
         _write_json_atomically(self.pending_path, entries)
-        for index, (op, entry) in enumerate(zip(ops, entries, strict=True)):
-            if op.content is not None:
-                self._prepare(op, entry["tmp"])
-            if progress is not None:
-                progress("prepared", index + 1, len(ops))
+        writes = [(op, entry["tmp"]) for op, entry in zip(ops, entries, strict=True)
+                  if op.content is not None]
+        # fsync dominates; several in flight let the file system commit them together
+        with ThreadPoolExecutor(max_workers=PREPARE_THREADS) as pool:
+            futures = [pool.submit(self._prepare, op, tmp) for op, tmp in writes]
+            for index, future in enumerate(as_completed(futures)):
+                future.result()
+                if progress is not None:
+                    progress("prepared", index + 1, len(futures))
         os.replace(self.pending_path, self.journal_path)  # the commit point
         _fsync_dir(self.folder)
         self._roll_forward(entries, progress)
