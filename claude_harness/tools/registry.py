@@ -18,6 +18,7 @@ from claude_harness.tools.base import Tool
 # in get_all_base_tools().
 _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
     ("claude_harness.tools.agent", "TOOL"),
+    ("claude_harness.tools.ask_user_question", "TOOL"),
     ("claude_harness.tools.bash", "TOOL"),
     ("claude_harness.tools.task_output", "TOOL"),
     ("claude_harness.tools.task_stop", "TOOL"),
