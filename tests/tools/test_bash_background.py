@@ -200,6 +200,9 @@ async def test_ctrl_b_moves_every_foreground_command_to_the_background(
         assert "The user moved the command to the background" in text and "first" in text
         shell_id = result.data.background_id
         assert [s.id for s in REGISTRY.shells() if s.running] == [shell_id]  # what /tasks shows
+        row = REGISTRY.get(shell_id).summary()
+        assert row.startswith(f"{shell_id} · running · ") and "(moved by you)" in row
+        assert row.endswith("echo first; sleep 100.911; echo last")
         await call(TASK_STOP, ctx, task_id=shell_id)
         for _ in range(100):
             if ("ended", shell_id) in events:
