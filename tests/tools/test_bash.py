@@ -6,13 +6,12 @@ import asyncio
 import base64
 import os
 import tracemalloc
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext, ToolUseOptions
+from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import ToolResult
 from claude_harness.tools.bash import TOOL
 from claude_harness.tools.bash.background import REGISTRY
@@ -25,9 +24,8 @@ PNG_1X1 = base64.b64decode(
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> ToolUseContext:
-    """A context whose session folder (where long output is saved) is inside tmp_path."""
-    return replace(make_ctx(tmp_path), options=ToolUseOptions(session_dir=tmp_path / "session"))
+def ctx(session_ctx: ToolUseContext) -> ToolUseContext:
+    return session_ctx
 
 
 @pytest.fixture

@@ -8,14 +8,12 @@ Real /bin/bash processes; every test kills what it starts.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext, ToolUseOptions
+from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import Tool, ToolError, ToolResult
 from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.bash.background import REGISTRY
@@ -24,19 +22,13 @@ from claude_harness.tools.registry import find_base_tool
 from claude_harness.tools.task_output import TOOL as TASK_OUTPUT
 from claude_harness.tools.task_stop import TOOL as TASK_STOP
 from tests.tools.bash_helpers import procs_matching, wait_gone
-from tests.tools.conftest import make_ctx
 
-
-@pytest.fixture(autouse=True)
-def _kill_leftovers() -> Iterator[None]:
-    yield
-    REGISTRY.kill_all()
+pytestmark = pytest.mark.usefixtures("no_leftover_shells")
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> ToolUseContext:
-    """A context whose session folder (for output files) is inside tmp_path."""
-    return replace(make_ctx(tmp_path), options=ToolUseOptions(session_dir=tmp_path / "session"))
+def ctx(session_ctx: ToolUseContext) -> ToolUseContext:
+    return session_ctx
 
 
 async def call(tool: Tool, ctx: ToolUseContext, **fields: Any) -> tuple[ToolResult, Any]:

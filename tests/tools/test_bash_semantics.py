@@ -4,32 +4,25 @@ the limits users set through Claude Code's environment variables. Real /bin/bash
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from claude_harness.agent.context import ToolUseContext, ToolUseOptions
+from claude_harness.agent.context import ToolUseContext
 from claude_harness.tools.base import ToolResult
 from claude_harness.tools.bash import TOOL
 from claude_harness.tools.bash.background import REGISTRY
 from tests.tools.bash_helpers import wait_gone
-from tests.tools.conftest import make_ctx
 
-
-@pytest.fixture(autouse=True)
-def _kill_leftovers() -> Iterator[None]:
-    yield
-    REGISTRY.kill_all()
+pytestmark = pytest.mark.usefixtures("no_leftover_shells")
 
 
 @pytest.fixture
-def ctx(tmp_path: Path) -> ToolUseContext:
+def ctx(session_ctx: ToolUseContext, tmp_path: Path) -> ToolUseContext:
     (tmp_path / "a.txt").write_text("alpha\nbeta\n")
     (tmp_path / "b.txt").write_text("alpha\ngamma\n")
-    return replace(make_ctx(tmp_path), options=ToolUseOptions(session_dir=tmp_path / "session"))
+    return session_ctx
 
 
 async def run(ctx: ToolUseContext, command: str, **fields: Any) -> tuple[ToolResult, str]:

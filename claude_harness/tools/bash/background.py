@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from claude_harness.previews import format_elapsed
 from claude_harness.tools.base import ToolError
 from claude_harness.tools.bash.capture import CapturedText, StreamCapture
 from claude_harness.tools.bash.output_file import OutputFile
@@ -103,7 +104,7 @@ class BackgroundShell:
     def summary(self, now: float | None = None) -> str:
         """One row for `/tasks`: id, state and age, the command's first line."""
         end = self.ended_at or now or time.time()
-        age = _short_duration(end - self.started_at)
+        age = format_elapsed(end - self.started_at)
         command = self.command.strip().splitlines()[0] if self.command.strip() else ""
         origin = {"timeout": " (moved at its timeout)", "user": " (moved by you)"}.get(
             self.origin, "")
@@ -112,15 +113,6 @@ class BackgroundShell:
     def take_output(self) -> tuple[CapturedText, CapturedText]:
         """stdout and stderr written since the previous call."""
         return self.process.stdout.take(), self.process.stderr.take()
-
-
-def _short_duration(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m {seconds % 60}s"
-    return f"{seconds // 3600}h {seconds % 3600 // 60}m"
 
 
 Listener = Callable[[str, BackgroundShell], None]  # ("started" | "ended", shell)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from claude_harness.previews import format_elapsed
 from claude_harness.tools.bash.image import image_block
 
 MAX_OUTPUT_CHARS = 30_000
@@ -58,12 +59,7 @@ def cut_middle(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
 
 
 def _duration(ms: int) -> str:
-    seconds = ms / 1000
-    if seconds < 60:
-        return f"{seconds:g}s"
-    if seconds < 3600:
-        return f"{seconds / 60:g}m"
-    return f"{seconds / 3600:g}h"
+    return format_elapsed(ms / 1000)
 
 
 def _status_line(run: BashRun) -> str:

@@ -22,6 +22,7 @@ from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from rich.text import Text
+from textual._border import get_box  # Textual's own border table: the very cell it draws
 from textual.content import Content
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
@@ -51,8 +52,6 @@ def _left_edge(widget: Widget) -> Segment | None:
     edge, color = widget.styles.border_left
     if not edge or edge in ("none", "hidden"):
         return None
-    from textual._border import get_box  # Textual's own border table: the exact same cell
-
     outer, inner = widget.background_colors
     box = get_box(edge, VisualStyle(background=inner), VisualStyle(background=outer),
                   VisualStyle(foreground=color))
