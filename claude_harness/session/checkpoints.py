@@ -101,6 +101,12 @@ class RestorePlan:
     def changes(self) -> list[FilePlan]:
         return [f for f in self.files if f.action != "unchanged" and not f.skipped]
 
+    def to_sdk(self) -> dict[str, Any]:
+        """The Agent SDK's RewindFilesResult for a dry run."""
+        return {"canRewind": True, "filesChanged": [f.path for f in self.changes],
+                "insertions": sum(f.insertions for f in self.changes),
+                "deletions": sum(f.deletions for f in self.changes)}
+
 
 @dataclass(frozen=True)
 class RestoreResult:
@@ -125,6 +131,17 @@ class RestoreResult:
             result["error"] = ("Changed outside the session since its last edit, left as they "
                                "are: " + ", ".join(self.conflicts))
         return result
+
+
+def rewind_files(store: Checkpoints, user_message_id: str, *,
+                 dry_run: bool = False) -> dict[str, Any]:
+    """Answer an SDK client's `rewind_files` control request (RewindFilesResult)."""
+    try:
+        if dry_run:
+            return store.plan_restore(user_message_id).to_sdk()
+        return store.restore(user_message_id).to_sdk()
+    except CheckpointError as exc:
+        return {"canRewind": False, "error": str(exc)}
 
 
 def _read_state(path: str) -> tuple[bytes | None, int | None, str]:

@@ -16,7 +16,7 @@ import pytest
 
 from claude_harness.agent.context import ToolUseContext
 from claude_harness.session.checkpoint_blobs import content_hash
-from claude_harness.session.checkpoints import CheckpointError, Checkpoints
+from claude_harness.session.checkpoints import CheckpointError, Checkpoints, rewind_files
 from claude_harness.session.restore_journal import JOURNAL, PENDING
 from claude_harness.tools.edit import TOOL as EDIT
 from claude_harness.tools.edit import EditInput
@@ -103,6 +103,19 @@ async def test_thirty_edits_rewind_to_prompt_two_is_byte_identical(
     assert result.insertions > 0 and result.deletions > 0
     sdk = result.to_sdk()
     assert sdk["canRewind"] is True and len(sdk["filesChanged"]) == 6
+
+
+async def test_the_sdk_rewind_files_request(tctx: ToolUseContext, store: Checkpoints,
+                                            project: Path) -> None:
+    before = await thirty_edits(tctx, store, project)
+    preview = rewind_files(store, "uuid-3", dry_run=True)
+    assert preview["canRewind"] and len(preview["filesChanged"]) == 5
+    assert snapshot(project) != before[3]  # a dry run changes nothing
+    done = rewind_files(store, "uuid-3")
+    assert sorted(done["filesChanged"]) == sorted(preview["filesChanged"])
+    assert snapshot(project) == before[3]
+    assert rewind_files(store, "no-such-message") == {
+        "canRewind": False, "error": "No checkpoint for prompt 'no-such-message'."}
 
 
 async def test_listing_is_newest_first_with_the_files_each_prompt_changed(
