@@ -66,21 +66,20 @@ def condition_matches(rule: RuleValue, payload: Mapping[str, Any], cwd: Path) ->
 
 
 def _bash_matches(pattern: str, command: str, cwd: Path) -> bool:
-    from claude_harness.permissions.bash_security import analyse
+    # deferred: the Bash analysis pulls in bashlex; most hooks have no `if` on Bash
+    from claude_harness.permissions.bash.analysis import analyse
 
     try:
-        analysis = analyse(command, cwd)
+        analysis = analyse(command, cwd, cwd)
     except Exception:  # noqa: BLE001 - an unparsable command runs the hook (fail closed)
         return True
-    if analysis.fatal or analysis.parsed.hazards or not analysis.views:
+    if analysis.fatal or analysis.problems or not analysis.facts:
         return True
-    if any("$" in _SINGLE_QUOTED.sub("", word) for view in analysis.views
-           for word in view.cmd.raw_words):
+    if "$" in _SINGLE_QUOTED.sub("", command):
         return True  # a variable can expand to anything: the command cannot be checked
-    for view in analysis.views:
-        words = view.norm.argv or view.cmd.words
-        if match_bash_pattern(pattern, " ".join(words)) or \
-                match_bash_pattern(pattern, view.cmd.text):
+    for fact in analysis.facts:
+        if any(match_bash_pattern(pattern, " ".join(form)) for form in fact.forms) or \
+                match_bash_pattern(pattern, fact.text):
             return True
     return match_bash_pattern(pattern, command)
 

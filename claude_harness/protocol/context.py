@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -28,9 +28,52 @@ from typing import TYPE_CHECKING, Any, Protocol
 from claude_harness.permissions.types import PermissionContext, PermissionRule
 
 if TYPE_CHECKING:
+    import os
+
     from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
     from claude_harness.protocol.progress import ProgressData
     from claude_harness.protocol.tool import Tool
+    from claude_harness.tools.ask_user_question.model import Answers, Question
+
+
+class FileCheckpointer(Protocol):
+    """Keeps a file's content before a tool changes it (session/checkpoints.py implements it)."""
+
+    enabled: bool
+
+    def before_change(self, path: str | os.PathLike[str]) -> None: ...
+
+    def before_changes(self, paths: Iterable[str | os.PathLike[str]]) -> None: ...
+
+
+class QuestionAsker(Protocol):
+    """Puts AskUserQuestion's questions to a person: the app's widget, the REPL's numbered
+    prompt, or an SDK client. `available` is False when nobody can answer (`-p`)."""
+
+    available: bool
+
+    async def ask(self, questions: list[Question]) -> Answers: ...
+
+
+class _NoCheckpoints:
+    enabled = False
+
+    def before_change(self, path: str | os.PathLike[str]) -> None:
+        return None
+
+    def before_changes(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        return None
+
+
+class _NobodyToAsk:
+    available = False
+
+    async def ask(self, questions: list[Question]) -> Answers:
+        raise RuntimeError("nobody can answer questions in this session")
+
+
+NO_CHECKPOINTS: FileCheckpointer = _NoCheckpoints()
+NOBODY_TO_ASK: QuestionAsker = _NobodyToAsk()
 
 
 class AbortSignal:
@@ -161,6 +204,9 @@ class ToolUseContext:
     spawn_agent: AgentSpawner | None = None
     side_query: SideQuery | None = None
     debug_log: Path | None = None
+    # Session services (null objects when the session offers none)
+    checkpoints: FileCheckpointer = NO_CHECKPOINTS
+    questions: QuestionAsker = NOBODY_TO_ASK
 
     @property
     def cwd(self) -> Path:

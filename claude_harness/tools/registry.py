@@ -19,9 +19,10 @@ from claude_harness.protocol.tool import Tool
 # in get_all_base_tools().
 _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
     ("claude_harness.tools.agent", "TOOL"),
+    ("claude_harness.tools.ask_user_question", "TOOL"),
     ("claude_harness.tools.bash", "TOOL"),
-    ("claude_harness.tools.bash_output", "TOOL"),
-    ("claude_harness.tools.kill_shell", "TOOL"),
+    ("claude_harness.tools.task_output", "TOOL"),
+    ("claude_harness.tools.task_stop", "TOOL"),
     ("claude_harness.tools.read", "TOOL"),
     ("claude_harness.tools.write", "TOOL"),
     ("claude_harness.tools.edit", "TOOL"),

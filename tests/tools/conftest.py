@@ -5,6 +5,8 @@ Several helpers add tests here; fixtures are only ever added, never removed or c
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,3 +36,18 @@ def make_ctx(cwd: Path) -> ToolUseContext:
 def ctx(tmp_path: Path) -> ToolUseContext:
     """A context whose working directory is the test's tmp_path."""
     return make_ctx(tmp_path)
+
+
+@pytest.fixture
+def session_ctx(tmp_path: Path) -> ToolUseContext:
+    """A context with a session folder inside tmp_path (where Bash saves long output)."""
+    return replace(make_ctx(tmp_path), options=ToolUseOptions(session_dir=tmp_path / "session"))
+
+
+@pytest.fixture
+def no_leftover_shells() -> Iterator[None]:
+    """Kill every background shell a test started."""
+    from claude_harness.tools.bash.background import REGISTRY
+
+    yield
+    REGISTRY.kill_all()

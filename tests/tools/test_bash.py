@@ -14,12 +14,24 @@ import pytest
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import ToolResult
 from claude_harness.tools.bash import TOOL
+from claude_harness.tools.bash.background import REGISTRY
 from tests.tools.bash_helpers import procs_matching, wait_gone
 from tests.tools.conftest import make_ctx
 
 PNG_1X1 = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 )
+
+
+@pytest.fixture
+def ctx(session_ctx: ToolUseContext) -> ToolUseContext:
+    return session_ctx
+
+
+@pytest.fixture
+def no_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A timeout kills, as it does when background tasks are disabled."""
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS", "1")
 
 
 async def run(
@@ -142,20 +154,22 @@ async def test_deleted_remembered_cwd_resets_to_project_dir(tmp_path: Path) -> N
 # -- timeouts and interrupts --------------------------------------------------------------------
 
 
-async def test_timeout_kills_and_keeps_the_output_so_far(ctx: ToolUseContext) -> None:
+async def test_timeout_kills_and_keeps_the_output_so_far(ctx: ToolUseContext,
+                                                        no_background: None) -> None:
     loop = asyncio.get_running_loop()
     started = loop.time()
     result, text = await run(ctx, "echo before; sleep 100.211; echo never", timeout=400)
     assert loop.time() - started < 3
     assert result.is_error
-    assert text.startswith("Command timed out after 0.4 s")
+    assert text.startswith("Command timed out after 0.4s")
     assert "before" in text and "never" not in text
     assert await wait_gone("100.211") == []
 
 
-async def test_command_that_never_ends_times_out(ctx: ToolUseContext) -> None:
+async def test_command_that_never_ends_goes_to_the_background(ctx: ToolUseContext) -> None:
     result, text = await run(ctx, "while :; do :; done", timeout=300)
-    assert result.is_error and "timed out" in text
+    assert not result.is_error and "moved to the background" in text
+    REGISTRY.kill(result.data.background_id)
 
 
 async def test_abort_kills_the_whole_process_group(ctx: ToolUseContext) -> None:
@@ -173,7 +187,8 @@ async def test_abort_kills_the_whole_process_group(ctx: ToolUseContext) -> None:
     assert await wait_gone("sleep 100.12") == []
 
 
-async def test_term_ignoring_process_is_killed_after_the_grace(ctx: ToolUseContext) -> None:
+async def test_term_ignoring_process_is_killed_after_the_grace(ctx: ToolUseContext,
+                                                               no_background: None) -> None:
     command = "trap '' TERM; sleep 100.345 & trap '' TERM; sleep 100.346"
     result, text = await run(ctx, command, timeout=300)
     assert "timed out" in text
@@ -194,7 +209,7 @@ async def test_left_behind_background_child_is_stopped_with_a_note(ctx: ToolUseC
 # -- big and binary output ----------------------------------------------------------------------
 
 
-async def test_50mb_of_output_is_cut_in_the_middle_in_bounded_memory(
+async def test_50mb_of_output_is_previewed_and_saved_whole_in_bounded_memory(
     ctx: ToolUseContext,
 ) -> None:
     tracemalloc.start()
@@ -208,10 +223,16 @@ async def test_50mb_of_output_is_cut_in_the_middle_in_bounded_memory(
     assert not result.is_error
     assert peak < 8_000_000, f"peak traced memory {peak:,} bytes"
     assert len(text) < 32_000
-    assert text.startswith("aaaa")
-    assert text.rstrip().endswith("THE-END")
-    assert "cut from the middle" in text
-    assert "50,000,009 bytes in total" in text
+    saved = Path(result.data.output_path)
+    note, preview = text.split("\n", 1)
+    assert "50,000,009 bytes" in note and f"All of it is saved to: {saved}" in note
+    assert preview.startswith("aaaa")
+    assert preview.rstrip().endswith("THE-END")
+    assert "cut from the middle" in preview
+    assert saved.stat().st_size == 50_000_009
+    with saved.open("rb") as handle:
+        handle.seek(-9, 2)
+        assert handle.read() == b"\nTHE-END\n"
 
 
 async def test_progress_events_are_coalesced_and_bounded(ctx: ToolUseContext) -> None:

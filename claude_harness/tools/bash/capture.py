@@ -6,12 +6,15 @@ capture keeps the first `head_limit` bytes, a ring of the last `tail_limit` byte
 rest. It also keeps a small "recent" buffer for live progress, and, while the stream might still be
 an image (its first bytes carry an image signature), the whole stream up to an image size cap.
 
+A `sink` sees every chunk too: the command's OutputFile, so nothing past the bounds is lost.
+
 Writes come from a reader thread and reads from the event loop, so every method takes the lock.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from claude_harness.tools.bash.image import IMAGE_SNIFF_BYTES, sniff_image
@@ -39,7 +42,6 @@ class CapturedText:
             f"({self.total_bytes:,} bytes in total) ...]\n"
         )
         return self.head + note + self.tail
-
 
     @property
     def kept_chars(self) -> int:
@@ -83,8 +85,10 @@ class StreamCapture:
         head_limit: int = DEFAULT_HEAD_BYTES,
         tail_limit: int = DEFAULT_TAIL_BYTES,
         image_limit: int = 0,
+        sink: Callable[[bytes], None] | None = None,
     ) -> None:
         self._lock = threading.Lock()
+        self._sink = sink
         self._head_limit = head_limit
         self._tail_limit = tail_limit
         self._image_limit = image_limit
@@ -110,6 +114,8 @@ class StreamCapture:
             self._keep_head_and_tail(chunk)
             self._keep_recent(chunk)
             self._keep_full(chunk)
+        if self._sink is not None:
+            self._sink(chunk)
 
     def _keep_head_and_tail(self, chunk: bytes) -> None:
         room = self._head_limit - len(self._head)

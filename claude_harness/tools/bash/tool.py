@@ -16,11 +16,14 @@ from claude_harness.protocol.tool import (
 )
 from claude_harness.sandbox.bash import BashSandboxing, prepare_bash
 from claude_harness.tools.bash.background import REGISTRY
-from claude_harness.tools.bash.result import MAX_OUTPUT_CHARS, BashRun, render_bash_run
+from claude_harness.tools.bash.command_facts import changes_directory, write_targets
+from claude_harness.tools.bash.limits import MAX_OUTPUT_CHARS_CAP, BashLimits
+from claude_harness.tools.bash.result import BashRun, render_bash_run
 from claude_harness.tools.bash.run import run_foreground
-from claude_harness.tools.bash.schema import MAX_TIMEOUT_MS, BashInput
+from claude_harness.tools.bash.schema import BashInput
 from claude_harness.tools.bash.sed_edit import apply_sed_edit
 from claude_harness.tools.bash.workdir import resolve_start_dir
+from claude_harness.tools.budget import tool_results_dir
 
 KEY_ARGUMENT_CHARS = 80
 
@@ -28,10 +31,16 @@ KEY_ARGUMENT_CHARS = 80
 async def _validate(inp: BashInput, ctx: ToolUseContext) -> ValidationResult:
     if not inp.command.strip():
         return ValidationResult.fail("The command is empty; give a shell command to run.")
-    if inp.timeout is not None and not 0 < inp.timeout <= MAX_TIMEOUT_MS:
+    limits = BashLimits.from_env()
+    if inp.run_in_background and not limits.background_enabled:
         return ValidationResult.fail(
-            f"timeout must be between 1 and {MAX_TIMEOUT_MS} ms (10 minutes), got {inp.timeout}."
-        )
+            "Background tasks are disabled in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS); "
+            "run the command in the foreground.")
+    cap = limits.background_max_ms if inp.run_in_background else limits.max_timeout_ms
+    if inp.timeout is not None and not 0 < inp.timeout <= cap:
+        what = "a background command's lifetime" if inp.run_in_background else "timeout"
+        return ValidationResult.fail(
+            f"{what} must be between 1 and {cap} ms, got {inp.timeout}.")
     return VALID
 
 
@@ -47,7 +56,10 @@ def _is_read_only(inp: BashInput) -> bool:
 
 
 def _is_concurrency_safe(inp: BashInput) -> bool:
-    return not inp.run_in_background and _is_read_only(inp)
+    """Only read-only foreground commands that stay in their directory may run alongside others:
+    a `cd` moves the one shell directory every later command starts from."""
+    return (not inp.run_in_background and _is_read_only(inp)
+            and not changes_directory(inp.command, Path.cwd()))
 
 
 def _key_argument(inp: BashInput) -> str:
@@ -58,16 +70,21 @@ def _key_argument(inp: BashInput) -> str:
     return first
 
 
-def _start_background(inp: BashInput, ctx: ToolUseContext) -> ToolResult:
+def _checkpoint_targets(command: str, cwd: Path, ctx: ToolUseContext) -> None:
+    """Files the command will write through a redirect or `tee`: keep their content first."""
+    if ctx.checkpoints.enabled:
+        ctx.checkpoints.before_changes(write_targets(command, cwd))
+
+
+def _start_background(inp: BashInput, ctx: ToolUseContext, limits: BashLimits,
+                      output_dir: Path) -> ToolResult:
     start = resolve_start_dir(ctx.shell.cwd, ctx.permission.cwd)
+    lifetime = limits.lifetime_for(inp.timeout)
     sandboxing = _sandboxing(inp, ctx, start.path)
-    shell = REGISTRY.start(inp.command, start.path, sandboxing.argv_prefix)
-    message = (
-        f"Started in the background with id {shell.id} (in {start.path}). "
-        f"Read its new output and status with BashOutput(bash_id={shell.id!r}); "
-        f"stop it with KillShell(bash_id={shell.id!r})."
-    )
-    run = BashRun(stdout=message, background_id=shell.id)
+    shell = REGISTRY.start(inp.command, start.path, lifetime_ms=lifetime, output_dir=output_dir,
+                           spill_at=limits.max_output_chars, argv_prefix=sandboxing.argv_prefix)
+    run = BashRun(background_id=shell.id, started_in_background=True, lifetime_ms=lifetime,
+                  output_path=str(shell.output.path))
     if start.note:
         run.notes.append(start.note)
     run.notes.extend(sandboxing.notes(None, "", ""))
@@ -84,24 +101,29 @@ def _sandboxing(inp: BashInput, ctx: ToolUseContext, cwd: Path) -> BashSandboxin
 
 async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     if inp.simulated_sed_edit is not None:
+        ctx.checkpoints.before_change(inp.simulated_sed_edit.file_path)
         apply_sed_edit(inp.simulated_sed_edit)
         return ToolResult(data=BashRun())
     if ctx.abort.aborted:  # interrupted before we started: run nothing
         return ToolResult(data=BashRun(interrupted=True), is_error=True)
+    limits = BashLimits.from_env()
+    output_dir = tool_results_dir(ctx.options.session_dir) / "tasks"
     try:
-        if inp.run_in_background:
-            return _start_background(inp, ctx)
         start = resolve_start_dir(ctx.shell.cwd, ctx.permission.cwd)
+        _checkpoint_targets(inp.command, start.path, ctx)
+        if inp.run_in_background:
+            return _start_background(inp, ctx, limits, output_dir)
         sandboxing = _sandboxing(inp, ctx, start.path)
-        outcome = await run_foreground(
-            inp.command, start.path, inp.timeout_ms, ctx.abort, progress,
-            sandboxing.argv_prefix,
-        )
+        outcome = await run_foreground(inp.command, start.path, limits.timeout_for(inp.timeout),
+                                       ctx.abort, progress, limits=limits, output_dir=output_dir,
+                                       argv_prefix=sandboxing.argv_prefix)
     except (FileNotFoundError, PermissionError) as exc:
         raise ToolError(f"Could not start the shell: {exc}") from exc
-    ctx.shell.cwd = outcome.final_dir.path
+    if outcome.final_dir is not None:
+        ctx.shell.cwd = outcome.final_dir.path
     run = outcome.run
-    run.notes.extend(note for note in (start.note, outcome.final_dir.note) if note)
+    run.notes.extend(note for note in (start.note, outcome.final_dir and outcome.final_dir.note)
+                     if note)
     run.notes.extend(sandboxing.notes(run.exit_code, run.stdout, run.stderr))
     return ToolResult(data=run, is_error=run.failed)
 
@@ -118,8 +140,8 @@ TOOL = build_tool(
     to_classifier_input=lambda inp: inp.command,
     key_argument=_key_argument,
     render_result=render_bash_run,
-    # Output is already cut to about MAX_OUTPUT_CHARS at the source, notes included; the margin
-    # keeps the pipeline's budgeting from persisting what we have already shortened.
-    max_result_size_chars=MAX_OUTPUT_CHARS + 5_000,
+    # Output is limited at the source (BASH_MAX_OUTPUT_LENGTH, at most the cap; the rest goes to
+    # a file the result names); the margin keeps the pipeline from persisting it a second time.
+    max_result_size_chars=MAX_OUTPUT_CHARS_CAP + 10_000,
     search_hint="run shell commands, tests, git, builds",
 )

@@ -143,6 +143,7 @@ def _encode(text: str, encoding: TextEncoding, path: str) -> bytes:
 def _create(inp: EditInput, ctx: ToolUseContext, path: str) -> str:
     """Empty old_string on a missing file: the file is created with new_string."""
     make_parent_dirs(path)
+    ctx.checkpoints.before_change(path)
     mtime = atomic_write(path, _encode(inp.new_string, UTF8, path))
     record_state(ctx, state_key(path), inp.new_string, mtime, partial=False)
     lines = normalize_newlines(inp.new_string).count("\n") + 1
@@ -197,6 +198,7 @@ def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:
         outcome = apply_edit(text, inp.old_string, inp.new_string, inp.replace_all, path)
     if outcome.new_text == text:
         raise ToolError(f"The edit would leave {path} unchanged; nothing was written.")
+    ctx.checkpoints.before_change(target)
     mtime = atomic_write(target, _encode(outcome.new_text, encoding, path))
     record_state(ctx, key, outcome.new_text, mtime, partial=False)
     return _success(path, outcome)

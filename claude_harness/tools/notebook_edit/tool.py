@@ -96,6 +96,7 @@ def edit_sync(inp: NotebookEditInput, ctx: ToolUseContext) -> dict[str, Any]:
     except NotebookProblem as exc:
         raise ToolError(f"{path} {exc}. Nothing was changed.", code="bad_cell") from exc
     data = _serialise(nb)
+    ctx.checkpoints.before_change(path)
     mtime = atomic_write(path, data)
     record_state(ctx, key, data.decode("utf-8"), mtime, partial=False)
     return {

@@ -98,6 +98,7 @@ def write_sync(inp: WriteInput, ctx: ToolUseContext) -> str:
     else:
         make_parent_dirs(target)
     data, used = _encode(content, encoding)
+    ctx.checkpoints.before_change(target)
     mtime = atomic_write(target, data)
     record_state(ctx, key, content, mtime, partial=False)
     lines = normalize_newlines(content).count("\n") + (0 if content.endswith("\n") else 1)
