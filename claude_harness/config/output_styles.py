@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claude_harness.commands.frontmatter import parse_front_matter
+from claude_harness.config.frontmatter import parse_front_matter
 from claude_harness.config.paths import user_config_dir
 
 DEFAULT_STYLE = "default"
