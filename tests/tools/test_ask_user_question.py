@@ -13,6 +13,7 @@ import pytest
 from claude_harness.permissions.types import PermissionContext
 from claude_harness.plain.ask import PlainQuestionAsker, parse_answer, question_lines
 from claude_harness.protocol.context import ToolUseContext, ToolUseOptions
+from claude_harness.protocol.events import DenialRecorded
 from claude_harness.tools.ask_user_question import NOBODY_TO_ASK, TOOL
 from claude_harness.tools.ask_user_question.model import Question
 from claude_harness.tools.pipeline import check_permissions_and_call_tool
@@ -54,9 +55,10 @@ def ctx_with(tmp_path: Path, asker: Any = None, *, mode: str = "default",
     return replace(ctx, questions=asker) if asker is not None else ctx
 
 
-async def run(ctx: ToolUseContext, inp: dict[str, Any]) -> Any:
+async def run(ctx: ToolUseContext, inp: dict[str, Any], events: list[Any] | None = None) -> Any:
+    emit = events.append if events is not None else (lambda _: None)
     return await check_permissions_and_call_tool(
-        {"id": "toolu_ask", "name": "AskUserQuestion", "input": inp}, ctx, lambda _: None)
+        {"id": "toolu_ask", "name": "AskUserQuestion", "input": inp}, ctx, emit)
 
 
 def test_the_schema_is_claude_codes() -> None:
@@ -118,9 +120,10 @@ async def test_bypass_mode_still_asks_the_person(tmp_path: Path) -> None:
 
 async def test_headless_without_a_client_is_denied_and_listed(tmp_path: Path) -> None:
     ctx = ctx_with(tmp_path, interactive=False)
-    outcome = await run(ctx, {"questions": [LIBRARY]})
+    events: list[Any] = []
+    outcome = await run(ctx, {"questions": [LIBRARY]}, events)
     assert outcome.is_error and "not granted" in outcome.content
-    assert [d["tool_name"] for d in ctx.denials] == ["AskUserQuestion"]
+    assert [e.tool_name for e in events if isinstance(e, DenialRecorded)] == ["AskUserQuestion"]
 
 
 async def test_headless_in_bypass_mode_says_nobody_can_answer(tmp_path: Path) -> None:
