@@ -142,7 +142,8 @@ class Shaper:
                 return [self._stamp({
                     "type": "system", "subtype": "api_retry", "attempt": event.attempt,
                     "max_retries": event.max_retries, "retry_delay_ms": int(event.delay * 1000),
-                    "error_status": event.status, "error": _error_name(event.status)})]
+                    "error_status": event.status, "error": _error_name(event.status),
+                    "message": event.error})]  # Claude Code's category, and our words
             case ModelFallback():
                 return [self._stamp({
                     "type": "system", "subtype": "model_fallback", "trigger": event.trigger,
@@ -221,8 +222,7 @@ class Shaper:
         return self._stamp({
             "type": "system", "subtype": "init", "cwd": started.cwd,
             "tools": list(started.tools),
-            "mcp_servers": [{"name": s["name"], "status": s["status"]}
-                            for s in started.mcp_servers],
+            "mcp_servers": [dict(s) for s in started.mcp_servers],  # name, status[, error]
             "model": self.view.model, "permissionMode": self.view.mode,
             "slash_commands": slash_commands or [], "apiKeySource": started.api_key_source,
             "claude_code_version": self.version, "output_style": "default",

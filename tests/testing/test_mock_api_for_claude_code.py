@@ -1,5 +1,6 @@
-"""Side requests (no tools offered) are answered from the script's `side` list, so a client
-that makes them (Claude Code's session titles) does not shift the conversation's turns."""
+"""What the scripted server needs to drive Claude Code as well as us: side requests (no tools
+offered) answered from the script's `side` list, so its session titles do not shift the
+conversation's turns, and the request parameters it sends accepted as the API accepts them."""
 
 from __future__ import annotations
 
@@ -46,3 +47,16 @@ async def test_without_a_side_key_every_request_takes_a_turn() -> None:
 def test_a_side_value_that_is_not_a_list_is_refused() -> None:
     with pytest.raises(ScriptError, match="side"):
         MockApiServer({"turns": ["x"], "side": "title"})
+
+
+def test_thinking_display_updates_is_accepted_with_its_beta() -> None:
+    """Claude Code 2.1.332 asks for `display: "updates"` with its beta header, as the API
+    allows; without the header the display is refused."""
+    from claude_harness.testing.model_rules import ModelRuleBroken, check_model_params
+
+    body = {"model": "claude-sonnet-5-5", "max_tokens": 1000, "messages": USER_HI,
+            "thinking": {"type": "adaptive", "display": "updates"}}
+    check_model_params(body, {"anthropic-beta": "thinking-display-updates-2026-08-18"},
+                       strict_unknown=False)
+    with pytest.raises(ModelRuleBroken, match="display"):
+        check_model_params(body, {}, strict_unknown=False)
