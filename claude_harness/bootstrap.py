@@ -7,6 +7,7 @@ warms it in a background thread; front ends call it here so they never import `a
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings, preload_sdk
 from claude_harness.api.errors import NO_KEY_HELP
-from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
+from claude_harness.api.models import DEFAULT_MODEL, MODEL_ALIASES, resolve_alias
 from claude_harness.api.request_params import settings_from_sources
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
@@ -29,8 +30,10 @@ from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.transcript import find_session, latest_session, load_messages
 from claude_harness.tools.agent.definitions import with_agent_types
 from claude_harness.tools.registry import assemble_tool_pool
+from claude_harness.tools.structured_output import structured_output_tool
 
-__all__ = ["NO_KEY_HELP", "StartupError", "build_session", "data_dir", "preload_sdk"]
+__all__ = ["DEFAULT_MODEL", "MODEL_ALIASES", "NO_KEY_HELP", "StartupError", "build_session",
+           "data_dir", "preload_sdk"]
 
 
 class StartupError(Exception):
@@ -43,30 +46,37 @@ def resolve_model(opts: RunOptions, settings_model: str | None) -> str:
 
 
 def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, Any]], str | None]:
-    """Messages and session id to continue from (-c / -r ID), or a fresh start."""
+    """Messages and session id to continue from (-c / -r ID), or a fresh start. With
+    --fork-session the history continues under a new session id."""
     if opts.resume:
         path = find_session(store, cwd, opts.resume)
         if path is None:
             raise StartupError(f"No conversation found with session ID: {opts.resume}")
-        return load_messages(path), path.stem
+        return load_messages(path), opts.session_id if opts.fork_session else path.stem
     if opts.continue_session:
         path = latest_session(store, cwd)
         if path is None:
             raise StartupError("No conversation found to continue in this directory.")
-        return load_messages(path), path.stem
+        return load_messages(path), opts.session_id if opts.fork_session else path.stem
     return [], opts.session_id
 
 
-def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Session, list[str]]:
-    """Build the session; returns it with the warnings to show (invalid settings files...)."""
+def build_session(opts: RunOptions, *, trusted: bool | None = None,
+                  sdk_channel: Any = None) -> tuple[Session, list[str]]:
+    """Build the session; returns it with the warnings to show (invalid settings files...).
+    `sdk_channel` (an `mcp.sdk_transport.SdkMcpChannel`) reaches the program's `sdk` MCP
+    servers when the Agent SDK drives us."""
     cwd = opts.cwd.resolve()
     store = data_dir()
+    headless = opts.print_mode or opts.sdk_stream
     if trusted is None:  # -p has no trust question: a folder never trusted stays untrusted
         trusted = opts.trust_workspace or is_trusted(store, cwd)
     loaded = _settings(opts, cwd, trusted)
     warnings = list(loaded.warnings)
-    permission = loaded.permission_context(interactive=opts.interactive and not opts.print_mode)
-    if permission.mode == "bypassPermissions":
+    # Headless runs decide from the rules alone, unless a program on the pipe answers prompts.
+    interactive = (opts.interactive and not headless) or opts.permission_prompt_tool == "stdio"
+    permission = loaded.permission_context(interactive=interactive)
+    if permission.mode == "bypassPermissions" or opts.allow_bypass:
         permission = replace(permission, bypass_available=True)
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store)
@@ -82,11 +92,16 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
     warnings.extend(setting_warnings)
     session = Session(SessionConfig(
         cwd=cwd, model=model, permission=permission, tools=_tools(opts, cwd, permission),
+        extra_tools=_extra_tools(opts),
         system_prompt=system, api=ApiSettings.from_env(), data_dir=store,
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
-        tools_before_start=opts.print_mode, memory_files=tuple(memory.files),
-        mcp=_mcp_manager(opts, cwd, loaded, warnings), request_settings=request_settings,
+        tools_before_start=headless, memory_files=tuple(memory.files),
+        mcp=_mcp_manager(opts, cwd, loaded, warnings, sdk_channel),
+        request_settings=request_settings,
+        persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
+        fallback_model=resolve_alias(opts.fallback_model) if opts.fallback_model else None,
+        stream_events=opts.include_partial_messages,
     ))
     session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
     _prestart_command_guardian(session)
@@ -126,6 +141,7 @@ def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
         disallowed_tools=opts.disallowed_tools,
         permission_mode=opts.permission_mode,
         add_dirs=opts.add_dirs,
+        setting_sources=opts.setting_sources,
     ))
     for key, value in (loaded.env or {}).items():
         os.environ.setdefault(str(key), str(value))
@@ -137,6 +153,19 @@ def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
 def _tools(opts: RunOptions, cwd: Path, permission: Any) -> tuple[Any, ...]:
     """The built-in pool (MCP tools join at the first request), Agent listing agent types."""
     return with_agent_types(assemble_tool_pool(permission, only=opts.tools), cwd)
+
+
+def _extra_tools(opts: RunOptions) -> tuple[Any, ...]:
+    """StructuredOutput, when --json-schema asked for a structured answer."""
+    if not opts.json_schema:
+        return ()
+    try:
+        schema = json.loads(opts.json_schema)
+    except ValueError as exc:
+        raise StartupError(f"--json-schema is not valid JSON: {exc}") from exc
+    if not isinstance(schema, dict):
+        raise StartupError("--json-schema must be a JSON object (a JSON Schema)")
+    return (structured_output_tool(schema),)
 
 
 def _hook_runner(session: Session, loaded: Any, cwd: Path, trusted: bool,
@@ -174,9 +203,11 @@ def _user_controlled_value(loaded: Any, key: str) -> Any:
     return None
 
 
-def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str]) -> Any:
+def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],
+                 sdk_channel: Any = None) -> Any:
     """Servers from .mcp.json, the user config and --mcp-config (not started yet), or None."""
     policy = ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key))
-    manager = McpManager.from_options(cwd, opts.mcp_config, policy=policy)
+    manager = McpManager.from_options(cwd, opts.mcp_config, policy=policy,
+                                      strict=opts.strict_mcp_config, sdk_channel=sdk_channel)
     warnings.extend(manager.warnings)
     return manager if manager.connections else None

@@ -14,6 +14,7 @@ from typing import Any
 from claude_harness import __version__
 from claude_harness.options import RunOptions
 from claude_harness.permissions.rule_lists import split_rule_list
+from claude_harness.sdk.flags import add_sdk_flags, read_system_prompt_file, sdk_options
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
 
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--inline", action="store_true", help="run in the normal screen, not full-screen")
     p.add_argument("--plain", action="store_true",
                    help="line-mode REPL using the terminal's own scrollback")
+    add_sdk_flags(p)
     p.add_argument("-v", "--version", action="version", version=f"{__version__} (claude-harness)")
     return p
 
@@ -80,10 +82,17 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
     if args.dangerously_skip_permissions:
         mode = "bypassPermissions"
     tools = split_tool_list(args.tools) if args.tools else None
+    if tools == ["default"]:  # the SDK's "claude_code" preset: every built-in
+        tools = None
+    system_prompt = args.system_prompt
+    if args.system_prompt_file:
+        system_prompt = read_system_prompt_file(args.system_prompt_file)
+    # A machine-readable format is a headless run, -p or not: never the REPL on a pipe.
+    print_mode = args.print_mode or args.output_format != "text" or args.input_format != "text"
     return RunOptions(
         cwd=Path.cwd(),
         prompt=args.prompt,
-        print_mode=args.print_mode,
+        print_mode=print_mode,
         output_format=args.output_format,
         input_format=args.input_format,
         verbose=args.verbose,
@@ -103,13 +112,14 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         continue_session=args.continue_session,
         resume=args.resume,
         session_id=args.session_id,
-        system_prompt=args.system_prompt,
+        system_prompt=system_prompt,
         append_system_prompt=args.append_system_prompt,
         theme=args.theme,
         inline=args.inline,
         plain=args.plain,
-        interactive=not args.print_mode,
+        interactive=not print_mode,
         trust_workspace=args.trust_workspace,
+        **sdk_options(args),
     )
 
 
@@ -148,7 +158,8 @@ def run_headless(opts: RunOptions) -> int:
                          else f"Warning: {warning}\n")
 
     async def go() -> int:
-        return await Headless(session, opts.output_format, verbose=opts.verbose).run(prompt)
+        return await Headless(session, opts.output_format, verbose=opts.verbose,
+                              budget_usd=opts.max_budget_usd).run(prompt)
 
     try:
         return asyncio.run(go())
@@ -180,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_subcommand(args)
     opts = parse_options(argv)
     _validate_session_id(opts.session_id)
+    for note in opts.notes:
+        sys.stderr.write(f"claude-harness: {note}\n")
+    if opts.sdk_stream:  # the Agent SDK (or any program) on the pipe, with or without -p
+        from claude_harness.sdk.run import run_sdk  # chosen front end only (start-up)
+
+        return run_sdk(opts)
     if opts.print_mode:
         return run_headless(opts)
     if wants_plain(opts):

@@ -1,10 +1,11 @@
 """`-p`: run one prompt without a UI and print text, one JSON result, or NDJSON events.
 
-Formats follow Claude Code's, so scripts that parse its output keep working:
+Formats follow Claude Code's, so scripts that parse its output keep working (the lines come
+from `sdk/lines.py`, shared with the Agent SDK front end):
   text         the final answer on stdout
   json         one `result` object
-  stream-json  `system/init`, then one line per assistant message and per tool-results message,
-               then the `result` object
+  stream-json  `system/init`, then one line per assistant message and per tool result, then
+               the `result` object
 A call that would need a prompt is denied (the model is told) and listed in
 `permission_denials`; the run still succeeds unless something else failed.
 
@@ -16,15 +17,13 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from dataclasses import replace
 from typing import IO, Any
 
-from claude_harness.agent.messages import final_text
+from claude_harness import __version__
 from claude_harness.bootstrap import NO_KEY_HELP
 from claude_harness.protocol.events import (
     ApiRetry,
-    AssistantMessage,
     HookRan,
     Notice,
     SessionClosed,
@@ -32,13 +31,10 @@ from claude_harness.protocol.events import (
     SessionStarted,
     StopNotice,
     TurnEnd,
-    UserMessage,
 )
 from claude_harness.protocol.ops import Shutdown, UserPrompt
 from claude_harness.protocol.view import SessionView
-
-SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution",
-            "refusal": "error_during_execution", "max_tokens": "error_during_execution"}
+from claude_harness.sdk.lines import Shaper
 
 
 def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
@@ -63,36 +59,36 @@ def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
 
 class Headless:
     def __init__(self, session: Any, output_format: str, out: IO[str] | None = None,
-                 err: IO[str] | None = None, *, verbose: bool = False) -> None:
+                 err: IO[str] | None = None, *, verbose: bool = False,
+                 budget_usd: float | None = None) -> None:
         self.session = session
         self.format = output_format
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.verbose = verbose
-        self.view = SessionView()
+        # Claude Code's lines, shared with the Agent SDK front end (hook lines always shown)
+        self.shaper = Shaper(__version__, hook_events=True, budget_usd=budget_usd)
         self._events: Any = None
-        self.stop_reason: str | None = None  # the API's, of the last answer
+
+    @property
+    def view(self) -> SessionView:
+        return self.shaper.view
 
     def _line(self, obj: dict[str, Any]) -> None:
-        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
         self.out.flush()
-
-    @staticmethod
-    def init_line(started: SessionStarted) -> dict[str, Any]:
-        return {"type": "system", "subtype": "init", "session_id": started.session_id,
-                "cwd": started.cwd, "model": started.model, "tools": list(started.tools),
-                "permissionMode": started.mode, "mcp_servers": list(started.mcp_servers),
-                "apiKeySource": started.api_key_source}
 
     async def _next(self) -> SessionEvent:
         event = await anext(self._events)
-        self.view.apply(event)
+        lines = self.shaper.feed(event)
+        if self.format == "stream-json":
+            for line in lines:
+                self._line(line)
         return event
 
     async def run(self, prompt: str | list[Any]) -> int:
         """Run one prompt (or, for --input-format stream-json, each user message in turn);
         return the process exit code."""
-        start = time.monotonic()
         self._events = self.session.events()
         started = await self._next()  # after MCP servers connected: init lists their tools
         assert isinstance(started, SessionStarted)
@@ -100,20 +96,20 @@ class Headless:
             self.err.write(f"Error: {NO_KEY_HELP}\n")
             await self._close()
             return 1
+        self.shaper.begin_turn()
         if self.format == "stream-json":
-            self._line(self.init_line(started))
+            self._line(self.shaper.init_line())
         prompts = prompt if isinstance(prompt, list) else [prompt]
         end: TurnEnd | None = None
-        last_text = ""
         try:
             for number, one in enumerate(prompts, 1):
-                end, last_text = await self._turn(one, last_text)
+                end = await self._turn(one)
                 if end is None or end.reason not in ("end_turn", "stop_sequence"):
                     end = self._skipped(end, len(prompts) - number)
                     break
         finally:
             await self._close()
-        return self._finish(end, last_text, start)
+        return self._finish(end)
 
     def _skipped(self, end: TurnEnd | None, count: int) -> TurnEnd | None:
         """Say so when a failed turn leaves prompts from stdin unsent (never drop them
@@ -130,98 +126,35 @@ class Headless:
         while not isinstance(await self._next(), SessionClosed):
             pass
 
-    async def _turn(self, prompt: Any, last_text: str) -> tuple[TurnEnd | None, str]:
+    async def _turn(self, prompt: Any) -> TurnEnd | None:
         self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
-        self.stop_reason = None
         while True:
             event = await self._next()
-            if isinstance(event, AssistantMessage):
-                if not event.message.get("isSidechain"):
-                    text = final_text(event.message)
-                    continued = self.stop_reason in ("max_tokens", "pause_turn")
-                    last_text = (last_text + text if continued else text or last_text)
-                    self.stop_reason = event.stop_reason
-                self._emit_message("assistant", event.message)
-            elif isinstance(event, UserMessage):
-                if event.message.get("isSidechain") or event.message.get("isMeta") or any(
-                        b.get("type") == "tool_result" for b in event.message["content"]):
-                    self._emit_message("user", event.message)
-            elif isinstance(event, ApiRetry):
-                self._retry(event)
-            elif isinstance(event, HookRan):
-                self._hook(event)
+            if isinstance(event, ApiRetry) and self.format != "stream-json" and self.verbose:
+                self.err.write(f"Retrying ({event.attempt}/{event.max_retries}): "
+                               f"{event.error}\n")
+            elif isinstance(event, HookRan) and self.format != "stream-json" and self.verbose:
+                self.err.write(event.summary() + "\n")
             elif isinstance(event, (Notice, StopNotice)) and (self.verbose
                                                               or event.level != "info"):
                 self.err.write(f"{event.text}\n")
             elif isinstance(event, TurnEnd):
-                if event.reason == "refusal":
-                    self.stop_reason = "refusal"  # even when the refused message was empty
-                return event, last_text
+                return event
 
-    def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
-        if self.format != "stream-json":
-            return
-        parent = message.get("parentToolUseId")  # a sub-agent's message, under its Agent call
-        body = {"role": message["role"], "content": message["content"]}
-        self._line({"type": kind, "message": body, "parent_tool_use_id": parent,
-                    "session_id": self.view.session_id})
+    def result_object(self, end: TurnEnd | None) -> dict[str, Any]:
+        """The `result` line (json and stream-json print it; text prints its `result`)."""
+        return self.shaper.result_line(end)
 
-    def _hook(self, event: HookRan) -> None:
-        if self.format == "stream-json":
-            outcome = event.outcome
-            self._line({
-                "type": "system", "subtype": "hook_response", "hook_event": event.event,
-                "tool_name": event.tool_name, "blocked": outcome.blocked,
-                "hooks": [{"command": r.command, "source": r.source, "exit_code": r.exit_code,
-                           "duration_ms": int(r.duration_s * 1000), "stdout": r.stdout,
-                           "stderr": r.stderr, "timed_out": r.timed_out}
-                          for r in outcome.results],
-                "session_id": self.view.session_id})
-        elif self.verbose:
-            self.err.write(event.summary() + "\n")
-
-    def _retry(self, event: ApiRetry) -> None:
-        if self.format == "stream-json":
-            self._line({"type": "system", "subtype": "api_retry", "attempt": event.attempt,
-                        "max_retries": event.max_retries, "retry_delay_ms": int(event.delay * 1000),
-                        "error": event.error, "session_id": self.view.session_id})
-        elif self.verbose:
-            self.err.write(f"Retrying ({event.attempt}/{event.max_retries}): {event.error}\n")
-
-    def result_object(self, end: TurnEnd | None, text: str, duration_ms: int) -> dict[str, Any]:
-        reason = end.reason if end else "error"
-        subtype = SUBTYPES.get(reason, "success")
-        if reason == "aborted":
-            subtype = "error_during_execution"
-        is_error = subtype != "success"
-        t = self.view.totals
-        return {
-            "type": "result",
-            "subtype": subtype,
-            "is_error": is_error,
-            "duration_ms": duration_ms,
-            "duration_api_ms": int(t.api_seconds * 1000),
-            "num_turns": end.num_turns if end else 0,
-            "result": (end.error if end and end.error else text) if is_error else text,
-            "stop_reason": self.stop_reason,
-            "session_id": self.view.session_id,
-            "total_cost_usd": round(t.cost_usd, 6),
-            "usage": {
-                "input_tokens": t.input_tokens,
-                "cache_creation_input_tokens": t.cache_write_tokens,
-                "cache_read_input_tokens": t.cache_read_tokens,
-                "output_tokens": t.output_tokens,
-            },
-            "permission_denials": [d.as_json() for d in self.view.denials],
-        }
-
-    def _finish(self, end: TurnEnd | None, text: str, start: float) -> int:
-        result = self.result_object(end, text, int((time.monotonic() - start) * 1000))
+    def _finish(self, end: TurnEnd | None) -> int:
+        result = self.result_object(end)
         if self.format in ("json", "stream-json"):
             self._line(result)
         elif result["is_error"]:
-            self.err.write(f"Error: {result['result'] or result['subtype']}\n")
+            reason = end.error if end is not None and end.error else None
+            why = reason or "; ".join(result.get("errors") or []) or result["subtype"]
+            self.err.write(f"Error: {why}\n")
         else:
+            text = result["result"]
             self.out.write(text + ("\n" if text and not text.endswith("\n") else ""))
             self.out.flush()
         return 1 if result["is_error"] else 0

@@ -37,3 +37,22 @@ class RunOptions:
     plain: bool = False
     interactive: bool = True
     trust_workspace: bool = False  # --trust-workspace: this run treats the folder as trusted
+    # What the Agent SDK asks for (see claude_harness/sdk): both stream-json formats together
+    # mean the SDK's streaming mode, with or without -p.
+    permission_prompt_tool: str | None = None  # "stdio": ask the program on the pipe
+    include_partial_messages: bool = False
+    include_hook_events: bool = False
+    max_budget_usd: float | None = None
+    fallback_model: str | None = None
+    json_schema: str | None = None
+    fork_session: bool = False
+    strict_mcp_config: bool = False
+    setting_sources: tuple[str, ...] | None = None  # user, project, local
+    persist_session: bool = True
+    allow_bypass: bool = False  # --allow-dangerously-skip-permissions
+    notes: list[str] = field(default_factory=list)  # flags accepted but not applied, for stderr
+
+    @property
+    def sdk_stream(self) -> bool:
+        """The Agent SDK's streaming mode: stream-json in and out."""
+        return self.input_format == "stream-json" and self.output_format == "stream-json"

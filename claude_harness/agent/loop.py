@@ -54,9 +54,11 @@ from claude_harness.protocol.events import (
     DeferredToolsLoaded,
     HookRan,
     ModeChanged,
+    ModelFallback,
     Notice,
     PermissionRequest,
     SideUsage,
+    StreamEvent,
     ToolResultEvent,
     TurnEnd,
     Usage,
@@ -82,6 +84,12 @@ class QueryParams:
     compact_threshold: int | None = None  # context tokens past which the history is compacted
     context_tokens: int = 0  # context size of the previous request, when known
     settings: RequestSettings = field(default_factory=_settings_from_env)
+    stream_events: bool = False  # yield the API's raw stream events (StreamEvent) too
+    budget_usd: float | None = None  # what this query may still spend (--max-budget-usd)
+    fallback_model: str | None = None  # taken when the model stays overloaded
+
+
+FALLBACK_AFTER_OVERLOADS = 3  # overloaded answers in a row before the fallback model is taken
 
 
 class _Aborted(Exception):
@@ -168,6 +176,8 @@ class _Loop:
         notice = _unknown_model_notice(self.params.model)
         if notice is not None and self.ctx.agent_id is None:
             yield Notice(notice, "warning")
+        if self._over_budget():  # spent before this query began
+            self.end = TurnEnd("max_budget", 0)
         while self.end is None:
             self.turn += 1
             async for event in self._maybe_compact():
@@ -233,9 +243,13 @@ class _Loop:
         self.context_tokens = 0
         if not compacted:
             self.end = TurnEnd("error", self.turn, stop_reasons.CONTEXT_GIVE_UP)
+    def _over_budget(self) -> bool:
+        budget = self.params.budget_usd
+        return budget is not None and self.session_cost >= budget
 
     def _usage(self, acc: StreamAccumulator, started: float) -> Usage:
-        cost = cost_usd(self.params.model, acc.usage)
+        model = acc.model or self.params.model
+        cost = cost_usd(model, acc.usage)
         self.session_cost += cost
         usage = Usage(
             acc.usage.get("input_tokens", 0),
@@ -245,6 +259,7 @@ class _Loop:
             cost,
             self.session_cost,
             time.monotonic() - started,
+            model,
         )
         self.context_tokens = usage.context_tokens
         if self.ctx.agent_id is not None:  # a sub-agent's turns count in the session's totals
@@ -268,7 +283,7 @@ class _Loop:
                 _discard_attempt(executor, StreamAccumulator())
         if assistant["content"]:
             self.messages.append(assistant)
-            yield AssistantMessage(assistant, stop)
+            yield AssistantMessage(assistant, stop, acc.message_id, acc.model, dict(acc.usage))
         self.counted = len(self.messages)
         self.stops.reset_after_progress(stop)
         if stop == "refusal":
@@ -282,6 +297,12 @@ class _Loop:
         if not tool_uses(assistant):
             async for event in self._answer_without_tools(assistant, stop):
                 yield event
+            return
+        if self._over_budget():  # spent: the calls this answer asked for never run
+            async for event in _finish_aborted(self.messages, acc, executor, self.channel,
+                                               assistant_added=True):
+                yield event
+            self.end = TurnEnd("max_budget", self.turn)
             return
         self.guard.reset()
         assert executor is not None
@@ -389,6 +410,8 @@ class _Loop:
     def _check_limits(self, outcomes: list[ToolOutcome]) -> None:
         if any(o.stop_reason for o in outcomes):
             self.end = TurnEnd("hook_stopped", self.turn)
+        elif any(o.ends_turn for o in outcomes):  # the final answer came as a tool call
+            self.end = TurnEnd("structured_output", self.turn)
         elif self.params.max_turns is not None and self.turn >= self.params.max_turns:
             self.end = TurnEnd("max_turns", self.turn)
         elif self.ctx.abort.aborted:
@@ -486,25 +509,38 @@ async def _stream_turn(
 ) -> AsyncIterator[Any]:
     """Stream one request (retrying as needed); yields UI events, and the executor once."""
     request = build_request(params, messages, ultrathink=ultrathink)
-    attempt = 0
+    attempt = overloads = 0
     while True:
         attempt += 1
-        executor = StreamingToolExecutor(ctx, channel.emit)
+        # Under a budget, calls wait for the whole answer: its cost decides whether they run.
+        executor = StreamingToolExecutor(ctx, channel.emit, hold=params.budget_usd is not None)
         yield executor
         pump = asyncio.create_task(_pump(api, request, channel))
         try:
-            async for event in _consume(channel, acc, executor):
+            async for event in _consume(channel, acc, executor, params.stream_events):
                 yield event
             return
         except ApiError as exc:
+            overloads = overloads + 1 if _overloaded(exc) else 0
+            _discard_attempt(executor, acc)
+            if params.fallback_model and overloads >= FALLBACK_AFTER_OVERLOADS \
+                    and request["model"] != params.fallback_model:
+                yield ModelFallback(request["model"], params.fallback_model)
+                params.model = params.fallback_model  # the request as that model takes it
+                request = build_request(params, messages, ultrathink=ultrathink)
+                attempt = overloads = 0
+                continue
             if not exc.retryable or attempt > api.settings.max_retries:
                 raise
-            _discard_attempt(executor, acc)
             delay = api.backoff(attempt, exc.retry_after)
-            yield ApiRetry(attempt, api.settings.max_retries, delay, exc.message)
+            yield ApiRetry(attempt, api.settings.max_retries, delay, exc.message, exc.status)
             await _sleep_or_abort(delay, channel)
         finally:
             pump.cancel()
+
+
+def _overloaded(exc: ApiError) -> bool:
+    return exc.status == 529 or "overloaded" in exc.message
 
 
 async def _pump(api: ApiClient, request: dict[str, Any], channel: _Channel) -> None:
@@ -519,13 +555,16 @@ async def _pump(api: ApiClient, request: dict[str, Any], channel: _Channel) -> N
 
 
 async def _consume(
-    channel: _Channel, acc: StreamAccumulator, executor: StreamingToolExecutor
+    channel: _Channel, acc: StreamAccumulator, executor: StreamingToolExecutor,
+    stream_events: bool = False,
 ) -> AsyncIterator[AgentEvent]:
     while True:
         kind, payload = await channel.get()
         if kind == "event":
             yield payload
         elif kind == "sse":
+            if stream_events:
+                yield StreamEvent(payload.to_dict(mode="json", exclude_unset=True))
             try:
                 deltas, finished_tool = acc.feed(payload)
             except (AttributeError, KeyError, TypeError, ValueError) as exc:

@@ -197,6 +197,7 @@ class CliSettings:
     disallowed_tools: list[str] | None = None
     permission_mode: str | None = None
     add_dirs: list[str] | None = None
+    setting_sources: tuple[str, ...] | None = None  # --setting-sources: user, project, local
 
 
 @dataclass
@@ -428,6 +429,9 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
                           src.root)
 
 
+_SOURCE_NAMES = {"localSettings": "local", "projectSettings": "project", "userSettings": "user"}
+
+
 def load_settings(
     cwd: Path,
     *,
@@ -461,6 +465,8 @@ def load_settings(
         ("projectSettings", project_settings_path(cwd), cwd),
         ("userSettings", user_settings_path(), None),
     ):
+        if cli.setting_sources is not None and _SOURCE_NAMES[source] not in cli.setting_sources:
+            continue
         settings, more = read_settings_file(path)
         warnings.extend(more)
         if settings is not None:

@@ -25,7 +25,7 @@ PROJECT_SOURCES = frozenset({"projectSettings", "localSettings"})
 MANAGED_SOURCE = "policySettings"
 UNTRUSTED_NOTE = "skipped: workspace not trusted"
 MANAGED_ONLY_NOTE = "skipped: allowManagedHooksOnly is set in managed settings"
-HookKind = Literal["command", "http", "prompt", "agent"]
+HookKind = Literal["command", "http", "prompt", "agent", "callback"]
 
 # Keys each handler type reads; anything else earns a warning.
 _COMMON_KEYS = frozenset({"type", "timeout", "statusMessage", "if", "once"})
@@ -52,6 +52,8 @@ class HookEntry:
                   stdout (a non-2xx status is a non-blocking error)
          prompt   `prompt` goes to a small model that answers {"ok": bool, "reason": str}
          agent    the same, answered by a sub-agent that may use read-only tools
+         callback `callback_id` names a hook the program on the Agent SDK pipe registered; it
+                  is asked with the event JSON, and its answer is read like a command's stdout
     """
 
     event: str
@@ -70,6 +72,7 @@ class HookEntry:
     once: bool = False
     plugin_root: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    callback_id: str | None = None
 
     @property
     def origin(self) -> str:
@@ -145,6 +148,10 @@ class HookConfig:
     def empty(cls) -> HookConfig:
         return cls()
 
+    def with_entries(self, more: Iterable[HookEntry]) -> HookConfig:
+        """This configuration and `more` after it (callback hooks registered later)."""
+        return replace(self, entries=(*self.entries, *more))
+
     def matching(self, event: str, matcher_value: str | None) -> list[HookEntry]:
         """Hooks to run for this event and subject, identical commands collapsed to the first."""
         if self.disabled:
@@ -174,6 +181,21 @@ class HookConfig:
         notes = self.skip_notes or (UNTRUSTED_NOTE,) * len(self.skipped)
         rows.extend(_line(e, n) for e, n in zip(self.skipped, notes, strict=False))
         return rows
+
+
+def callback_entry(event: str, matcher: str | None, callback_id: str,
+                   timeout: float | None) -> HookEntry:
+    """A program's callback hook (see HookEntry); raises ValueError for an unknown event or
+    a bad matcher."""
+    if event not in EVENT_SPECS:
+        raise ValueError(f"unknown hook event {event!r}")
+    try:
+        compiled = Matcher.compile(matcher or "")
+    except MatcherError as exc:
+        raise ValueError(f"{event} matcher: {exc}") from exc
+    return HookEntry(event=event, matcher=compiled, command=f"sdk callback {callback_id}",
+                     timeout=float(timeout) if timeout else DEFAULT_TIMEOUT_S,
+                     source="sdk", path=None, kind="callback", callback_id=callback_id)
 
 
 def _line(entry: HookEntry, note: str) -> HookLine:

@@ -12,7 +12,8 @@ payload as JSON on stdin; a command hook runs in the project directory with `CLA
 
 A hook whose `if` rule does not match the tool call is not run. `http` hooks POST the same JSON;
 `prompt` and `agent` hooks ask the model through the callbacks the session gives (see
-kinds.py). `async` command hooks run in the background: `take_async_outcomes()` hands their
+kinds.py). `callback` hooks (a program's, registered over the Agent SDK pipe) get the same JSON
+through `callback_caller`, and their answer counts as that hook's JSON output. `async` command hooks run in the background: `take_async_outcomes()` hands their
 answers to the session for the next turn.
 """
 
@@ -21,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +37,12 @@ from claude_harness.hooks.outcome import HookOutcome, HookResult
 from claude_harness.hooks.output import MAX_TEXT, Verdict, interpret
 from claude_harness.hooks.process import ProcessResult, Waitable, run_process
 
+# (callback_id, the hook's input, tool_use_id) -> the hook's JSON output
+CallbackCaller = Callable[[str, dict[str, Any], str | None], Awaitable[dict[str, Any] | None]]
+
 
 class HookRunner:
-    """Runs configured command hooks; one instance per session."""
+    """Runs configured command hooks (and registered callback hooks); one per session."""
 
     def __init__(
         self,
@@ -63,6 +68,12 @@ class HookRunner:
         self._background: set[asyncio.Task[HookOutcome]] = set()
         self._async_done: list[HookOutcome] = []
         self._env_files = 0
+        self.callback_caller: CallbackCaller | None = None
+
+    def add_callbacks(self, entries: Iterable[HookEntry], caller: CallbackCaller) -> None:
+        """Register callback hooks (see `hooks.config.callback_entry`), asked through `caller`."""
+        self.config = self.config.with_entries(entries)
+        self.callback_caller = caller
 
     def has_hooks(self, event: str) -> bool:
         return self.config.has_hooks(event)
@@ -148,6 +159,34 @@ class HookRunner:
         }
         return json.dumps(data, default=str).encode()
 
+    async def _run_callback(self, event: str, entry: HookEntry,
+                            stdin: bytes) -> tuple[HookResult, Verdict]:
+        """Ask the program that registered the callback (it reads what a command hook reads);
+        a failure or a timeout is a visible error and no decision, as for a command hook."""
+        assert entry.callback_id is not None and self.callback_caller is not None
+        data = json.loads(stdin)
+        started = time.monotonic()
+        result = HookResult(command=entry.command, source=entry.origin, exit_code=None,
+                            duration_s=0.0, stdout="", stderr="")
+        label = f"`{entry.command}`"
+        try:
+            output = await asyncio.wait_for(
+                self.callback_caller(entry.callback_id, data, data.get("tool_use_id")),
+                entry.timeout)
+        except TimeoutError:
+            result.timed_out = True
+            result.error = (f"{event} hook {label} timed out after {entry.timeout:g}s; "
+                            "it made no decision")
+            return result, Verdict()
+        except Exception as exc:  # noqa: BLE001 - the program's failure is its hook's failure
+            result.error = f"{event} hook {label} failed: {exc}; it made no decision"
+            return result, Verdict()
+        finally:
+            result.duration_s = time.monotonic() - started
+        text = json.dumps(output or {})
+        result.exit_code, result.stdout = 0, text[:MAX_TEXT]
+        return result, interpret(event, label, 0, text, "")
+
     async def _run_one(
         self,
         event: str,
@@ -157,6 +196,8 @@ class HookRunner:
     ) -> tuple[HookResult, Verdict]:
         if entry.kind == "http":
             return await run_http(event, entry, stdin, _label(entry))
+        if entry.kind == "callback":
+            return await self._run_callback(event, entry, stdin)
         if entry.kind in ("prompt", "agent"):
             evaluator = self.prompt_evaluator if entry.kind == "prompt" else self.agent_evaluator
             return await run_model_hook(event, entry, stdin, _label(entry), evaluator)

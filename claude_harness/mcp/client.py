@@ -36,6 +36,7 @@ from claude_harness.mcp.oauth import LOGIN_TIMEOUT_SECONDS, Authorizer, ShowUrl
 from claude_harness.mcp.prompts import McpPromptCommand, build_prompt_commands
 from claude_harness.mcp.resources import build_list_tool, build_read_tool
 from claude_harness.mcp.roots import Roots
+from claude_harness.mcp.sdk_transport import SdkMcpChannel
 from claude_harness.mcp.tools import build_server_tools
 from claude_harness.protocol.tool import Tool
 
@@ -113,12 +114,15 @@ class McpManager:
         approve_project: bool = False,
         policy: ProjectPolicy | None = None,
         warnings: Iterable[str] = (),
+        sdk_channel: SdkMcpChannel | None = None,
     ) -> None:
         """`approve_project=True` starts project servers never asked about (e.g. `-p` in a
         trusted folder); an explicit "no" recorded earlier is still honoured. `policy` carries
-        the enabled/disabled server lists of the user's settings."""
+        the enabled/disabled server lists of the user's settings. `sdk_channel` reaches the
+        servers of type `sdk`, which the program on the Agent SDK pipe hosts."""
         self.cwd = Path(cwd)
         self.policy = policy
+        self.sdk_channel = sdk_channel
         self.warnings: list[str] = list(warnings)
         self.startup_timeout = startup_timeout or _seconds_from_env(
             "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT) or DEFAULT_STARTUP_TIMEOUT
@@ -126,6 +130,7 @@ class McpManager:
         self._listeners: list[Listener] = []
         self._tools: tuple[Tool, ...] | None = None
         self._retired: list[asyncio.Future[None]] = []  # replaced connections still closing
+        self._toggles: dict[str, asyncio.Future[None]] = {}  # stops and restarts under way
         self.services = ClientServices(roots=Roots([self.cwd]))
         self.services.roots.on_change(self._roots_changed)
         self.connections: list[McpConnection] = [
@@ -138,18 +143,22 @@ class McpManager:
         return McpConnection(
             cfg, cwd=self.cwd, startup_timeout=startup_timeout or self.startup_timeout,
             tool_timeout=self.tool_timeout, on_change=self._changed, initial_state=state,
-            services=self.services, authorizer=authorizer,
+            services=self.services, authorizer=authorizer, sdk_channel=self.sdk_channel,
         )
 
     @classmethod
     def from_options(
         cls, cwd: Path, mcp_config: Iterable[str] = (), *, approve_project: bool = False,
         policy: ProjectPolicy | None = None, startup_timeout: float | None = None,
+        strict: bool = False, sdk_channel: SdkMcpChannel | None = None,
     ) -> McpManager:
-        """Servers from the user config, `.mcp.json` and `--mcp-config` values."""
-        loaded = load_mcp_configs(Path(cwd), cli_values=mcp_config)
+        """Servers from the user config, `.mcp.json` and `--mcp-config` values (`strict`: from
+        `--mcp-config` only)."""
+        loaded = load_mcp_configs(Path(cwd), cli_values=mcp_config, include_user=not strict,
+                                  include_project=not strict)
         return cls(loaded.servers, cwd=cwd, approve_project=approve_project, policy=policy,
-                   startup_timeout=startup_timeout, warnings=loaded.warnings)
+                   startup_timeout=startup_timeout, warnings=loaded.warnings,
+                   sdk_channel=sdk_channel)
 
     def pending_approvals(self) -> list[McpServerConfig]:
         """Project servers waiting for the user's first yes/no (ask, record_approval, approve)."""
@@ -211,6 +220,37 @@ class McpManager:
         await fresh.wait_settled()
         return fresh.state
 
+    def disable(self, name: str) -> bool:
+        """Stop a server until `enable` (a program's toggle); its tools fail meanwhile."""
+        conn = self.get(name)
+        if conn is None or conn.state == "disabled":
+            return False
+        self._toggles[name] = asyncio.ensure_future(conn.stop("disabled"))
+        return True
+
+    def enable(self, name: str) -> bool:
+        """Start a server `disable` stopped (once it is down); False when it was not."""
+        conn = self.get(name)
+        stopping = self._toggles.pop(name, None)
+        if conn is None or conn.config.error or (stopping is None and conn.state != "disabled"):
+            return False
+        self._restart(conn, after=stopping)
+        return True
+
+    def _restart(self, conn: McpConnection, after: asyncio.Future[None] | None = None) -> None:
+        """The same connection object starts again (tools hold it): now, or once `after`."""
+        if after is None:
+            conn.allow_start()
+            conn.start()
+            self._changed(conn)
+            return
+
+        async def restart() -> None:
+            await after
+            self._restart(conn)
+
+        self._toggles[conn.name] = asyncio.ensure_future(restart())
+
     async def wait_ready(self, timeout: float | None = None) -> bool:
         """Wait until no server is still connecting; False when `timeout` ran out first."""
         waits = [c.wait_settled() for c in self.connections if c.state == "pending"]
@@ -224,7 +264,10 @@ class McpManager:
 
     async def close(self) -> None:
         """Stop every server (each stdio process is closed, then killed if it lingers)."""
+        for toggle in self._toggles.values():
+            toggle.cancel()
         await asyncio.gather(*(c.close() for c in self.connections), *self._retired,
+                             *self._toggles.values(),
                              return_exceptions=True)
 
     # ── what front ends read ─────────────────────────────────────────────────────────────

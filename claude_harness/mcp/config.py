@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-Transport = Literal["stdio", "http", "sse"]
+Transport = Literal["stdio", "http", "sse", "sdk"]
 Scope = Literal["cli", "local", "project", "user"]
-TRANSPORTS: tuple[str, ...] = ("stdio", "http", "sse")
+# "sdk": a server the program on the Agent SDK pipe hosts in its own process (its messages
+# travel as mcp_message control requests; see sdk_transport.py)
+TRANSPORTS: tuple[str, ...] = ("stdio", "http", "sse", "sdk")
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -108,7 +110,7 @@ def parse_server(
     if kind == "streamable-http":
         kind = "http"
     if kind not in TRANSPORTS:
-        return _broken(base, f"type {kind!r} is not supported (use stdio, http or sse)")
+        return _broken(base, f"type {kind!r} is not supported (use stdio, http, sse or sdk)")
     missing: list[str] = []
     try:
         cfg = _expanded(base, kind, raw, env, missing)
@@ -119,7 +121,7 @@ def parse_server(
         return _broken(cfg, f"missing environment variable(s): {names}")
     if kind == "stdio" and not cfg.command:
         return _broken(cfg, "a stdio server needs a `command`")
-    if kind != "stdio" and not cfg.url:
+    if kind in ("http", "sse") and not cfg.url:
         return _broken(cfg, f"an {kind} server needs a `url`")
     return cfg
 

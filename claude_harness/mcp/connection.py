@@ -28,6 +28,7 @@ from claude_harness.mcp.config import McpServerConfig
 from claude_harness.mcp.elicitation import ElicitationRouter
 from claude_harness.mcp.oauth import Authorizer, build_auth, needs_auth_reason
 from claude_harness.mcp.roots import Roots
+from claude_harness.mcp.sdk_transport import SdkMcpChannel, sdk_transport
 
 State = Literal["pending", "connected", "failed", "needs-auth", "needs-approval", "disabled",
                 "closed"]
@@ -91,10 +92,12 @@ class McpConnection:
         initial_state: State = "pending",
         services: ClientServices | None = None,
         authorizer: Authorizer | None = None,
+        sdk_channel: SdkMcpChannel | None = None,
     ) -> None:
         self.config = config
         self.services = services or ClientServices()
         self.authorizer = authorizer or Authorizer()
+        self.sdk_channel = sdk_channel
         self.name = config.name
         self.cwd = cwd
         self.startup_timeout = startup_timeout
@@ -134,11 +137,21 @@ class McpConnection:
             self._fail(f"did not finish starting within {self.startup_timeout:g} s (MCP_TIMEOUT)")
 
     def allow_start(self) -> None:
-        """A server that waited for approval may now start (call `start()` next)."""
-        if self.state in ("needs-approval", "disabled"):
+        """A server that waited for approval, or was stopped (disabled, failed, closed), may
+        start (again): call `start()` next. The object stays the same, so the tools built on
+        it keep working."""
+        if self.state in ("needs-approval", "disabled", "failed", "closed"):
             self.state = "pending"
             self.error = None
             self._settled = asyncio.Event()
+            if self._task is not None and self._task.done():
+                self._task, self._stop = None, asyncio.Event()
+                self._close_stderr()
+
+    async def stop(self, state: State = "disabled") -> None:
+        """Close the connection and stay down in `state` until `allow_start`."""
+        await self.close()
+        self._set(state, None)
 
     async def wait_settled(self) -> None:
         await self._settled.wait()
@@ -223,6 +236,8 @@ class McpConnection:
 
     def _transport(self) -> Any:
         cfg = self.config
+        if cfg.transport == "sdk":
+            return sdk_transport(self.sdk_channel, self.name)
         if cfg.transport == "stdio":
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -391,6 +406,8 @@ class McpConnection:
         from mcp_types import CONNECTION_CLOSED
         from pydantic import ValidationError
 
+        if self.state == "pending":  # (re)connecting: the call waits for the handshake
+            await self.wait_settled()
         client = self.require_client()
         try:
             return await make(client)

@@ -35,10 +35,25 @@ class ThinkingDelta:
 
 @dataclass(frozen=True)
 class AssistantMessage:
-    """A whole assistant message, appended to the history (API shape: role + content blocks)."""
+    """A whole assistant message, appended to the history (API shape: role + content blocks).
+
+    `message_id`, `model` and `usage` are the API's for the response it came from (empty for a
+    message that was not an API response, such as a sub-agent's replayed one)."""
 
     message: dict[str, Any]
     stop_reason: str | None = None
+    message_id: str = ""
+    model: str = ""
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    """One event of the API's answer stream, as the API sent it (`message_start`,
+    `content_block_delta`...). Only when the session was asked for them (the Agent SDK's
+    `--include-partial-messages`): front ends draw from TextDelta and friends."""
+
+    event: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -112,10 +127,13 @@ PermissionChoice = Literal["yes", "always", "no"]
 
 @dataclass(frozen=True)
 class PermissionAnswer:
-    """The user's answer to a permission prompt, as the pipeline receives it."""
+    """The user's answer to a permission prompt, as the pipeline receives it. `updated_input`
+    (a program's allow may rewrite the call) is validated and re-checked against the deny
+    rules before the call runs."""
 
     choice: PermissionChoice
     feedback: str = ""
+    updated_input: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +147,7 @@ class Usage:
     cost_usd: float = 0.0
     session_cost_usd: float = 0.0
     api_seconds: float = 0.0  # time spent waiting on this request's stream
+    model: str = ""  # the model that answered (a fallback model after an overload)
 
     @property
     def context_tokens(self) -> int:
@@ -146,6 +165,16 @@ class ApiRetry:
     max_retries: int
     delay: float
     error: str
+    status: int | None = None  # the HTTP status, when the failure had one
+
+
+@dataclass(frozen=True)
+class ModelFallback:
+    """The model stayed overloaded: this turn goes on with the fallback model."""
+
+    original_model: str
+    fallback_model: str
+    trigger: str = "overloaded"
 
 
 @dataclass(frozen=True)
@@ -240,7 +269,8 @@ class SideUsage:
 
 @dataclass(frozen=True)
 class TurnEnd:
-    """The loop stopped: `reason` is end_turn, max_turns, aborted, error or stop_hook."""
+    """The loop stopped: `reason` is end_turn (or the API's other stop reasons), max_turns,
+    max_budget, aborted, error, hook_stopped or structured_output."""
 
     reason: str
     num_turns: int
@@ -315,6 +345,8 @@ class DenialRecorded:
     tool_use_id: str
     tool_input: dict[str, Any]
     agent_id: str | None = None
+    reason: str = ""  # what the model was told
+    decided_by: str = ""  # rule, hook, user, headless (nobody could be asked), ...
 
     def as_json(self) -> dict[str, Any]:
         return {"tool_name": self.tool_name, "tool_use_id": self.tool_use_id,
@@ -381,10 +413,24 @@ class ShellRan:
 
 @dataclass(frozen=True)
 class Report:
-    """The answer to a `Describe` op: lines for a command such as /permissions or /mcp."""
+    """The answer to a `Describe` op: lines for a command such as /permissions or /mcp, and
+    for the topics a program asks about (mcp_status, context) the facts as `data`."""
 
     topic: str
     lines: tuple[str, ...]
+    data: Any = None
+
+
+@dataclass(frozen=True)
+class HookCallbackRequest:
+    """A hook registered by a program on the SDK pipe (`RegisterHookCallbacks`) fired: ask it,
+    then submit `AnswerHookCallback` with the same `request_id`. `input` is what a command
+    hook reads on stdin."""
+
+    request_id: str
+    callback_id: str
+    input: dict[str, Any]
+    tool_use_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -413,6 +459,7 @@ AgentEvent = (
     | PermissionRequest
     | Usage
     | ApiRetry
+    | ModelFallback
     | Notice
     | HookRan
     | Compaction
@@ -441,6 +488,7 @@ SessionEvent = (
     | HistoryReplaced
     | ShellRan
     | Report
+    | HookCallbackRequest
     | OpDone
     | SessionClosed
 )

@@ -44,11 +44,13 @@ class Interrupt:
 
 @dataclass(frozen=True)
 class AnswerPermission:
-    """The answer to the PermissionRequest with `request_id`."""
+    """The answer to the PermissionRequest with `request_id`. A program's "yes" may carry an
+    `updated_input` for the call (re-validated and re-checked against the deny rules)."""
 
     request_id: str
     choice: PermissionChoice
     feedback: str = ""
+    updated_input: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,10 +89,12 @@ class Resume:
 
 @dataclass(frozen=True)
 class AddRule:
-    """Save a permission rule to .claude/settings.local.json and apply it from now on."""
+    """Save a permission rule to .claude/settings.local.json and apply it from now on
+    (`persist=False`: for this session only)."""
 
     behavior: Literal["allow", "deny", "ask"]
     rule: str
+    persist: bool = True
 
 
 @dataclass(frozen=True)
@@ -109,17 +113,49 @@ class ShellCommand:
 
 @dataclass(frozen=True)
 class Describe:
-    """Ask for a Report: "permissions", "hooks", "mcp" or "memory"."""
+    """Ask for a Report: "permissions", "hooks", "mcp" or "memory" (lines to show), or
+    "mcp_status" or "context" (structured `data` for a program)."""
 
     topic: str
 
 
 @dataclass(frozen=True)
 class McpServer:
-    """`/mcp approve <name>` or `/mcp reconnect <name>`."""
+    """`/mcp approve <name>`, `/mcp reconnect <name>`, or a program's toggle (`disable`
+    stops the server, `enable` starts it again; its tools stay as listed at the start)."""
 
-    action: Literal["approve", "reconnect"]
+    action: Literal["approve", "reconnect", "disable", "enable"]
     name: str
+
+
+@dataclass(frozen=True)
+class HookCallbackMatcher:
+    """One matcher of a program's hooks: `event` fires `callback_ids` for subjects matching
+    `matcher` (a hook matcher: "" or None = all)."""
+
+    event: str
+    matcher: str | None
+    callback_ids: tuple[str, ...]
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class RegisterHookCallbacks:
+    """A program on the SDK pipe hooks events with its own callbacks: each firing becomes a
+    HookCallbackRequest event, answered by AnswerHookCallback. They run beside the command
+    hooks and their answers count the same way."""
+
+    matchers: tuple[HookCallbackMatcher, ...]
+
+
+@dataclass(frozen=True)
+class AnswerHookCallback:
+    """The answer to the HookCallbackRequest with `request_id`: the hook's JSON output, or
+    None with `error` when the callback failed (the hook made no decision)."""
+
+    request_id: str
+    output: dict[str, Any] | None
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -131,4 +167,4 @@ class Shutdown:
 
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
-      | Shutdown)
+      | RegisterHookCallbacks | AnswerHookCallback | Shutdown)

@@ -69,12 +69,14 @@ class ToolResult:
     new_messages     extra messages for the conversation (a sub-agent transcript, reminders)
     context_modifier a function ToolUseContext -> ToolUseContext for the tools that run after
     is_error         a failure that still has useful content (Bash's non-zero exit)
+    ends_turn        the call is the turn's final answer (StructuredOutput): no request follows
     """
 
     data: Any
     new_messages: list[dict[str, Any]] = field(default_factory=list)
     context_modifier: ContextModifier | None = None
     is_error: bool = False
+    ends_turn: bool = False
 
 
 def _default_render(data: Any) -> ToolContent:

@@ -34,6 +34,8 @@ from claude_harness.api.pricing import context_window_for
 from claude_harness.api.request_params import RequestSettings, settings_from_sources
 from claude_harness.commands import expand, find_command, load_commands
 from claude_harness.config.local_rules import update_local_rules
+from claude_harness.hooks.config import HookConfig
+from claude_harness.hooks.runner import HookRunner
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.rules import parse_rule
 from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext, PermissionRule
@@ -63,7 +65,6 @@ from claude_harness.protocol.events import (
     PermissionAnswer,
     PromptsReturned,
     QueueChanged,
-    Report,
     RulesChanged,
     SessionClosed,
     SessionEvent,
@@ -77,7 +78,8 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.tool import Tool
-from claude_harness.session.describe import describe, mcp_action
+from claude_harness.session.describe import mcp_action, report
+from claude_harness.session.hook_callbacks import HookCallbacks
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
 from claude_harness.session.totals import Totals
@@ -115,6 +117,11 @@ class SessionConfig:
     memory_files: tuple[Path, ...] = ()
     mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
     request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
+    max_budget_usd: float | None = None  # the session ends its turn once it has cost this
+    fallback_model: str | None = None  # taken for a turn when the model stays overloaded
+    stream_events: bool = False  # report the API's raw stream events (StreamEvent)
+    extra_tools: tuple[Tool, ...] = ()  # offered beside the pool (StructuredOutput)
+
 
 
 Job = Callable[[], Awaitable[None]]
@@ -122,6 +129,7 @@ Job = Callable[[], Awaitable[None]]
 
 class Session:
     def __init__(self, config: SessionConfig) -> None:
+        config.tools = (*config.tools, *config.extra_tools)
         self.config = config
         self.model = config.model
         self.messages: list[dict[str, Any]] = list(config.history)
@@ -146,6 +154,7 @@ class Session:
         self.loaded_deferred = loaded_from_history(self.messages)
         self.reminders = Reminders.for_history(self.messages, self.mode)
         self.prompter = Prompter(config.cwd, self._emit, self._rules_changed)
+        self.hook_callbacks = HookCallbacks(self._emit)
         # the driver: created on first use, inside the event loop
         self._ops: asyncio.Queue[tuple[int, ops.Op]] | None = None
         self._out: asyncio.Queue[SessionEvent] | None = None
@@ -233,7 +242,7 @@ class Session:
             case ops.RunCommand(name=name, args=args):
                 self._run_command(name, args)
             case ops.AnswerPermission(request_id=rid, choice=choice, feedback=feedback):
-                self.prompter.answer(rid, PermissionAnswer(choice, feedback))
+                self.prompter.answer(rid, PermissionAnswer(choice, feedback, op.updated_input))
             case ops.Interrupt():
                 self._interrupt()
             case ops.SetMode(mode=mode):
@@ -253,14 +262,18 @@ class Session:
             case ops.ShellCommand(command=command):
                 self._start_job(lambda: self._shell(command), f"Running !{command[:40]}",
                                 "!cmd")
-            case ops.AddRule(behavior=behavior, rule=rule):
-                self.prompter.save_rule(behavior, rule)
+            case ops.AddRule(behavior=behavior, rule=rule, persist=persist):
+                self.prompter.save_rule(behavior, rule, persist=persist)
             case ops.RemoveRule(rule=rule):
                 self._remove_rule(rule)
             case ops.Describe(topic=topic):
-                self._emit(Report(topic, describe(topic, self)))
+                self._emit(report(topic, self))
             case ops.McpServer(action=action, name=name):
                 self._emit(mcp_action(self.config.mcp, action, name, self.config.cwd))
+            case ops.RegisterHookCallbacks(matchers=matchers):
+                self._register_hook_callbacks(matchers)
+            case ops.AnswerHookCallback(request_id=rid, output=output, error=error):
+                self.hook_callbacks.answer(rid, output, error)
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -400,16 +413,24 @@ class Session:
             return
         self._prompt(ops.UserPrompt(line))
 
+    @property
+    def compact_threshold(self) -> int | None:
+        """Context tokens past which the history is compacted (None: never automatically)."""
+        if not self.config.auto_compact:
+            return None
+        return (self.config.compact_threshold_tokens
+                or int(context_window_for(self.model) * AUTO_COMPACT_FRACTION))
+
     def _params(self) -> QueryParams:
-        threshold = None
-        if self.config.auto_compact:
-            threshold = (self.config.compact_threshold_tokens
-                         or int(context_window_for(self.model) * AUTO_COMPACT_FRACTION))
+        budget = self.config.max_budget_usd
         return QueryParams(self.model, self._system, self._tool_schemas,
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
-                           compact_threshold=threshold,
+                           compact_threshold=self.compact_threshold,
                            context_tokens=self.totals.last_context_tokens,
-                           settings=self.request_settings)
+                           settings=self.request_settings,
+                           stream_events=self.config.stream_events,
+                           budget_usd=None if budget is None else budget - self.totals.cost_usd,
+                           fallback_model=self.config.fallback_model)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -561,6 +582,15 @@ class Session:
     def _rules_changed(self) -> None:
         self._emit(RulesChanged(self._rule_listing()))
 
+    def _register_hook_callbacks(self, matchers: tuple[ops.HookCallbackMatcher, ...]) -> None:
+        """A program's hooks join the command hooks (a runner is made when there is none)."""
+        if self.config.hooks is None:
+            self.config.hooks = HookRunner(
+                HookConfig.empty(), project_dir=self.config.cwd, session_id=self.session_id,
+                transcript_path=self.transcript_path, get_permission_mode=lambda: self.mode)
+        for problem in self.hook_callbacks.register(self.config.hooks, matchers):
+            self._emit(Notice(problem, "warning"))
+
     def _emit_totals(self) -> None:
         self._emit(self.totals.event(self.model))
 
@@ -591,11 +621,13 @@ class Session:
         await mcp.wait_ready()
         tools = with_agent_types(assemble_tool_pool(self.permission, mcp_tools=mcp.tools(),
                                                     only=self.config.tool_filter), self.config.cwd)
+        tools = (*tools, *self.config.extra_tools)
         self.config.tools = tools
         self._tool_schemas = _schemas(tools)
 
     async def _shutdown(self, reason: str) -> None:
         self.prompter.cancel_all()
+        self.hook_callbacks.cancel_all()
         if self._abort is not None:
             self._abort.abort()
         if self._job is not None and not self._job.done():

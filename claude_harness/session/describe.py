@@ -1,17 +1,26 @@
-"""The lines of a Report (what /permissions, /hooks, /mcp and /memory show, written once for
-every front end) and the /mcp approve|reconnect actions."""
+"""Reports (what /permissions, /hooks, /mcp and /memory show, written once for every front
+end, and the structured facts a program on the SDK pipe asks for: mcp_status, context) and the
+/mcp approve|reconnect actions, with a program's disable|enable."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from claude_harness.api.pricing import context_window_for
 from claude_harness.mcp.approvals import approval_project, record_approval
-from claude_harness.protocol.events import Notice
+from claude_harness.protocol.events import Notice, Report
+
+
+def report(topic: str, session: Any) -> Report:
+    """The Report answering a Describe op; `session` is the Session answering it."""
+    maker = DATA_TOPICS.get(topic)
+    if maker is not None:
+        return Report(topic, (), maker(session))
+    return Report(topic, describe(topic, session))
 
 
 def describe(topic: str, session: Any) -> tuple[str, ...]:
-    """`session` is the Session answering a Describe op."""
     writer = TOPICS.get(topic)
     if writer is None:
         return (f"Nothing to describe for {topic!r}.",)
@@ -54,6 +63,10 @@ def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:
     if manager is None:
         return Notice("No MCP servers are configured (.mcp.json, ~/.claude.json or "
                       "--mcp-config).")
+    if action in ("disable", "enable"):
+        done = manager.disable(name) if action == "disable" else manager.enable(name)
+        return Notice(f"{action.capitalize()}d {name}." if done else f"Cannot {action} {name}.",
+                      "info" if done else "error")
     if action == "reconnect":
         ok = manager.reconnect(name)
         return Notice(f"Reconnecting {name}…" if ok else f"Cannot reconnect {name}.")
@@ -64,3 +77,28 @@ def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:
     manager.approve(name)
     return Notice(f"Approved {name}; it starts now. Its tools are offered from the next session "
                   "on (the tool list is fixed per session).")
+
+
+def _mcp_status(session: Any) -> list[dict[str, Any]]:
+    manager = session.config.mcp
+    if manager is None:
+        return []
+    return [{"name": c.name, "status": c.state, "scope": c.config.scope,
+             "transport": c.config.transport, "error": c.error,
+             "tools": [{"name": t.name, "description": getattr(t, "description", "") or ""}
+                       for t in c.tools]}
+            for c in manager.connections]
+
+
+def _context(session: Any) -> dict[str, Any]:
+    window = context_window_for(session.model)
+    tokens = session.totals.last_context_tokens
+    return {"model": session.model, "tokens": tokens, "window": window,
+            "compact_threshold": session.compact_threshold,
+            "system_chars": len(session.config.system_prompt),
+            "tool_chars": sum(len(str(t.api_schema())) for t in session.config.tools),
+            "messages": len(session.messages),
+            "memory_files": [str(f) for f in session.config.memory_files]}
+
+
+DATA_TOPICS = {"mcp_status": _mcp_status, "context": _context}

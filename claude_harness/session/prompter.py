@@ -79,23 +79,27 @@ class Prompter:
 
     # ── rules the user adds during the session ──────────────────────────────────────────────
 
-    def save_rule(self, behavior: str, rule: str, *, announce: bool = True) -> bool:
-        """Save rule(s) to .claude/settings.local.json and apply them from now on (a compound
-        command's suggestion may hold several)."""
-        try:
-            update_local_rules(self.cwd, add=rule, behavior=behavior)  # type: ignore[arg-type]
-        except (OSError, ValueError) as exc:
-            self._emit(Notice(f"Could not save rule {rule}: {exc}",
-                              "error" if announce else "warning"))
-            return False
+    def save_rule(self, behavior: str, rule: str, *, announce: bool = True,
+                  persist: bool = True) -> bool:
+        """Save rule(s) to .claude/settings.local.json (unless `persist` is False: this session
+        only) and apply them from now on (a compound command's suggestion may hold several)."""
+        if persist:
+            try:
+                update_local_rules(self.cwd, add=rule, behavior=behavior)  # type: ignore[arg-type]
+            except (OSError, ValueError) as exc:
+                self._emit(Notice(f"Could not save rule {rule}: {exc}",
+                                  "error" if announce else "warning"))
+                return False
+        source = "localSettings" if persist else "session"
         for text in split_rules(rule):
             try:
-                self._rules.append(PermissionRule("localSettings", behavior,  # type: ignore[arg-type]
+                self._rules.append(PermissionRule(source, behavior,  # type: ignore[arg-type]
                                                   parse_rule(text)))
             except ValueError:
                 continue
         if announce:
-            self._emit(Notice(f"Saved {behavior} rule {rule} to .claude/settings.local.json."))
+            where = "to .claude/settings.local.json" if persist else "for this session"
+            self._emit(Notice(f"Saved {behavior} rule {rule} {where}."))
         self._rules_changed()
         return True
 

@@ -28,6 +28,7 @@ from claude_harness.testing.events import (
     malformed_frame,
 )
 from claude_harness.testing.script import ScriptError, Turn, load_script_with_options
+from claude_harness.testing.side import load_side
 from claude_harness.testing.state import STATUS_FOR_TYPE, ErrorReply, ServerState, TurnReply
 
 MESSAGES_PATH = "/v1/messages"
@@ -134,17 +135,17 @@ class _Handler(BaseHTTPRequestHandler):
         if turn.delay:
             time.sleep(turn.delay)
         if fault is not None and fault.drop_after_events is not None:
-            self.server.state.record_response_end(index, 0, turn=turn.index, dropped=True)
+            self.server.state.record_response_end(index, 0, dropped=True, **reply.log_tag)
             self._drop_connection()
             return
         if fault is not None and fault.sse_error is not None:
             err_type = fault.sse_error["type"]
             return self._send_error(index, ErrorReply(
                 STATUS_FOR_TYPE.get(err_type, 500), err_type, fault.sse_error["message"]),
-                turn=turn.index)
+                **reply.log_tag)
         message = build_message(turn, f"msg_mock_{index:06d}", model, reply.usage,
                                 reply.omit_thinking)
-        self._send_json(index, 200, message, turn=turn.index)
+        self._send_json(index, 200, message, **reply.log_tag)
 
     def _stream(self, index: int, reply: TurnReply, model: str) -> None:
         turn, fault = reply.turn, reply.turn.fault
@@ -173,31 +174,31 @@ class _Handler(BaseHTTPRequestHandler):
             # the end always finds the record; for a normal stream `t` is just after
             # message_stop was flushed.
             if fault is not None and fault.drop_after_events is not None:
-                end(index, 200, turn=turn.index, dropped=True)
+                end(index, 200, dropped=True, **reply.log_tag)
                 self._drop_connection()
                 return
             if fault is not None and fault.malformed_after_events is not None:
-                end(index, 200, turn=turn.index, malformed=True)
+                end(index, 200, malformed=True, **reply.log_tag)
                 self._send_chunk(malformed_frame(), turn)
                 self._drop_connection()
                 return
             if fault is not None and fault.stall_after_events is not None:
-                end(index, 200, turn=turn.index, stalled=fault.stall)
+                end(index, 200, stalled=fault.stall, **reply.log_tag)
                 time.sleep(fault.stall)  # silence: not even a ping
                 self._drop_connection()
                 return
             if fault is not None and fault.sse_error is not None:
-                end(index, 200, turn=turn.index, sse_error=fault.sse_error["type"])
+                end(index, 200, sse_error=fault.sse_error["type"], **reply.log_tag)
                 self._send_chunk(format_sse("error", {"type": "error", "error": fault.sse_error}),
                                  turn)
             else:
-                end(index, 200, turn=turn.index)
+                end(index, 200, **reply.log_tag)
             self._write(b"0\r\n\r\n")
         except OSError:  # the client went away (aborted stream) or the server is closing
             self.close_connection = True
             if not any(e["event"] == "response_end" and e["index"] == index
                        for e in self.server.state.log):
-                end(index, 200, turn=turn.index, client_disconnected=True)
+                end(index, 200, client_disconnected=True, **reply.log_tag)
 
     def _send_chunk(self, payload: bytes, turn: Turn) -> None:
         if turn.delay:
@@ -249,7 +250,7 @@ class MockApiServer:
                  log_path: str | Path | None = None, api_key: str | None = None,
                  host: str = "127.0.0.1") -> None:
         turns, options = load_script_with_options(script)
-        self.state = ServerState(turns, log_path, api_key, options)
+        self.state = ServerState(turns, log_path, api_key, options, load_side(script))
         self._httpd = _Server((host, port), self.state)
         self.host = host
         self.port: int = self._httpd.server_address[1]

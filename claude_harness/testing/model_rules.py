@@ -15,6 +15,8 @@ from claude_harness.api.models import EFFORT_LEVELS, MIN_THINKING_BUDGET, spec_f
 CONTEXT_EDIT_TYPES = ("clear_thinking_20251015", "clear_tool_uses_20250919", "compact_20260112")
 CONTEXT_BETA = "context-management-2025-06-27"
 THINKING_DISPLAYS = ("summarized", "omitted")
+# `display: "updates"` is accepted with this beta (Claude Code 2.1.332 sends both)
+UPDATES_BETA_PREFIX = "thinking-display-updates-"
 
 
 class ModelRuleBroken(ValueError):
@@ -45,7 +47,7 @@ def check_model_params(body: dict[str, Any], headers: dict[str, str], *,
         raise ModelRuleBroken(
             f"max_tokens: {body['max_tokens']} > {spec.max_output_tokens}, which is the maximum "
             f"allowed number of output tokens for {model}")
-    _check_thinking(model, spec.thinking, thinking, body["max_tokens"])
+    _check_thinking(model, spec.thinking, thinking, body["max_tokens"], headers)
     if effort is not None:
         if effort not in EFFORT_LEVELS:
             raise ModelRuleBroken(f"output_config.effort: Input should be one of "
@@ -59,7 +61,8 @@ def _thinking_on(thinking: Any) -> bool:
     return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
 
 
-def _check_thinking(model: str, kind: str, thinking: Any, max_tokens: int) -> None:
+def _check_thinking(model: str, kind: str, thinking: Any, max_tokens: int,
+                    headers: dict[str, str]) -> None:
     if thinking is None:
         return
     if not isinstance(thinking, dict) or thinking.get("type") not in (
@@ -67,7 +70,9 @@ def _check_thinking(model: str, kind: str, thinking: Any, max_tokens: int) -> No
         raise ModelRuleBroken("thinking.type: Input should be 'enabled', 'adaptive', "
                               "'disabled' or 'between_tools'")
     display = thinking.get("display")
-    if display is not None and display not in THINKING_DISPLAYS:
+    updates = display == "updates" and any(b.startswith(UPDATES_BETA_PREFIX)
+                                           for b in _betas(headers))
+    if display is not None and display not in THINKING_DISPLAYS and not updates:
         raise ModelRuleBroken(f"thinking.display: Input should be 'summarized' or 'omitted' "
                               f"(got {display!r})")
     if thinking["type"] == "adaptive" and kind != "adaptive":

@@ -11,7 +11,8 @@ Format (a JSON file, a dict, or a bare list of turns)::
                        maximum" and consumes no turn, as the real API answers,
      "strict_unknown_models": optional bool: a model id the model table does not know is
                        refused thinking, effort and context_management (a proxy or a new
-                       model that takes none of them); by default such ids accept anything}
+                       model that takes none of them); by default such ids accept anything,
+     "side": optional [TURN, ...]: answers for requests that offer no tools (side.py)}
 
     TURN  = {"content": [BLOCK, ...],
              "stop_reason": optional (default "tool_use" if any tool_use block else "end_turn"),
@@ -171,7 +172,7 @@ def load_script_with_options(source: str | Path | dict[str, Any] | list[Any]
     if isinstance(source, dict):
         if "turns" not in source:
             raise ScriptError('script object must have a "turns" list')
-        unknown = set(source) - {"turns", "context_window", "strict_unknown_models"}
+        unknown = set(source) - {"turns", "context_window", "strict_unknown_models", "side"}
         if unknown:
             raise ScriptError(f"script: unknown keys {sorted(unknown)}")
         window = source.get("context_window")

@@ -17,6 +17,7 @@ from typing import Any
 from claude_harness.api.token_estimate import estimate_tokens
 from claude_harness.testing.cache import CacheTracker
 from claude_harness.testing.script import ScriptOptions, Turn
+from claude_harness.testing.side import default_side_turn, is_side_request
 from claude_harness.testing.validation import IssuedThinking, RequestInvalid, validate_request
 
 REDACTED_HEADERS = frozenset({"x-api-key", "authorization"})
@@ -51,15 +52,24 @@ class TurnReply:
     turn: Turn
     usage: dict[str, int]
     omit_thinking: bool = False  # the request asked for thinking display "omitted"
+    side: bool = False  # answered from the script's `side` list (see side.py)
+
+    @property
+    def log_tag(self) -> dict[str, int]:
+        """How the request log names the turn played: `turn` or `side_turn`."""
+        return {"side_turn" if self.side else "turn": self.turn.index}
 
 
 class ServerState:
     """Thread-safe record of everything the scripted server has seen and sent."""
 
     def __init__(self, turns: list[Turn], log_path: str | Path | None,
-                 api_key: str | None, options: ScriptOptions | None = None) -> None:
+                 api_key: str | None, options: ScriptOptions | None = None,
+                 side: list[Turn] | None = None) -> None:
         self.turns = turns
         self.options = options or ScriptOptions()
+        self.side = side
+        self.next_side = 0
         self.api_key = api_key
         self.log_path = Path(log_path) if log_path is not None else None
         self.log: list[dict[str, Any]] = []
@@ -122,6 +132,8 @@ class ServerState:
             if window is not None and (size := estimate_tokens(body)) > window:
                 return ErrorReply(400, "invalid_request_error",
                                   f"prompt is too long: {size} tokens > {window} maximum")
+            if self.side is not None and is_side_request(body):
+                return TurnReply(self._take_side(), self.cache.account(body), side=True)
             if self.next_turn >= len(self.turns):
                 return ErrorReply(500, "api_error",
                                   f"mock_api: script exhausted ({len(self.turns)} turns)")
@@ -142,6 +154,13 @@ class ServerState:
             omit = _thinking_display(body) == "omitted"
             self.issued.record_response([b.to_api(omit) for b in turn.blocks], turn.stop_reason)
             return TurnReply(turn, usage, omit)
+
+    def _take_side(self) -> Turn:
+        assert self.side is not None
+        if self.next_side < len(self.side):
+            self.next_side += 1
+            return self.side[self.next_side - 1]
+        return default_side_turn()
 
     @property
     def remaining_turns(self) -> int:

@@ -9,6 +9,8 @@ Rules (the seeds' orchestration):
 - Context modifiers of serial calls apply as soon as the call ends, so the next call sees them;
   those of a parallel batch are queued and applied, in block order, when the batch ends.
 - Results come back in the order of the tool_use blocks, whatever order they finished in.
+- `hold=True` (a spending limit is set): nothing starts before the stream has ended, since the
+  answer's cost decides whether its calls run at all.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class StreamingToolExecutor:
     emit: Emit
     tools: list[TrackedTool] = field(default_factory=list)
     stream_done: bool = False
+    hold: bool = False
     _pending_modifiers: list[tuple[int, ContextModifier]] = field(default_factory=list)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -67,6 +70,8 @@ class StreamingToolExecutor:
 
     def _schedule(self) -> None:
         """Start every queued call that the rules allow to start now, in block order."""
+        if self.hold and not self.stream_done:
+            return
         for tracked in self.tools:
             if tracked.task is not None:
                 if tracked.outcome is None and not tracked.safe:

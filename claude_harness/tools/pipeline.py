@@ -64,6 +64,7 @@ class ToolOutcome:
     stop_reason: str | None = None  # a hook asked to stop the loop
     error_class: str | None = None
     trace: list[str] = field(default_factory=list)  # the stages this call went through
+    ends_turn: bool = False  # the call was the turn's final answer (ToolResult.ends_turn)
 
 
 @dataclass
@@ -287,30 +288,32 @@ async def permission_request_hook(call: ToolCall,
     if verdict is not None and verdict.behavior == "deny":
         return verdict
     if verdict is not None and verdict.behavior == "allow":
-        return await _recheck_hook_allow(call, verdict, outcome.updated_input)
+        approval = PermissionDecision.allow(
+            verdict.reason or "approved by a PermissionRequest hook", decided_by="hook")
+        return await recheck_allow(call, approval, outcome.updated_input,
+                                   "A PermissionRequest hook")
     return None
 
 
-async def _recheck_hook_allow(call: ToolCall, verdict: PermissionDecision,
-                              updated_input: dict[str, Any] | None) -> PermissionDecision:
-    """A PermissionRequest hook said allow (maybe with a rewritten input): the input is
-    validated again and the whole chain re-checked with the hook's verdict, so deny rules and
-    safety checks still hold."""
+async def recheck_allow(call: ToolCall, approval: PermissionDecision,
+                        updated_input: dict[str, Any] | None, who: str) -> PermissionDecision:
+    """An allow that answered the prompt (a PermissionRequest hook's, or a program's answer on
+    the SDK pipe), maybe with a rewritten input: the input is validated again and the whole
+    chain re-checked with that verdict, so deny rules and safety checks still hold."""
     assert call.tool is not None and call.parsed is not None
     if updated_input is not None:
         try:
             call.parsed = call.tool.input_model.model_validate(updated_input)
         except ValidationError as exc:
-            return PermissionDecision.deny("A PermissionRequest hook rewrote the input into an "
-                                           "invalid one: " + format_validation_error(call.tool, exc))
+            return PermissionDecision.deny(f"{who} rewrote the input into an invalid one: "
+                                           + format_validation_error(call.tool, exc))
         await input_backfill(call)
     ctx = replace(call.ctx, permission=call.ctx.effective_permission())
-    again = await resolve_permission(call.tool, call.parsed, ctx, hook_decision=verdict)
+    again = await resolve_permission(call.tool, call.parsed, ctx, hook_decision=approval)
     if again.behavior == "deny":
         return again
-    # The hook answered the prompt the user would have seen: that is its approval.
-    return PermissionDecision.allow(verdict.reason or "approved by a PermissionRequest hook",
-                                    decided_by="hook", updated_input=again.updated_input)
+    # It answered the prompt the user would have seen: that is its approval.
+    return replace(approval, updated_input=again.updated_input)
 
 
 async def headless_deny(call: ToolCall, decision: PermissionDecision) -> PermissionDecision | None:
@@ -364,15 +367,20 @@ async def ask_user(call: ToolCall, decision: PermissionDecision) -> PermissionDe
             f"it as is; ask the user or take another approach.{feedback}",
             decided_by="user",
         )
-    return PermissionDecision.allow("approved by user", decided_by="user",
-                                    updated_input=decision.updated_input)
+    approval = PermissionDecision.allow("approved by user", decided_by="user",
+                                        updated_input=decision.updated_input)
+    if answer.updated_input is not None:  # a program's answer may rewrite the call
+        return await recheck_allow(call, replace(approval, updated_input=None),
+                                   answer.updated_input, "The permission answer")
+    return approval
 
 
 async def permission_denied(call: ToolCall) -> ToolOutcome | None:
     decision = call.decision
     if decision is None or decision.behavior == "allow":
         return None
-    call.emit(DenialRecorded(call.name, call.tool_use_id, call.raw_input, call.ctx.agent_id))
+    call.emit(DenialRecorded(call.name, call.tool_use_id, call.raw_input, call.ctx.agent_id,
+                             decision.reason, decision.decided_by))
     if call.ctx.hooks is not None:
         outcome = await call.ctx.hooks.run(
             "PermissionDenied", _hook_payload(call, reason=decision.reason),
@@ -471,7 +479,8 @@ def _outcome(call: ToolCall) -> ToolOutcome:
         call.tool_use_id, call.name, call.content, is_error=call.is_error,
         data=call.result.data if call.result is not None else None,
         new_messages=call.new_messages, context_modifier=call.context_modifier,
-        stop_reason=call.stop_reason, error_class=call.error_class)
+        stop_reason=call.stop_reason, error_class=call.error_class,
+        ends_turn=call.result is not None and call.result.ends_turn and not call.is_error)
 
 
 Stage = Callable[[ToolCall], Awaitable[ToolOutcome | None]]

@@ -49,15 +49,17 @@ def test_scripted_session_in_stream_json(project: Path, api: Any) -> None:
     for key in ("session_id", "duration_ms", "duration_api_ms", "total_cost_usd", "usage"):
         assert key in result
 
+    # As Claude Code writes them: one user line per tool result, with its tool_use_result.
     kinds = [line["type"] for line in lines[1:-1]]
-    assert kinds == ["assistant", "user"] * 4 + ["assistant"]
-    users = [line["message"] for line in lines if line["type"] == "user"]
-    read_result, = tool_results(users[0])
+    assert kinds == ["assistant", "user", "assistant", "user", "user"] + [
+        "assistant", "user"] * 2 + ["assistant"]
+    users = [line for line in lines if line["type"] == "user"]
+    assert all(len(tool_results(u["message"])) == 1 and "tool_use_result" in u for u in users)
+    read_result, grep_result, glob_result, bash_result, edit_result = (
+        tool_results(u["message"])[0] for u in users)
     assert "1\tdef greet(name):" in read_result["content"]
-    assert len(tool_results(users[1])) == 2  # Grep + Glob answered together
-    bash_result, = tool_results(users[2])
+    assert grep_result["tool_use_id"] != glob_result["tool_use_id"]  # answered together
     assert "from-bash" in bash_result["content"] and not bash_result.get("is_error")
-    edit_result, = tool_results(users[3])
     assert not edit_result.get("is_error"), edit_result
 
     # The edit is on disk.

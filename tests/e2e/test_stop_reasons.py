@@ -85,19 +85,22 @@ def test_refusal_ends_the_run_with_an_error_result(project: Path, api: Any) -> N
     assert "declined" in proc.stderr
 
 
-def test_refusal_in_stream_json_input_says_what_was_not_sent(project: Path, api: Any) -> None:
+def test_refusal_in_streamed_input_ends_with_an_error_result(project: Path, api: Any) -> None:
+    """stream-json in and out is the Agent SDK's streaming mode: the prompts that arrive while
+    the first turn runs go out together as the next turn (as Claude Code does), and a refusal
+    ends that turn with an error result and exit code 1."""
     server = api([{"content": ["Sure."]},
                   {"content": ["I can't help with that."], "stop_reason": "refusal"}])
     prompts = "".join(json.dumps({"type": "user", "message": {"role": "user", "content": p}})
                       + "\n" for p in ("first", "second", "third", "fourth"))
     proc = run_cli(["-p", "--input-format", "stream-json", "--output-format", "stream-json",
                     *OPUS], project, stdin=prompts)
-    result = result_of(proc)
+    results = [line for line in ndjson(proc.stdout) if line["type"] == "result"]
     assert proc.returncode == 1
-    assert result["stop_reason"] == "refusal" and result["is_error"]
-    assert "2 remaining prompt(s) from stdin were not sent" in result["result"]
-    assert "2 remaining prompt(s)" in proc.stderr
+    assert [r["is_error"] for r in results] == [False, True]
+    assert results[-1]["stop_reason"] == "refusal" and "declined" in results[-1]["result"]
     assert len(server.requests) == 2
+    assert "second\nthird\nfourth" in texts(server.requests[1]["messages"][-1])[0]
 
 
 def test_pause_turn_resends_the_server_tool_blocks_unchanged(project: Path, api: Any) -> None:

@@ -30,7 +30,7 @@ def test_a_stalled_stream_is_retried_after_the_idle_timeout(project: Path, api: 
     assert proc.returncode == 0, proc.stderr
     assert ndjson(proc.stdout)[-1]["result"] == "Recovered."
     (retry,) = retries(proc)
-    assert "stalled" in retry["error"] and "for 2 s" in retry["error"]
+    assert "stalled" in retry["message"] and "for 2 s" in retry["message"]
     assert len(server.requests) == 2
     # The watchdog ended the attempt: the retry came long before the server's 30 s of silence
     # was over (the server logs the stall as it begins).
@@ -46,7 +46,7 @@ def test_a_malformed_frame_is_retried_not_fatal(project: Path, api: Any) -> None
     assert proc.returncode == 0, proc.stderr
     assert ndjson(proc.stdout)[-1]["result"] == "Fine now."
     (retry,) = retries(proc)
-    assert "Malformed" in retry["error"] or "not JSON" in retry["error"]
+    assert "Malformed" in retry["message"] or "not JSON" in retry["message"]
     assert len(server.requests) == 2
 
 
