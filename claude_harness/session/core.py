@@ -24,6 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from claude_harness.agent.api_history import ApiHistory
 from claude_harness.agent.loop import QueryParams, query, run_compaction
 from claude_harness.agent.messages import user_text
 from claude_harness.agent.side_query import side_query
@@ -131,6 +132,7 @@ class Session:
         self.api = ApiClient(config.api)
         self.read_file_state = FileStateCache()
         self.content_replacement = ContentReplacementState()
+        self.api_history = ApiHistory()  # the history in API form, kept from turn to turn
         self.shell = ShellState(config.cwd)
         self.transcript: Transcript | None = None
         if config.persist:
@@ -409,7 +411,7 @@ class Session:
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
                            compact_threshold=threshold,
                            context_tokens=self.totals.last_context_tokens,
-                           settings=self.request_settings)
+                           settings=self.request_settings, api_history=self.api_history)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
