@@ -81,6 +81,7 @@ from claude_harness.protocol.tool import Tool
 from claude_harness.session.describe import describe, mcp_action
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
+from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.totals import Totals
 from claude_harness.session.transcript import Transcript, find_session, load_messages
 from claude_harness.shell_escape import run_shell_escape
@@ -140,6 +141,8 @@ class Session:
         self.session_id = (
             self.transcript.session_id if self.transcript else (config.session_id or "ephemeral")
         )
+        # messages, and each tool result as its call ends, into the transcript
+        self.journal = ResultJournal(self.transcript) if self.transcript is not None else None
         self._tool_schemas = _schemas(config.tools)
         self._tools_frozen = False
         self._system = [{"type": "text", "text": config.system_prompt,
@@ -449,9 +452,11 @@ class Session:
 
     def _apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""
+        if self.journal is not None:
+            self.journal.record(event)
         match event:
             case AssistantMessage() | UserMessage():
-                self._append(event.message)
+                pass  # written by the journal
             case Compaction():
                 if self.transcript is not None:
                     self.transcript.append_system("compact_boundary", compactMetadata={
@@ -472,10 +477,6 @@ class Session:
                 self._emit(TodosChanged(tuple(data.get("todos") or ())))
             case DenialRecorded() | HookRan():
                 pass  # reported as they are
-
-    def _append(self, message: dict[str, Any]) -> None:
-        if self.transcript is not None:
-            self.transcript.append_message(message)
 
     # ── the other jobs ──────────────────────────────────────────────────────────────────────
 
