@@ -109,7 +109,7 @@ class ShellCommand:
 
 @dataclass(frozen=True)
 class Describe:
-    """Ask for a Report: "permissions", "hooks", "mcp" or "memory"."""
+    """Ask for a Report: "permissions", "hooks", "mcp", "memory" or "sandbox"."""
 
     topic: str
 
@@ -123,6 +123,14 @@ class McpServer:
 
 
 @dataclass(frozen=True)
+class SetSandbox:
+    """`/sandbox on|off`: run Bash commands in the sandbox or not, from now on (saved for this
+    project in .claude/settings.local.json). Refused while a turn runs."""
+
+    enabled: bool
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """End the session: stop work, run SessionEnd hooks, close the transcript and servers."""
 
@@ -131,4 +139,4 @@ class Shutdown:
 
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
-      | Shutdown)
+      | Shutdown | SetSandbox)

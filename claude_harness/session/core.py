@@ -82,6 +82,7 @@ from claude_harness.session.describe import describe, mcp_action
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
 from claude_harness.session.result_journal import ResultJournal
+from claude_harness.session.sandbox_control import switch_sandbox
 from claude_harness.session.totals import Totals
 from claude_harness.session.transcript import Transcript, find_session, load_messages
 from claude_harness.shell_escape import run_shell_escape
@@ -266,6 +267,8 @@ class Session:
                 self._emit(Report(topic, describe(topic, self)))
             case ops.McpServer(action=action, name=name):
                 self._emit(mcp_action(self.config.mcp, action, name, self.config.cwd))
+            case ops.SetSandbox(enabled=enabled):
+                self._switch_sandbox(enabled)
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -557,6 +560,14 @@ class Session:
         self.prompter.drop_rule(rule)
         self._emit(Notice(f"Removed {rule} from .claude/settings.local.json."))
         self._rules_changed()
+
+    def _switch_sandbox(self, enabled: bool) -> None:
+        """Between turns only: a call allowed because it runs sandboxed must run sandboxed."""
+        if self.running:
+            self._emit(Notice("Wait for the current job to finish (or Esc) before /sandbox.",
+                              "warning"))
+            return
+        self._emit(switch_sandbox(enabled, self.config.cwd, self.permission))
 
     def _rule_listing(self) -> tuple[tuple[str, str, str], ...]:
         return self.prompter.describe_rules(self.permission.rules)

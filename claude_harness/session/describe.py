@@ -1,4 +1,4 @@
-"""The lines of a Report (what /permissions, /hooks, /mcp and /memory show, written once for
+"""The lines of a Report (what /permissions, /hooks, /mcp, /memory and /sandbox show, written once for
 every front end) and the /mcp approve|reconnect actions."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from typing import Any
 
 from claude_harness.mcp.approvals import approval_project, record_approval
 from claude_harness.protocol.events import Notice
+from claude_harness.session.sandbox_control import sandbox_status
 
 
 def describe(topic: str, session: Any) -> tuple[str, ...]:
@@ -46,7 +47,12 @@ def _memory(session: Any) -> list[str]:
     return ["Memory files (changes apply from the next session):", *(files or ["(none yet)"])]
 
 
-TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory}
+def _sandbox(session: Any) -> list[str]:
+    return sandbox_status(session.permission)
+
+
+TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory,
+          "sandbox": _sandbox}
 
 
 def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:
