@@ -39,7 +39,12 @@ class RunCommand:
 
 @dataclass(frozen=True)
 class Interrupt:
-    """Stop the running turn (or `!cmd`); queued prompts come back as PromptsReturned."""
+    """Stop the running turn (or `!cmd`); queued prompts come back as PromptsReturned.
+
+    `reason` is given when something other than the user stops it (a signal: the front end is
+    exiting): the turn's end reports it as its error, and no later prompt starts a turn."""
+
+    reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,7 @@ from claude_harness.tools.todo_write.state import clear_todos
 from claude_harness.tools.tool_search import loaded_from_history
 
 AUTO_COMPACT_FRACTION = 0.85
+SHUTDOWN_GRACE_SECONDS = 1.5  # an aborted turn's time to record what it stopped, at exit
 
 
 @dataclass
@@ -161,6 +162,7 @@ class Session:
         self._abort: AbortSignal | None = None
         self._queued: list[ops.UserPrompt] = []
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
+        self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -240,8 +242,8 @@ class Session:
                 self._run_command(name, args)
             case ops.AnswerPermission(request_id=rid, choice=choice, feedback=feedback):
                 self.prompter.answer(rid, PermissionAnswer(choice, feedback))
-            case ops.Interrupt():
-                self._interrupt()
+            case ops.Interrupt(reason=reason):
+                self._interrupt(reason)
             case ops.SetMode(mode=mode):
                 self._set_mode(mode)
             case ops.CycleMode():
@@ -317,10 +319,13 @@ class Session:
             return queued[0]
         return ops.UserPrompt("\n\n".join(_prompt_text(p) for p in queued))
 
-    def _interrupt(self) -> None:
-        """Stop the job; queued prompts come back to the front end to edit or resend."""
+    def _interrupt(self, reason: str = "") -> None:
+        """Stop the job; queued prompts come back to the front end to edit or resend. With a
+        `reason` (a signal), no turn starts afterwards either."""
+        if reason:
+            self._stopped = reason
         if self._abort is not None:
-            self._abort.abort()
+            self._abort.abort(reason or "interrupted by user")
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
         if self._queued:
@@ -338,6 +343,9 @@ class Session:
 
     async def _turn_events(self, op: ops.UserPrompt) -> AsyncIterator[AgentEvent]:
         """Run one user prompt to the end of the model's turn, yielding every event."""
+        if self._stopped:  # the front end is exiting (a signal): nothing new starts
+            yield TurnEnd("aborted", 0, self._stopped)
+            return
         prompt, allowed_tools = self._expand_custom(op)
         abort = AbortSignal()
         self._abort = abort
@@ -366,6 +374,8 @@ class Session:
             yield UserMessage(message)
             async for event in query(self.messages, self._params(), self._context(abort),
                                      self.api):
+                if isinstance(event, TurnEnd) and event.reason == "aborted" and self._stopped:
+                    event = replace(event, error=event.error or self._stopped)
                 yield event
         finally:
             self._abort = None
@@ -612,6 +622,8 @@ class Session:
         self.prompter.cancel_all()
         if self._abort is not None:
             self._abort.abort()
+        if self._job is not None and self._abort is not None:  # let it record what it stopped
+            await asyncio.wait({self._job}, timeout=SHUTDOWN_GRACE_SECONDS)
         if self._job is not None and not self._job.done():
             self._job.cancel()
             await asyncio.gather(self._job, return_exceptions=True)

@@ -82,6 +82,7 @@ def kill_all_running() -> None:
     """SIGKILL every running command's process group now, and have the guardian kill whatever
     left its group. For SIGTERM/SIGHUP/SIGINT handlers: takes no lock, never waits."""
     for process in list(_RUNNING.values()):
+        process.stopped_by_shutdown = True
         _signal_group(process.pid, signal.SIGKILL)
     keeper = guardian.current()
     if keeper is not None:
@@ -104,6 +105,7 @@ class ShellProcess:
         self.stdout = stdout
         self.stderr = stderr
         self.pipes_held_open = False  # the shell exited but something it started kept our pipes
+        self.stopped_by_shutdown = False  # killed by kill_all_running (the harness is exiting)
         self._on_finish = on_finish
         self._drain_seconds = drain_seconds  # None: read until every writer has closed
         self._stop = threading.Event()
