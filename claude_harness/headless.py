@@ -213,7 +213,16 @@ class Headless:
                 "output_tokens": t.output_tokens,
             },
             "permission_denials": [d.as_json() for d in self.view.denials],
+            **self._transcript_error(),
         }
+
+    def _transcript_error(self) -> dict[str, str]:
+        """`transcript_error`, only when the transcript could not be written at some point."""
+        problem = self.view.transcript_problem
+        if not problem:
+            return {}
+        return {"transcript_error": problem if not self.view.transcript_written else
+                f"{problem} (It was written again later: nothing was lost.)"}
 
     def _finish(self, end: TurnEnd | None, text: str, start: float) -> int:
         result = self.result_object(end, text, int((time.monotonic() - start) * 1000))

@@ -402,6 +402,14 @@ class SessionClosed:
     reason: str = "other"
 
 
+@dataclass(frozen=True)
+class TranscriptStatus:
+    """The transcript could not be written (`problem` says why; the session goes on in
+    memory), or, with `problem` empty, everything kept meanwhile is written again."""
+
+    problem: str = ""
+
+
 AgentEvent = (
     TextDelta
     | ThinkingDelta
@@ -443,5 +451,6 @@ SessionEvent = (
     | Report
     | OpDone
     | SessionClosed
+    | TranscriptStatus
 )
 """Everything `Session.events()` yields."""

@@ -78,6 +78,7 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.tool import Tool
+from claude_harness.session import transcript_notices
 from claude_harness.session.describe import describe, mcp_action
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
@@ -145,6 +146,10 @@ class Session:
         )
         # messages, and each tool result as its call ends, into the transcript
         self.journal = ResultJournal(self.transcript) if self.transcript is not None else None
+        if self.transcript is not None:  # a disk that refuses it is shown, not fatal
+            self.transcript.on_failure = lambda failure: self._emit_all(
+                transcript_notices.failed(failure))
+            self.transcript.on_recovered = lambda: self._emit_all(transcript_notices.recovered())
         self._tool_schemas = _schemas(config.tools)
         self._tools_frozen = False
         self._system = [{"type": "text", "text": config.system_prompt,
@@ -200,6 +205,10 @@ class Session:
         assert self._out is not None
         self._out.put_nowait(event)
 
+    def _emit_all(self, events: list[SessionEvent]) -> None:
+        for event in events:
+            self._emit(event)
+
     async def _drive(self) -> None:
         await self._start()
         assert self._ops is not None
@@ -233,6 +242,8 @@ class Session:
             mcp_pending_approval=tuple(c.name for c in mcp.pending_approvals()) if mcp else (),
             history=tuple(self.messages)))
         self._emit(RulesChanged(self._rule_listing()))
+        if self.transcript is not None:
+            self._emit_all(transcript_notices.at_start(self.transcript))
 
     def _dispatch(self, op: ops.Op) -> None:
         match op:
