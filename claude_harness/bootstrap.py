@@ -117,10 +117,11 @@ def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:
 
 
 def _prestart_command_guardian(session: Session) -> None:
-    """Start the Bash commands' guardian (no orphans, see tools/bash/guardian.py) in the
-    background now, so the first command does not wait ~20 ms for it."""
-    if any(t.name == "Bash" for t in session.config.tools):
-        from claude_harness.tools.bash.guardian import prestart
+    """Start the process guardian (no orphans, see guardian/) in the background now, so the
+    first command, hook or MCP stdio server does not wait ~20 ms for it."""
+    config = session.config
+    if any(t.name == "Bash" for t in config.tools) or config.hooks or config.mcp:
+        from claude_harness.guardian.client import prestart
 
         prestart()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from claude_harness.tools.bash import guardian
+from claude_harness.guardian import client as guardian
 from claude_harness.tools.bash.capture import StreamCapture
 from claude_harness.tools.bash.process import ShellProcess, kill_all_running
 

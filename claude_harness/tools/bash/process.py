@@ -27,9 +27,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
 
-from claude_harness.tools.bash import guardian
+from claude_harness.guardian import client as guardian
+from claude_harness.guardian.spawn import ChildHandle, spawn_guarded
 from claude_harness.tools.bash.capture import StreamCapture
 
 BASH = "/bin/bash"
@@ -43,17 +43,6 @@ TERM_GRACE_SECONDS = 1.0
 _RUNNING: dict[int, ShellProcess] = {}
 
 
-class ChildHandle(Protocol):
-    """What we need of a started command: Popen, or a GuardedChild the guardian started."""
-
-    pid: int
-    returncode: int | None
-
-    def poll(self) -> int | None: ...
-
-    def wait(self, timeout: float | None = None) -> int: ...
-
-
 def exit_status(returncode: int) -> int:
     """A shell-style exit code: a death by signal N reads as 128 + N, as bash reports it."""
     return 128 - returncode if returncode < 0 else returncode
@@ -62,20 +51,8 @@ def exit_status(returncode: int) -> int:
 def spawn_command(argv: Sequence[str], cwd: Path, stdout_fd: int, stderr_fd: int) -> ChildHandle:
     """Start `argv` in a new session with stdin from /dev/null: through the guardian when it
     runs, directly otherwise. Raises OSError (FileNotFoundError...) when it cannot start."""
-    env = os.environ.copy()
-    for _attempt in range(2):  # a guardian that died is replaced once
-        keeper = guardian.start_guarded()
-        if keeper is None:
-            break
-        try:
-            return keeper.spawn(argv, cwd, env, stdout_fd, stderr_fd)
-        except OSError as exc:
-            if exc.errno is not None:  # the command itself could not start (ENOENT, EACCES)
-                raise
-    return subprocess.Popen(
-        list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout_fd,
-        stderr=stderr_fd, start_new_session=True, close_fds=True,
-    )
+    return spawn_guarded(argv, cwd, os.environ.copy(), stdin_fd=None, stdout_fd=stdout_fd,
+                         stderr_fd=stderr_fd)
 
 
 def kill_all_running() -> None:
