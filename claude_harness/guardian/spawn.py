@@ -1,4 +1,5 @@
-"""Start a process under the guardian, in a session of its own, with the pipes the caller made.
+"""Start a process under the guardian, in a session of its own, with the pipes the caller made
+(`spawn_guarded`) or new ones (`spawn_piped`), and learn on an event loop when it exits.
 
 Where the guardian cannot run (not Linux, it failed to start), the process is started directly,
 as before: it still gets its own session, so a timeout can kill its whole group.
@@ -6,10 +7,13 @@ as before: it still gets its own session, so a timeout can kill its whole group.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
+import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -51,3 +55,54 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+@dataclass
+class PipedProcess:
+    """A started process and our ends of its pipes (file descriptors we own and must close)."""
+
+    child: ChildHandle
+    stdin: int | None  # write end; None when the process reads /dev/null
+    stdout: int
+    stderr: int
+
+
+def spawn_piped(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *,
+                stdin: bool) -> PipedProcess:
+    """`spawn_guarded` with new pipes for stdout, stderr and (with `stdin`) stdin."""
+    ours: list[int] = []
+    theirs: list[int] = []
+    try:
+        stdin_pair = os.pipe2(os.O_CLOEXEC) if stdin else None
+        out_pair, err_pair = os.pipe2(os.O_CLOEXEC), os.pipe2(os.O_CLOEXEC)
+        if stdin_pair is not None:
+            theirs.append(stdin_pair[0])
+            ours.append(stdin_pair[1])
+        theirs += [out_pair[1], err_pair[1]]
+        ours += [out_pair[0], err_pair[0]]
+        child = spawn_guarded(argv, cwd, env, stdin_fd=stdin_pair[0] if stdin_pair else None,
+                              stdout_fd=out_pair[1], stderr_fd=err_pair[1])
+    except BaseException:
+        for fd in ours:
+            os.close(fd)
+        raise
+    finally:
+        for fd in theirs:
+            os.close(fd)
+    return PipedProcess(child, stdin_pair[1] if stdin_pair else None, out_pair[0], err_pair[0])
+
+
+def exit_future(child: ChildHandle, loop: asyncio.AbstractEventLoop) -> asyncio.Future[int]:
+    """A future on `loop` resolved with the child's return code when it exits."""
+    future: asyncio.Future[int] = loop.create_future()
+
+    def exited(returncode: int) -> None:
+        loop.call_soon_threadsafe(lambda: future.done() or future.set_result(returncode))
+
+    add_callback = getattr(child, "add_exit_callback", None)
+    if add_callback is not None:  # the guardian reports exits
+        add_callback(exited)
+    else:  # started directly (no guardian here): a thread waits for it
+        threading.Thread(target=lambda: exited(child.wait()), daemon=True,
+                         name=f"wait-{child.pid}").start()
+    return future
