@@ -234,3 +234,29 @@ def test_kill_9_of_the_harness_kills_an_mcp_stdio_server_and_its_children(
     _crash_mid_run(project, ["-p", "go", "--mcp-config", str(config)], lambda: size(log) > 0,
                    mark)
     assert_stopped_growing(log)
+
+
+def test_kill_9_of_the_harness_kills_a_bang_command(
+    project: Path, api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`!cmd` typed in the REPL runs under the guardian too."""
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARK, mark)
+    log = project / "bang.log"
+    api([{"content": [{"type": "text", "text": "unused"}]}])
+    harness = subprocess.Popen(
+        [sys.executable, "-m", "claude_harness", "--plain", "--trust-workspace"], cwd=project,
+        env={**os.environ, "TERM": "dumb"}, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    assert harness.stdin is not None
+    try:
+        harness.stdin.write(f"!({writer(log)}) & sleep 60\n".encode())
+        harness.stdin.flush()
+        assert wait_until(lambda: size(log) > 0, 40)
+        harness.kill()
+        harness.wait()
+        assert wait_until(lambda: not marked(mark), 1.0), f"still alive: {marked(mark)}"
+        assert_stopped_growing(log)
+    finally:
+        for pid in marked(mark):
+            os.kill(pid, signal.SIGKILL)
