@@ -16,7 +16,7 @@ Prints the median and mean overhead of the first and last 100 turns and their ra
 within 1.5x), every 250th turn's window, and the harness's peak RSS. With --profile, the harness
 runs under cProfile and the functions with the most cumulative time are listed.
 
-Usage: python scripts/bench_long_session.py [--turns 2000] [--profile] [--top 40]
+Usage: python scripts/bench_long_session.py [--turns 2000] [--profile] [--top 40] [--sort tottime]
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def instrument_server(arrivals: dict[int, float]) -> None:
 
 
 def run(turn_count: int, profile_path: Path | None, compaction: bool
-        ) -> tuple[list[float], float]:
+        ) -> tuple[list[float], float, float]:
     arrivals: dict[int, float] = {}
     instrument_server(arrivals)
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,11 +96,12 @@ def run(turn_count: int, profile_path: Path | None, compaction: bool
             if os.waitstatus_to_exitcode(status) != 0:
                 raise SystemExit(f"harness failed: {(root / 'err.txt').read_text()[-2000:]}")
             ends = sorted(e["t"] for e in server.log if e["event"] == "response_end")
+            history_mb = sum(p.stat().st_size for p in (home / "data").rglob("*.jsonl")) / 2**20
     overheads = [arrivals[i + 1] - ends[i] for i in range(len(ends) - 1) if i + 1 in arrivals]
-    return overheads, usage.ru_maxrss / 1024
+    return overheads, usage.ru_maxrss / 1024, history_mb
 
 
-def summarize(overheads: list[float], rss_mb: float) -> None:
+def summarize(overheads: list[float], rss_mb: float, history_mb: float) -> None:
     first, last = overheads[:WINDOW], overheads[-WINDOW:]
     print(f"long-session benchmark: {len(overheads)} turns measured")
     for label, window in (("first 100", first), ("last 100", last)):
@@ -113,7 +114,8 @@ def summarize(overheads: list[float], rss_mb: float) -> None:
         if window:
             print(f"  turns {start:>5}-{start + len(window) - 1:<5} median "
                   f"{1000 * statistics.median(window):7.1f} ms")
-    print(f"  peak RSS of the harness: {rss_mb:.0f} MB")
+    print(f"  peak RSS of the harness: {rss_mb:.0f} MB (the history's transcript: "
+          f"{history_mb:.1f} MB)")
 
 
 def main() -> None:
@@ -121,15 +123,17 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="run the harness under cProfile")
     parser.add_argument("--top", type=int, default=40, help="functions listed with --profile")
+    parser.add_argument("--sort", default="cumulative",
+                        help="profile order: cumulative, tottime... (with --profile)")
     parser.add_argument("--compaction", action="store_true",
                         help="let the server report real prompt sizes (auto-compaction runs)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         profile_path = Path(tmp) / "harness.prof" if args.profile else None
-        overheads, rss_mb = run(args.turns, profile_path, args.compaction)
-        summarize(overheads, rss_mb)
+        overheads, rss_mb, history_mb = run(args.turns, profile_path, args.compaction)
+        summarize(overheads, rss_mb, history_mb)
         if profile_path is not None:
-            pstats.Stats(str(profile_path)).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(args.top)
+            pstats.Stats(str(profile_path)).sort_stats(args.sort).print_stats(args.top)
 
 
 if __name__ == "__main__":

@@ -64,24 +64,31 @@ class PipedProcess:
     child: ChildHandle
     stdin: int | None  # write end; None when the process reads /dev/null
     stdout: int
-    stderr: int
+    stderr: int | None  # None when the caller gave the process a stderr of its own
 
 
-def spawn_piped(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *,
-                stdin: bool) -> PipedProcess:
-    """`spawn_guarded` with new pipes for stdout, stderr and (with `stdin`) stdin."""
+def spawn_piped(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *, stdin: bool,
+                stderr_fd: int | None = None) -> PipedProcess:
+    """`spawn_guarded` with new pipes for stdout, for stdin (with `stdin`) and for stderr
+    (unless `stderr_fd` is where it goes)."""
     ours: list[int] = []
     theirs: list[int] = []
+
+    def pipe(child_reads: bool) -> tuple[int, int]:
+        """(our end, the child's end)"""
+        read, write = os.pipe2(os.O_CLOEXEC)
+        mine, its = (write, read) if child_reads else (read, write)
+        ours.append(mine)
+        theirs.append(its)
+        return mine, its
+
     try:
-        stdin_pair = os.pipe2(os.O_CLOEXEC) if stdin else None
-        out_pair, err_pair = os.pipe2(os.O_CLOEXEC), os.pipe2(os.O_CLOEXEC)
-        if stdin_pair is not None:
-            theirs.append(stdin_pair[0])
-            ours.append(stdin_pair[1])
-        theirs += [out_pair[1], err_pair[1]]
-        ours += [out_pair[0], err_pair[0]]
-        child = spawn_guarded(argv, cwd, env, stdin_fd=stdin_pair[0] if stdin_pair else None,
-                              stdout_fd=out_pair[1], stderr_fd=err_pair[1])
+        stdin_pair = pipe(child_reads=True) if stdin else None
+        out_pair = pipe(child_reads=False)
+        err_pair = pipe(child_reads=False) if stderr_fd is None else None
+        child = spawn_guarded(argv, cwd, env, stdin_fd=stdin_pair[1] if stdin_pair else None,
+                              stdout_fd=out_pair[1],
+                              stderr_fd=err_pair[1] if err_pair else stderr_fd)  # type: ignore[arg-type]
     except BaseException:
         for fd in ours:
             os.close(fd)
@@ -89,7 +96,8 @@ def spawn_piped(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *,
     finally:
         for fd in theirs:
             os.close(fd)
-    return PipedProcess(child, stdin_pair[1] if stdin_pair else None, out_pair[0], err_pair[0])
+    return PipedProcess(child, stdin_pair[0] if stdin_pair else None, out_pair[0],
+                        err_pair[0] if err_pair else None)
 
 
 def exit_future(child: ChildHandle, loop: asyncio.AbstractEventLoop) -> asyncio.Future[int]:

@@ -22,7 +22,7 @@ import anyio
 import mcp_types
 from mcp.shared.message import SessionMessage
 
-from claude_harness.guardian.spawn import exit_future, kill_group, spawn_guarded
+from claude_harness.guardian.spawn import exit_future, kill_group, spawn_piped
 
 EXIT_GRACE_SECONDS = 2.0  # for the server to leave on its own once its stdin is closed
 READ_CHUNK = 65_536
@@ -50,24 +50,16 @@ async def guarded_stdio_client(command: str, args: Sequence[str], *, env: Mappin
                                cwd: Path, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
     """Start the server and yield the (read, write) streams `mcp.client.Client` takes."""
     loop = asyncio.get_running_loop()
-    stdin_read, stdin_write = os.pipe2(os.O_CLOEXEC)
-    stdout_read, stdout_write = os.pipe2(os.O_CLOEXEC)
-    try:
-        child = spawn_guarded([_executable(command, env), *args], cwd, env, stdin_fd=stdin_read,
-                              stdout_fd=stdout_write, stderr_fd=errlog.fileno())
-    except BaseException:
-        os.close(stdin_write)
-        os.close(stdout_read)
-        raise
-    finally:
-        os.close(stdin_read)
-        os.close(stdout_write)
+    process = spawn_piped([_executable(command, env), *args], cwd, env, stdin=True,
+                          stderr_fd=errlog.fileno())
+    child = process.child
+    assert process.stdin is not None
     exited = exit_future(child, loop)
     reader = asyncio.StreamReader(limit=READ_CHUNK)
     out, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
-                                          os.fdopen(stdout_read, "rb", buffering=0))
+                                          os.fdopen(process.stdout, "rb", buffering=0))
     into, protocol = await loop.connect_write_pipe(lambda: asyncio.StreamReaderProtocol(
-        asyncio.StreamReader()), os.fdopen(stdin_write, "wb", buffering=0))
+        asyncio.StreamReader()), os.fdopen(process.stdin, "wb", buffering=0))
     stdin = asyncio.StreamWriter(into, protocol, None, loop)
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)

@@ -61,29 +61,21 @@ class RandomHistory:
             history[self.rng.randrange(len(history))] = self.message()
 
 
-@pytest.mark.parametrize("seed", range(0, 400, 7))
-def test_turn_by_turn_matches_preparing_from_scratch(seed: int) -> None:
+@pytest.mark.parametrize("seed", range(0, 400, 5))
+def test_turn_by_turn_matches_from_scratch_and_the_api_accepts_it(seed: int) -> None:
+    """Prepared turn by turn, the history is what preparing it from scratch gives, its JSON is
+    those messages, and each request the loop could send passes the API's rules."""
     grower, history, kept = RandomHistory(seed), [], ApiHistory()
     for _turn in range(30):
         grower.step(history)
         prepared = kept.prepare(history)
         assert prepared.messages == with_cache_breakpoint(normalize_for_api(history))
         assert json.loads(prepared.json) == prepared.messages
-
-
-@pytest.mark.parametrize("seed", range(3, 400, 11))
-def test_every_prepared_history_is_a_request_the_api_accepts(seed: int) -> None:
-    grower, history, kept = RandomHistory(seed), [], ApiHistory()
-    for _turn in range(20):
-        grower.step(history)
-        prepared = kept.prepare(history)
-        if not any(m["role"] == "user" for m in prepared.messages):
-            continue  # nothing sendable yet
-        if prepared.messages[-1]["role"] == "assistant":  # the loop only sends after a user turn
-            continue
-        body = json.loads(encode_body({"model": DEFAULT_MODEL, "max_tokens": 1024,
-                                       "messages": None}, prepared.encoded))
-        validate_request(body, IssuedThinking())
+        roles = [m["role"] for m in prepared.messages]
+        if "user" in roles and roles[-1] == "user":  # the loop only sends after a user turn
+            body = json.loads(encode_body({"model": DEFAULT_MODEL, "max_tokens": 1024,
+                                           "messages": None}, prepared.encoded))
+            validate_request(body, IssuedThinking())
 
 
 def test_unanswered_calls_are_answered_and_stray_results_dropped() -> None:

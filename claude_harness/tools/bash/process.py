@@ -8,7 +8,7 @@ Why a process group: `sleep 100 & sleep 100` leaves children that a plain kill o
 orphan. Every command gets a new session, so its group id is its pid and `killpg` reaches
 everything it started, short of a process that deliberately leaves the group.
 
-Why a guardian (guardian.py): a process group does not die with the harness. Commands are started
+Why a guardian (claude_harness/guardian/): a process group does not die with the harness. Commands are started
 by the guardian, a subreaper that outlives the harness by an instant and kills every descendant
 (those that left the group too) when the harness goes, even by `kill -9`. Where it cannot run,
 commands are spawned directly, as before. `kill_all_running()` is what signal handlers call.
@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from claude_harness.guardian import client as guardian
-from claude_harness.guardian.spawn import ChildHandle, spawn_guarded
+from claude_harness.guardian.spawn import ChildHandle, spawn_piped
 from claude_harness.tools.bash.capture import StreamCapture
 
 BASH = "/bin/bash"
@@ -46,13 +46,6 @@ _RUNNING: dict[int, ShellProcess] = {}
 def exit_status(returncode: int) -> int:
     """A shell-style exit code: a death by signal N reads as 128 + N, as bash reports it."""
     return 128 - returncode if returncode < 0 else returncode
-
-
-def spawn_command(argv: Sequence[str], cwd: Path, stdout_fd: int, stderr_fd: int) -> ChildHandle:
-    """Start `argv` in a new session with stdin from /dev/null: through the guardian when it
-    runs, directly otherwise. Raises OSError (FileNotFoundError...) when it cannot start."""
-    return spawn_guarded(argv, cwd, os.environ.copy(), stdin_fd=None, stdout_fd=stdout_fd,
-                         stderr_fd=stderr_fd)
 
 
 def kill_all_running() -> None:
@@ -87,20 +80,11 @@ class ShellProcess:
         self._drain_seconds = drain_seconds  # None: read until every writer has closed
         self._stop = threading.Event()
         self._finished = threading.Event()
-        out_read, out_write = os.pipe()
-        err_read, err_write = os.pipe()
-        try:
-            self._child = spawn_command(
-                [*argv_prefix, BASH, "-c", script], cwd, out_write, err_write
-            )
-        except BaseException:
-            os.close(out_read)
-            os.close(err_read)
-            raise
-        finally:
-            os.close(out_write)
-            os.close(err_write)
-        self._out_fd, self._err_fd = out_read, err_read
+        started = spawn_piped([*argv_prefix, BASH, "-c", script], cwd, os.environ.copy(),
+                              stdin=False)
+        assert started.stderr is not None
+        self._child: ChildHandle = started.child
+        self._out_fd, self._err_fd = started.stdout, started.stderr
         self.pid = self._child.pid
         _RUNNING[self.pid] = self
         self._thread = threading.Thread(
