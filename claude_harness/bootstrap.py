@@ -27,7 +27,7 @@ from claude_harness.hooks.runner import HookRunner
 from claude_harness.mcp import McpManager, ProjectPolicy
 from claude_harness.options import RunOptions
 from claude_harness.session.core import Session, SessionConfig
-from claude_harness.session.transcript import find_session, latest_session, load_messages
+from claude_harness.session.transcript import find_session, latest_session, load_session
 from claude_harness.tools.agent.definitions import with_agent_types
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
@@ -45,20 +45,27 @@ def resolve_model(opts: RunOptions, settings_model: str | None) -> str:
     return resolve_alias(model)
 
 
-def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, Any]], str | None]:
-    """Messages and session id to continue from (-c / -r ID), or a fresh start. With
+def _history(opts: RunOptions, cwd: Path, store: Path, warnings: list[str]
+             ) -> tuple[list[dict[str, Any]], str | None]:
+    """Messages and session id to continue from (-c / -r ID), or a fresh start; what the
+    transcript's reader noticed (two writers, a gap in the chain) joins `warnings`. With
     --fork-session the history continues under a new session id."""
     if opts.resume:
         path = find_session(store, cwd, opts.resume)
         if path is None:
             raise StartupError(f"No conversation found with session ID: {opts.resume}")
-        return load_messages(path), opts.session_id if opts.fork_session else path.stem
-    if opts.continue_session:
+    elif opts.continue_session:
         path = latest_session(store, cwd)
         if path is None:
             raise StartupError("No conversation found to continue in this directory.")
-        return load_messages(path), opts.session_id if opts.fork_session else path.stem
-    return [], opts.session_id
+    else:
+        return [], opts.session_id
+    try:
+        resumed = load_session(path)
+    except OSError as exc:
+        raise StartupError(f"Could not read the conversation {path}: {exc}") from exc
+    warnings.extend(resumed.warnings)
+    return resumed.messages, opts.session_id if opts.fork_session else path.stem
 
 
 def build_session(opts: RunOptions, *, trusted: bool | None = None,
@@ -79,7 +86,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     if permission.mode == "bypassPermissions" or opts.allow_bypass:
         permission = replace(permission, bypass_available=True)
     model = resolve_model(opts, loaded.model)
-    history, session_id = _history(opts, cwd, store)
+    history, session_id = _history(opts, cwd, store, warnings)
     memory = load_memory(cwd)
     system = render_system_prompt(
         cwd, model, memory=memory.text, override=opts.system_prompt,
@@ -125,10 +132,11 @@ def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:
 
 
 def _prestart_command_guardian(session: Session) -> None:
-    """Start the Bash commands' guardian (no orphans, see tools/bash/guardian.py) in the
-    background now, so the first command does not wait ~20 ms for it."""
-    if any(t.name == "Bash" for t in session.config.tools):
-        from claude_harness.tools.bash.guardian import prestart
+    """Start the process guardian (no orphans, see guardian/) in the background now, so the
+    first command, hook or MCP stdio server does not wait ~20 ms for it."""
+    config = session.config
+    if any(t.name == "Bash" for t in config.tools) or config.hooks or config.mcp:
+        from claude_harness.guardian.client import prestart
 
         prestart()
 

@@ -132,6 +132,7 @@ def run_headless(opts: RunOptions) -> int:
     # Each front end is imported only when chosen: --help and --version stay instant.
     from claude_harness.bootstrap import StartupError, build_session
     from claude_harness.headless import Headless, parse_stream_json_input
+    from claude_harness.shutdown import exit_code_for
 
     prompt: str | list[Any] = opts.prompt or ""
     piped = "" if sys.stdin.isatty() else sys.stdin.read()
@@ -158,13 +159,40 @@ def run_headless(opts: RunOptions) -> int:
                          else f"Warning: {warning}\n")
 
     async def go() -> int:
-        return await Headless(session, opts.output_format, verbose=opts.verbose,
-                              budget_usd=opts.max_budget_usd).run(prompt)
+        headless = Headless(session, opts.output_format, verbose=opts.verbose,
+                            budget_usd=opts.max_budget_usd)
+        signals = _stop_on_signals(session)
+        try:
+            code = await headless.run(prompt)
+        finally:
+            signals.uninstall()
+        return exit_code_for(signals.received) if signals.received else code
 
     try:
         return asyncio.run(go())
     except KeyboardInterrupt:
         return 130
+
+
+SIGNAL_GRACE_SECONDS = 10.0  # after a signal, the most the run may take to report and end
+
+
+def _stop_on_signals(session: Any) -> Any:
+    """SIGTERM, SIGHUP, SIGINT: every command is killed at once (shutdown.py), the turn ends
+    with the signal as its error (the result line says so), and the exit code is 143/129/130.
+    Should the run not end within SIGNAL_GRACE_SECONDS, the process exits anyway."""
+    from claude_harness.protocol.ops import Interrupt  # -p only: --help stays instant
+    from claude_harness.shutdown import ShutdownSignals, exit_code_for, stop_reason
+
+    loop = asyncio.get_running_loop()
+
+    def stop(sig: Any) -> None:
+        session.submit(Interrupt(stop_reason(sig)))
+        loop.call_later(SIGNAL_GRACE_SECONDS, os._exit, exit_code_for(sig))
+
+    signals = ShutdownSignals(stop)
+    signals.install(loop)
+    return signals
 
 
 def wants_plain(opts: RunOptions) -> bool:

@@ -8,11 +8,11 @@ Shared by the Textual app and the plain REPL, so the context the model gets
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import signal
 from dataclasses import dataclass
 from pathlib import Path
+
+from claude_harness.guardian.spawn import exit_future, kill_group, spawn_piped
 
 MAX_CHARS = 30_000
 TIMEOUT = 120.0
@@ -62,25 +62,32 @@ def _cut(text: str) -> str:
 
 
 async def run_shell_escape(command: str, cwd: Path, timeout: float = TIMEOUT) -> ShellResult:
-    proc = await asyncio.create_subprocess_exec(
-        "/bin/bash", "-c", command, cwd=str(cwd), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+    """Run `command` in bash under the process guardian (it dies with the harness, whatever
+    it started too); a timeout or Esc kills its whole process group."""
+    loop = asyncio.get_running_loop()
+    process = spawn_piped(["/bin/bash", "-c", command], cwd, os.environ.copy(), stdin=False)
+    exited = exit_future(process.child, loop)
+    out = asyncio.ensure_future(_read_all(loop, process.stdout))
+    err = asyncio.ensure_future(_read_all(loop, process.stderr))
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
-        code: int | None = proc.returncode
-    except TimeoutError:
-        _kill_group(proc.pid)
-        out, err = await proc.communicate()
-        code = None
+        _done, pending = await asyncio.wait([exited, out, err], timeout=timeout)
     except asyncio.CancelledError:  # Esc: stop the whole process group, then give up
-        _kill_group(proc.pid)
-        with contextlib.suppress(Exception):
-            await asyncio.shield(proc.wait())
+        kill_group(process.child.pid)
+        out.cancel()
+        err.cancel()
         raise
-    return ShellResult(command, _cut(out.decode("utf-8", "replace")),
-                       _cut(err.decode("utf-8", "replace")), code)
+    if pending:  # timed out: what it printed so far, once the kill closes its pipes
+        kill_group(process.child.pid)
+    code = None if pending else exited.result()
+    return ShellResult(command, _cut((await out).decode("utf-8", "replace")),
+                       _cut((await err).decode("utf-8", "replace")), code)
 
 
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+async def _read_all(loop: asyncio.AbstractEventLoop, fd: int) -> bytes:
+    reader = asyncio.StreamReader()
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                os.fdopen(fd, "rb", buffering=0))
+    try:
+        return await reader.read()
+    finally:
+        transport.close()

@@ -19,14 +19,24 @@ import signal
 from collections.abc import Callable, Iterable
 from types import FrameType
 
-from claude_harness.tools.bash.process import kill_all_running
-
 DEFAULT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+_WHY = {signal.SIGTERM: "the process was asked to terminate",
+        signal.SIGHUP: "the terminal was closed", signal.SIGINT: "Ctrl+C"}
 
 
 def exit_code_for(sig: int) -> int:
     """The exit status a shell reports for a death by `sig`: 143 for TERM, 129 HUP, 130 INT."""
     return 128 + int(sig)
+
+
+def stop_reason(sig: signal.Signals) -> str:
+    """What a turn stopped by `sig` reports: "Stopped by SIGTERM (the process was asked to
+    terminate): running commands were killed." """
+    why = _WHY.get(sig)
+    return (f"Stopped by {sig.name}{f' ({why})' if why else ''}: running commands were "
+            "killed.")
 
 
 class ShutdownSignals:
@@ -63,6 +73,10 @@ class ShutdownSignals:
         self._previous.clear()
 
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
+        # imported on the signal, not at install (the app installs this after its first
+        # paint): by now the session has loaded it, and before that no command runs
+        from claude_harness.tools.bash.process import kill_all_running
+
         sig = signal.Signals(signum)
         kill_all_running()
         if self.received is not None:  # asked twice: do not wait for the first to finish

@@ -5,8 +5,9 @@ file and Bash `echo`, alternating) against the scripted API server in this proce
 answer. Per-turn harness overhead is measured from the server's side: the moment it finished
 streaming one answer to the moment the next request's headers arrived (the harness has by then
 run the tool, written the transcript, built and serialised the next request). The server keeps
-no request bodies and does its parsing after the arrival is stamped, so its own costs do not
-count.
+no request bodies (`keep_bodies=False`) and does its parsing after the arrival is stamped, so
+its own costs do not count; its prompt-cache accounting reuses what the previous request had,
+so a 2,000-turn run takes minutes, not hours.
 
 Each answer reports a small prompt size (unless --compaction), so auto-compaction never resets the
 history: the point is to see what a turn costs as the history grows.
@@ -15,7 +16,7 @@ Prints the median and mean overhead of the first and last 100 turns and their ra
 within 1.5x), every 250th turn's window, and the harness's peak RSS. With --profile, the harness
 runs under cProfile and the functions with the most cumulative time are listed.
 
-Usage: python scripts/bench_long_session.py [--turns 2000] [--profile] [--top 40]
+Usage: python scripts/bench_long_session.py [--turns 2000] [--profile] [--top 40] [--sort tottime]
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from typing import Any
 
 from claude_harness.testing import mock_api
 from claude_harness.testing.mock_api import MockApiServer
-from claude_harness.testing.state import ServerState
 
 WINDOW = 100
 
@@ -58,27 +58,18 @@ def make_turns(proj: Path, count: int, compaction: bool) -> list[dict[str, Any]]
 
 
 def instrument_server(arrivals: dict[int, float]) -> None:
-    """Stamp each request when its headers arrive, and keep no bodies (2,000 growing bodies
-    would cost the server gigabytes)."""
+    """Stamp each request when its headers arrive (before the server reads the body)."""
     original_post = mock_api._Handler.do_POST
 
     def do_post(handler: Any) -> None:
         arrivals[len(arrivals)] = time.time()
         original_post(handler)
 
-    def record_request(state: ServerState, path: str, headers: dict[str, str], body: Any) -> int:
-        with state._log_lock:
-            index = state._request_count
-            state._request_count += 1
-        state._append({"event": "request", "t": time.time(), "index": index, "path": path})
-        return index
-
     mock_api._Handler.do_POST = do_post  # type: ignore[method-assign]
-    ServerState.record_request = record_request  # type: ignore[method-assign]
 
 
 def run(turn_count: int, profile_path: Path | None, compaction: bool
-        ) -> tuple[list[float], float]:
+        ) -> tuple[list[float], float, float]:
     arrivals: dict[int, float] = {}
     instrument_server(arrivals)
     with tempfile.TemporaryDirectory() as tmp:
@@ -88,7 +79,8 @@ def run(turn_count: int, profile_path: Path | None, compaction: bool
         (proj / "notes.txt").write_text("".join(f"line {i} of the notes\n" for i in range(20)))
         home = root / "home"
         home.mkdir()
-        with MockApiServer({"turns": make_turns(proj, turn_count, compaction)}) as server:
+        with MockApiServer({"turns": make_turns(proj, turn_count, compaction)},
+                           keep_bodies=False) as server:
             env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
                    "CLAUDE_HARNESS_DATA_DIR": str(home / "data"), "ANTHROPIC_API_KEY": "bench",
                    "ANTHROPIC_BASE_URL": server.url}
@@ -104,11 +96,12 @@ def run(turn_count: int, profile_path: Path | None, compaction: bool
             if os.waitstatus_to_exitcode(status) != 0:
                 raise SystemExit(f"harness failed: {(root / 'err.txt').read_text()[-2000:]}")
             ends = sorted(e["t"] for e in server.log if e["event"] == "response_end")
+            history_mb = sum(p.stat().st_size for p in (home / "data").rglob("*.jsonl")) / 2**20
     overheads = [arrivals[i + 1] - ends[i] for i in range(len(ends) - 1) if i + 1 in arrivals]
-    return overheads, usage.ru_maxrss / 1024
+    return overheads, usage.ru_maxrss / 1024, history_mb
 
 
-def summarize(overheads: list[float], rss_mb: float) -> None:
+def summarize(overheads: list[float], rss_mb: float, history_mb: float) -> None:
     first, last = overheads[:WINDOW], overheads[-WINDOW:]
     print(f"long-session benchmark: {len(overheads)} turns measured")
     for label, window in (("first 100", first), ("last 100", last)):
@@ -121,7 +114,8 @@ def summarize(overheads: list[float], rss_mb: float) -> None:
         if window:
             print(f"  turns {start:>5}-{start + len(window) - 1:<5} median "
                   f"{1000 * statistics.median(window):7.1f} ms")
-    print(f"  peak RSS of the harness: {rss_mb:.0f} MB")
+    print(f"  peak RSS of the harness: {rss_mb:.0f} MB (the history's transcript: "
+          f"{history_mb:.1f} MB)")
 
 
 def main() -> None:
@@ -129,15 +123,17 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="run the harness under cProfile")
     parser.add_argument("--top", type=int, default=40, help="functions listed with --profile")
+    parser.add_argument("--sort", default="cumulative",
+                        help="profile order: cumulative, tottime... (with --profile)")
     parser.add_argument("--compaction", action="store_true",
                         help="let the server report real prompt sizes (auto-compaction runs)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         profile_path = Path(tmp) / "harness.prof" if args.profile else None
-        overheads, rss_mb = run(args.turns, profile_path, args.compaction)
-        summarize(overheads, rss_mb)
+        overheads, rss_mb, history_mb = run(args.turns, profile_path, args.compaction)
+        summarize(overheads, rss_mb, history_mb)
         if profile_path is not None:
-            pstats.Stats(str(profile_path)).sort_stats("cumulative").print_stats(args.top)
+            pstats.Stats(str(profile_path)).sort_stats(args.sort).print_stats(args.top)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from claude_harness.guardian import client as guardian
 from claude_harness.permissions.types import PermissionContext
 from claude_harness.sandbox.availability import check_availability
 from claude_harness.sandbox.runtime import SandboxRuntime
 from claude_harness.sandbox.settings import SandboxSettings
-from claude_harness.tools.bash import guardian
 from claude_harness.tools.bash.capture import StreamCapture
 from claude_harness.tools.bash.process import ShellProcess
 

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from claude_harness.agent.messages import last_prompt_text, normalize_for_api
+from claude_harness.agent.api_history import normalize_for_api
+from claude_harness.agent.messages import last_prompt_text
 from claude_harness.agent.side_query import side_query
 from claude_harness.api.client import ApiClient
 from claude_harness.api.errors import ApiError

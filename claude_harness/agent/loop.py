@@ -23,14 +23,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from claude_harness.agent import stop_reasons
+from claude_harness.agent.api_history import ApiHistory
 from claude_harness.agent.compact import compact_messages
 from claude_harness.agent.messages import (
     last_prompt_text,
-    normalize_for_api,
     tool_result_block,
     tool_uses,
     user_text,
-    with_cache_breakpoint,
 )
 from claude_harness.agent.stream import StreamAccumulator
 from claude_harness.api.client import ApiClient
@@ -87,6 +86,8 @@ class QueryParams:
     stream_events: bool = False  # yield the API's raw stream events (StreamEvent) too
     budget_usd: float | None = None  # what this query may still spend (--max-budget-usd)
     fallback_model: str | None = None  # taken when the model stays overloaded
+    # the history in API form, kept from turn to turn (the session keeps one across prompts)
+    api_history: ApiHistory = field(default_factory=ApiHistory)
 
 
 FALLBACK_AFTER_OVERLOADS = 3  # overloaded answers in a row before the fallback model is taken
@@ -98,24 +99,32 @@ class _Aborted(Exception):
 
 def build_request(params: QueryParams, messages: list[dict[str, Any]], *,
                   ultrathink: bool = False) -> dict[str, Any]:
-    """The request body. Key order and contents are stable turn to turn (prompt cache); the
-    per-model fields (max_tokens, thinking, effort, context management) come from the table."""
+    """The request body for `messages` (prepared from scratch)."""
+    return prepare_request(params, messages, ApiHistory(), ultrathink=ultrathink)[0]
+
+
+def prepare_request(params: QueryParams, messages: list[dict[str, Any]], history: ApiHistory,
+                    *, ultrathink: bool = False) -> tuple[dict[str, Any], list[bytes]]:
+    """The request body, and each of its messages as JSON (`history` keeps what earlier turns
+    already prepared). Key order and contents are stable turn to turn (prompt cache); the per-model
+    fields (max_tokens, thinking, effort, context management) come from the table."""
     settings = params.settings
     if params.max_tokens is not None:
         settings = replace(settings, max_output_tokens=params.max_tokens)
     per_model = model_params(params.model, settings, ultrathink=ultrathink)
+    prepared = history.prepare(messages)
     request: dict[str, Any] = {
         "model": params.model,
         "max_tokens": per_model.pop("max_tokens"),
         "system": params.system,
-        "messages": with_cache_breakpoint(normalize_for_api(messages)),
+        "messages": prepared.messages,
     }
     if params.tool_schemas:
         request["tools"] = params.tool_schemas
     if params.thinking:
         per_model["thinking"] = params.thinking
     request.update(per_model)
-    return request
+    return request, prepared.encoded
 
 
 class _Channel:
@@ -217,7 +226,8 @@ class _Loop:
             return
         size = self.context_tokens
         if not size:  # nothing measured yet (a resumed session, just compacted): estimate it all
-            size = estimate_tokens(build_request(self.params, self.messages))
+            size = estimate_tokens(prepare_request(self.params, self.messages,
+                                                  self.params.api_history)[0])
         elif size <= threshold:  # measured, plus what was added since
             size += estimate_tokens(self.messages[self.counted:])
         if size > threshold:
@@ -508,14 +518,15 @@ async def _stream_turn(
     ultrathink: bool = False,
 ) -> AsyncIterator[Any]:
     """Stream one request (retrying as needed); yields UI events, and the executor once."""
-    request = build_request(params, messages, ultrathink=ultrathink)
+    request, encoded_messages = prepare_request(params, messages, params.api_history,
+                                                ultrathink=ultrathink)
     attempt = overloads = 0
     while True:
         attempt += 1
         # Under a budget, calls wait for the whole answer: its cost decides whether they run.
         executor = StreamingToolExecutor(ctx, channel.emit, hold=params.budget_usd is not None)
         yield executor
-        pump = asyncio.create_task(_pump(api, request, channel))
+        pump = asyncio.create_task(_pump(api, request, encoded_messages, channel))
         try:
             async for event in _consume(channel, acc, executor, params.stream_events):
                 yield event
@@ -527,7 +538,8 @@ async def _stream_turn(
                     and request["model"] != params.fallback_model:
                 yield ModelFallback(request["model"], params.fallback_model)
                 params.model = params.fallback_model  # the request as that model takes it
-                request = build_request(params, messages, ultrathink=ultrathink)
+                request, encoded_messages = prepare_request(params, messages, params.api_history,
+                                                            ultrathink=ultrathink)
                 attempt = overloads = 0
                 continue
             if not exc.retryable or attempt > api.settings.max_retries:
@@ -543,9 +555,10 @@ def _overloaded(exc: ApiError) -> bool:
     return exc.status == 529 or "overloaded" in exc.message
 
 
-async def _pump(api: ApiClient, request: dict[str, Any], channel: _Channel) -> None:
+async def _pump(api: ApiClient, request: dict[str, Any], encoded_messages: list[bytes],
+                channel: _Channel) -> None:
     try:
-        async for raw in api.stream_once(request):
+        async for raw in api.stream_once(request, encoded_messages):
             channel.queue.put_nowait(("sse", raw))
         channel.queue.put_nowait(("sse_end", None))
     except ApiError as exc:

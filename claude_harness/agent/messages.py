@@ -2,14 +2,13 @@
 
 History is a list of `{"role": ..., "content": [blocks]}` dicts, exactly what the API takes, so
 the transcript on disk, the request and the resume path share one representation.
-`normalize_for_api()` is the single place that makes a history acceptable to the API: it merges
-consecutive messages of one role, drops empty text blocks, strips our private keys, and gives
-every tool_use an answer.
+`api_history.py` is the single place that makes a history acceptable to the API (merging
+consecutive messages of one role, dropping empty text blocks and our private keys, giving every
+tool_use an answer), a turn at a time.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from claude_harness.protocol.messages import CANCELLED_MESSAGE, INTERRUPTED_MESSAGE
@@ -35,86 +34,6 @@ def tool_uses(message: Message) -> list[Block]:
     if message.get("role") != "assistant":
         return []
     return [b for b in message.get("content", []) if b.get("type") == "tool_use"]
-
-
-def _clean_block(block: Block) -> Block | None:
-    kind = block.get("type")
-    if kind == "text" and not str(block.get("text", "")).strip():
-        return None
-    return {k: v for k, v in block.items() if not k.startswith("_")}
-
-
-def _answered_ids(message: Message) -> set[str]:
-    return {
-        b["tool_use_id"]
-        for b in message.get("content", [])
-        if isinstance(b, dict) and b.get("type") == "tool_result"
-    }
-
-
-def normalize_for_api(messages: list[Message]) -> list[Message]:
-    """Return a copy of `messages` that satisfies the Messages API's structural rules."""
-    merged: list[Message] = []
-    for msg in messages:
-        if msg.get("isSidechain") or msg.get("role") not in ("user", "assistant"):
-            continue  # sub-agent transcripts and attachments live in the transcript only
-        content = msg.get("content")
-        if isinstance(content, str):
-            content = [{"type": "text", "text": content}]
-        blocks = [c for c in (_clean_block(b) for b in content or []) if c is not None]
-        if not blocks:
-            continue
-        if merged and merged[-1]["role"] == msg["role"]:
-            merged[-1]["content"].extend(blocks)
-        else:
-            merged.append({"role": msg["role"], "content": blocks})
-    while merged and merged[0]["role"] != "user":
-        merged.pop(0)
-    out: list[Message] = []
-    for i, msg in enumerate(merged):
-        if msg["role"] == "user":
-            msg["content"].sort(key=lambda b: 0 if b.get("type") == "tool_result" else 1)
-        out.append(msg)
-        uses = tool_uses(msg)
-        if not uses:
-            continue
-        nxt = merged[i + 1] if i + 1 < len(merged) else None
-        answered = _answered_ids(nxt) if nxt and nxt["role"] == "user" else set()
-        missing = [
-            tool_result_block(u["id"], CANCELLED_MESSAGE, True)
-            for u in uses
-            if u["id"] not in answered
-        ]
-        if missing and nxt is not None and nxt["role"] == "user":
-            nxt["content"][:0] = missing
-        elif missing:
-            out.append({"role": "user", "content": missing})
-    # A tool_result must answer the assistant message right before it.
-    for i, msg in enumerate(out):
-        if msg["role"] != "user":
-            continue
-        prev_ids = {u["id"] for u in tool_uses(out[i - 1])} if i > 0 else set()
-        msg["content"] = [
-            b
-            for b in msg["content"]
-            if b.get("type") != "tool_result" or b.get("tool_use_id") in prev_ids
-        ] or [{"type": "text", "text": "(no content)"}]
-    return out
-
-
-def with_cache_breakpoint(messages: list[Message]) -> list[Message]:
-    """Mark the last block of the last message as a cache breakpoint (without touching history)."""
-    if not messages:
-        return messages
-    last = copy.copy(messages[-1])
-    blocks = list(last["content"])
-    if blocks:
-        tail = dict(blocks[-1])
-        if tail.get("type") not in ("thinking", "redacted_thinking"):
-            tail["cache_control"] = {"type": "ephemeral"}
-            blocks[-1] = tail
-    last["content"] = blocks
-    return [*messages[:-1], last]
 
 
 def last_prompt_text(messages: list[Message]) -> str:

@@ -25,12 +25,13 @@ import os
 import random
 import re
 import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from claude_harness.api.errors import NO_KEY_HELP, ApiError, MissingCredentials
-from claude_harness.api.request_params import sdk_arguments
+from claude_harness.api.request_body import encode_body
+from claude_harness.api.request_params import betas_for, sdk_arguments
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
 RETRYABLE_ERROR_TYPES = {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
@@ -120,11 +121,20 @@ class ApiClient:
             self._client = _make_sdk_client(self.settings)
         return self._client
 
-    async def stream_once(self, request: dict[str, Any]) -> AsyncIterator[Any]:
-        """Open one streaming request and yield its raw events; errors become ApiError."""
+    async def stream_once(self, request: dict[str, Any],
+                          encoded_messages: Sequence[bytes] | None = None
+                          ) -> AsyncIterator[Any]:
+        """Open one streaming request and yield its raw events; errors become ApiError.
+
+        `encoded_messages` are `request["messages"]` already serialised, one each: the body is
+        then posted as bytes (see request_body.py). Bedrock and Vertex reshape the body in the
+        SDK, so they always take the SDK's path."""
         client = self._sdk_client()
         try:
-            stream = await client.messages.create(**sdk_arguments(request), stream=True)
+            if encoded_messages is not None and self.settings.provider == "anthropic":
+                stream = await _post_stream(client, request, encoded_messages)
+            else:
+                stream = await client.messages.create(**sdk_arguments(request), stream=True)
             async with stream:
                 async for event in stream:
                     yield event
@@ -152,6 +162,21 @@ class ApiClient:
     async def close(self) -> None:
         if self._client is not None:
             await self._client.close()
+
+
+async def _post_stream(client: Any, request: dict[str, Any],
+                       encoded_messages: Sequence[bytes]) -> Any:
+    """What `messages.create(..., stream=True)` sends, with our bytes as the body: the SDK's
+    client still adds the headers, the timeouts and parses the stream."""
+    from anthropic import AsyncStream
+    from anthropic.types import Message, RawMessageStreamEvent
+
+    body = encode_body({**request, "stream": True}, encoded_messages)
+    betas = betas_for(request)
+    headers = {"anthropic-beta": ",".join(betas)} if betas else {}
+    return await client.post("/v1/messages", cast_to=Message, content=body,
+                             options={"headers": headers}, stream=True,
+                             stream_cls=AsyncStream[RawMessageStreamEvent])
 
 
 def _make_sdk_client(settings: ApiSettings) -> Any:

@@ -97,6 +97,9 @@ BUILTINS: tuple[Command, ...] = (
     Command("init", "ask the model to write a CLAUDE.md for this project",
             to_ops=lambda a: [ops.UserPrompt(INIT_PROMPT)]),
     Command("exit", "quit (also /quit)", action="exit", aliases=("quit",)),
+    Command("sandbox", "the Bash sandbox; on|off switches it for this project", "[on|off]",
+            to_ops=lambda a: [ops.SetSandbox(a == "on")] if a in ("on", "off")
+            else [ops.Describe("sandbox")]),
 )
 _BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
 

@@ -8,8 +8,10 @@ one process rename the other's half-written file into place. So every change:
   - writes the new content to a temp file with a unique name in the same directory, fsyncs it,
     keeps the old file's permissions, then renames it over the file (readers see the old or the
     new content, never a mix).
-A file that is not a JSON object is never overwritten: the change raises ValueError and the file
-stays as the user left it.
+A file that is not a JSON object (or array, for a list file) is never overwritten: the change
+raises ValueError and the file stays as the user left it. Every settings file the harness
+changes goes through here: rules (local_rules.py), /sandbox (sandbox_choice.py), the trusted
+folders (trust.py), /theme (tui/themes.py), MCP server approvals (mcp/approvals.py).
 """
 
 from __future__ import annotations
@@ -29,40 +31,40 @@ LOCK_TIMEOUT_SECONDS = 30.0  # each holder keeps it for a read, a write and an f
 _LOCK_POLL_SECONDS = 0.002
 _LOCK_POLL_MAX_SECONDS = 0.05
 
-JsonObject = dict[str, Any]
-
-
 class SettingsLockTimeout(OSError):
     """Another process held the settings lock for longer than LOCK_TIMEOUT_SECONDS."""
 
 
-def update_json_file(path: Path, change: Callable[[JsonObject], None]) -> JsonObject:
+def update_json_file(path: Path, change: Callable[[Any], None], *,
+                     kind: type[dict[str, Any]] | type[list[Any]] = dict) -> Any:
     """Apply `change` to the JSON object stored at `path` (an empty one when the file is missing).
 
-    `change` edits the dict in place and may raise ValueError to abandon the update. Returns what
-    was written. Raises ValueError when the file holds invalid JSON or no object, and OSError when
-    the directory cannot be written.
+    `change` edits the value in place and may raise ValueError to abandon the update. Returns
+    what was written. `kind=list` for a file holding a JSON array (the trusted folders). Raises
+    ValueError when the file holds invalid JSON or another kind of value, and OSError when the
+    directory cannot be written.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with _locked(path.parent / f".{path.name}.lock"):
-        data = _read_object(path)
+        data = _read_value(path, kind)
         change(data)
         _write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return data
 
 
-def _read_object(path: Path) -> JsonObject:
+def _read_value(path: Path, kind: type[dict[str, Any]] | type[list[Any]]) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
+        return kind()
     try:
-        data = json.loads(text or "{}")
+        data = json.loads(text) if text.strip() else kind()
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not valid JSON ({exc}); not changing it") from exc
-    if not isinstance(data, dict):
-        raise ValueError(f"{path} does not hold a JSON object; not changing it")
+    if not isinstance(data, kind):
+        what = "a JSON object" if kind is dict else "a JSON array"
+        raise ValueError(f"{path} does not hold {what}; not changing it")
     return data
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
+
+from claude_harness.config.settings_write import update_json_file
 
 TRUST_FLAG = "--trust-workspace"
 
@@ -58,15 +61,21 @@ def is_trusted(store: Path, cwd: Path) -> bool:
 
 
 def trust_folder(store: Path, cwd: Path) -> None:
-    folders = _load(store)
-    if str(cwd) in folders:
+    """Remember the user's yes (through the locked writer: two first starts at once keep both
+    folders). A trust file that is not a list of folders is replaced by a fresh one."""
+    if str(cwd) in _load(store):
         return
-    folders.append(str(cwd))
+
+    def add(folders: list[Any]) -> None:
+        if str(cwd) not in folders:
+            folders.append(str(cwd))
+
     path = _trust_file(store)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(folders, indent=2), encoding="utf-8")
-    tmp.replace(path)
+    try:
+        update_json_file(path, add, kind=list)
+    except ValueError:  # unreadable: it trusted nothing anyway (see _load)
+        path.unlink(missing_ok=True)
+        update_json_file(path, add, kind=list)
 
 
 def ignored_notice(what: str, count: int | None, origin: Path, cwd: Path) -> TrustNotice:

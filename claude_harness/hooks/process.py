@@ -1,9 +1,10 @@
 """Run one hook command as a subprocess: JSON in on stdin, bounded output, a hard timeout.
 
 Why each precaution:
-- `start_new_session=True`: the hook gets its own process group (so a timeout can kill the
-  whole tree, not just `/bin/sh`) and no controlling terminal (a hook must not read the TTY the
-  app is drawing on).
+- started by the process guardian (guardian/): nothing the hook starts outlives the harness,
+  even after a `kill -9`; and in a session of its own: the hook has its own process group (so
+  a timeout can kill the whole tree, not just `/bin/sh`) and no controlling terminal (a hook
+  must not read the TTY the app is drawing on).
 - Output is drained to EOF but only a prefix is kept: a hook printing megabytes neither blocks on
   a full pipe nor fills memory.
 - stdin is handed to the event loop's buffered pipe writer: a hook that ignores its stdin while
@@ -16,13 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
-import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
+
+from claude_harness.guardian.spawn import exit_future, kill_group, spawn_piped
 
 SHELL = "/bin/sh"
 CAPTURE_LIMIT_BYTES = 256 * 1024  # kept per stream: enough for a JSON answer carrying a whole file
@@ -65,51 +66,40 @@ class _Sink:
             self.kept += chunk[:room]
 
 
-class _HookProtocol(asyncio.SubprocessProtocol):
-    """Collects bounded output and reports process exit and pipe closure separately.
+class _Reader(asyncio.Protocol):
+    """Feeds one output pipe into its sink; says when the pipe is closed (EOF)."""
 
-    asyncio's own `Process.wait()` only returns once the pipes are closed too, which a
-    backgrounded grandchild can delay indefinitely; the protocol's `process_exited` does not.
-    """
+    def __init__(self, sink: _Sink, closed: asyncio.Future[None]) -> None:
+        self.sink = sink
+        self.closed = closed
 
-    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
-        self.out = _Sink(limit)
-        self.err = _Sink(limit)
-        self.exited: asyncio.Future[None] = loop.create_future()
-        self.pipes_closed: asyncio.Future[None] = loop.create_future()
-        self._open_pipes = {1, 2}
+    def data_received(self, data: bytes) -> None:
+        self.sink.add(data)
 
-    def pipe_data_received(self, fd: int, data: bytes) -> None:
-        (self.out if fd == 1 else self.err).add(data)
-
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        self._open_pipes.discard(fd)
-        if not self._open_pipes and not self.pipes_closed.done():
-            self.pipes_closed.set_result(None)
-
-    def process_exited(self) -> None:
-        if not self.exited.done():
-            self.exited.set_result(None)
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
 
 
-def _feed(transport: asyncio.SubprocessTransport, data: bytes) -> None:
-    """Hand the payload to the stdin pipe (buffered by the loop) and close it after it."""
-    stdin = transport.get_pipe_transport(0)
-    if stdin is None:
-        return
+async def _read_pipe(loop: asyncio.AbstractEventLoop, fd: int,
+                     sink: _Sink) -> tuple[asyncio.BaseTransport, asyncio.Future[None]]:
+    closed: asyncio.Future[None] = loop.create_future()
+    transport, _ = await loop.connect_read_pipe(lambda: _Reader(sink, closed),
+                                                os.fdopen(fd, "rb", buffering=0))
+    return transport, closed
+
+
+async def _feed(loop: asyncio.AbstractEventLoop, fd: int, data: bytes) -> asyncio.BaseTransport:
+    """Hand the payload to the stdin pipe (buffered by the loop) and close it after it; a hook
+    that exits or closes stdin without reading it is within its rights."""
+    transport, _ = await loop.connect_write_pipe(asyncio.Protocol,
+                                                 os.fdopen(fd, "wb", buffering=0))
     try:
-        stdin.write(data)  # type: ignore[attr-defined]
-        stdin.close()
+        transport.write(data)  # type: ignore[attr-defined]
+        transport.close()
     except (BrokenPipeError, ConnectionResetError):
-        pass  # the hook exited or closed stdin without reading it: that is its right
-
-
-def kill_group(pid: int) -> None:
-    """SIGKILL the hook's whole process group (its pgid is its pid: it leads a new session)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
         pass
+    return transport
 
 
 async def run_process(
@@ -122,62 +112,57 @@ async def run_process(
     abort: Waitable | None = None,
     capture_limit: int = CAPTURE_LIMIT_BYTES,
 ) -> ProcessResult:
-    """Run `/bin/sh -c command`; never raises for anything the hook does."""
+    """Run `/bin/sh -c command` under the process guardian; never raises for anything the hook
+    does."""
     loop = asyncio.get_running_loop()
     started = time.monotonic()
     try:
-        transport, protocol = await loop.subprocess_exec(
-            lambda: _HookProtocol(capture_limit, loop),
-            SHELL,
-            "-c",
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=str(cwd),
-            env=dict(env),
-            start_new_session=True,
-        )
+        process = spawn_piped([SHELL, "-c", command], cwd, env, stdin=True)
     except (OSError, ValueError) as exc:  # missing cwd, NUL byte in the command, fork failure
         return ProcessResult(None, b"", b"", 0, 0, time.monotonic() - started, spawn_error=str(exc))
-
-    pid = transport.get_pid()
-    _feed(transport, stdin_data)
-
-    async def finish() -> None:
-        await protocol.exited
-        await asyncio.wait([protocol.pipes_closed], timeout=_PIPE_GRACE_S)
-
-    work = asyncio.ensure_future(finish())
-    watchers: set[asyncio.Future[object]] = {work}
+    pid = process.child.pid
+    exited = exit_future(process.child, loop)
+    out, err = _Sink(capture_limit), _Sink(capture_limit)
+    transports: list[asyncio.BaseTransport] = []
     abort_task = asyncio.ensure_future(abort.wait()) if abort is not None else None
-    if abort_task is not None:
-        watchers.add(abort_task)
     timed_out = aborted = False
     try:
-        done, _ = await asyncio.wait(
-            watchers, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
-        )
+        out_pipe, out_closed = await _read_pipe(loop, process.stdout, out)
+        err_pipe, err_closed = await _read_pipe(loop, process.stderr, err)
+        assert process.stdin is not None
+        transports += [out_pipe, err_pipe, await _feed(loop, process.stdin, stdin_data)]
+
+        async def finish() -> None:
+            await asyncio.shield(exited)  # cancelling `finish` must not cancel `exited`
+            await asyncio.wait([out_closed, err_closed], timeout=_PIPE_GRACE_S)
+
+        work = asyncio.ensure_future(finish())
+        watchers: set[asyncio.Future[Any]] = {work, *([abort_task] if abort_task else [])}
+        try:
+            done, _ = await asyncio.wait(watchers, timeout=timeout_s,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            work.cancel()
         if work not in done:
             aborted = abort_task is not None and abort_task in done
             timed_out = not aborted
             kill_group(pid)
-            await asyncio.wait([protocol.exited], timeout=_PIPE_GRACE_S)
+            await asyncio.wait([exited], timeout=_PIPE_GRACE_S)
     except asyncio.CancelledError:
         kill_group(pid)
         raise
     finally:
-        work.cancel()
         if abort_task is not None:
             abort_task.cancel()
-        transport.close()
-    code = None if timed_out or aborted else transport.get_returncode()
+        for transport in transports:
+            transport.close()
+    code = None if timed_out or aborted or not exited.done() else exited.result()
     return ProcessResult(
         exit_code=code,
-        stdout=bytes(protocol.out.kept),
-        stderr=bytes(protocol.err.kept),
-        stdout_total=protocol.out.total,
-        stderr_total=protocol.err.total,
+        stdout=bytes(out.kept),
+        stderr=bytes(err.kept),
+        stdout_total=out.total,
+        stderr_total=err.total,
         duration_s=time.monotonic() - started,
         timed_out=timed_out,
         aborted=aborted,

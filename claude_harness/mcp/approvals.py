@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claude_harness.config.settings_write import update_json_file
 from claude_harness.mcp.config import McpServerConfig
 
 APPROVALS_FILE = "mcp_approvals.json"
@@ -56,14 +56,15 @@ def get_approval(project: Path, server: str) -> bool | None:
 
 
 def record_approval(project: Path, server: str, approved: bool) -> None:
-    """Remember the user's answer; written atomically so a crash never leaves half a file."""
-    path = approvals_path()
-    data = _load(path)
-    data.setdefault(_key(project), {})[server] = bool(approved)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
-    tmp.replace(path)
+    """Remember the user's answer (the locked atomic writer: no half file after a crash, no
+    answer lost to another session approving at the same moment)."""
+    def record(data: dict[str, Any]) -> None:
+        entry = data.get(_key(project))
+        if not isinstance(entry, dict):
+            entry = data[_key(project)] = {}
+        entry[server] = bool(approved)
+
+    update_json_file(approvals_path(), record)
 
 
 @dataclass(frozen=True)

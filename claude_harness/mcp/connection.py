@@ -57,8 +57,9 @@ def _import_sdk() -> None:
     for name in ("mcp", "httpx", "httpx2"):
         logging.getLogger(name).addHandler(logging.NullHandler())
     import mcp.client.client  # noqa: F401
-    import mcp.client.stdio  # noqa: F401
     import mcp.client.streamable_http  # noqa: F401
+
+    import claude_harness.mcp.guarded_stdio  # noqa: F401 - the stdio transport we use
 
 
 class ServerGone(Exception):
@@ -239,14 +240,13 @@ class McpConnection:
         if cfg.transport == "sdk":
             return sdk_transport(self.sdk_channel, self.name)
         if cfg.transport == "stdio":
-            from mcp.client.stdio import StdioServerParameters, stdio_client
+            # with the SDK: loaded when the first server connects
+            from claude_harness.mcp.guarded_stdio import guarded_stdio_client
 
             self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
-            params = StdioServerParameters(
-                command=cfg.command, args=list(cfg.args), env={**os.environ, **cfg.env},
-                cwd=str(self.cwd),
-            )
-            return stdio_client(params, errlog=self._stderr)
+            return guarded_stdio_client(cfg.command, list(cfg.args),
+                                        env={**os.environ, **cfg.env}, cwd=self.cwd,
+                                        errlog=self._stderr)
         auth = self._auth()
         if cfg.transport == "sse":
             from mcp.client.sse import sse_client

@@ -3,14 +3,18 @@
 Order (research 1.3, DESIGN 3):
   hook deny (final)
   -> deny rules
+  -> Bash: a command the sandbox refuses (sandbox.failIfUnavailable, or outside the sandbox
+     when sandbox.allowUnsandboxedCommands is false) is denied
   -> plan mode refuses file edits
   -> ask rules            (prompt even in bypassPermissions/auto; hook allow cannot lift them)
   -> safety checks        (protected paths, critical rm, unreadable commands)
+  -> Bash: dangerouslyDisableSandbox asks, whatever would allow it
   -> the tool's own deny
   -> hook allow / ask
   -> the tool's own allow / ask
   -> allow rules / read-only inside the working dirs / mode
-  -> undecided: ask (the pipeline prompts, or denies in headless mode)
+  -> undecided: ask (the pipeline prompts, or denies in headless mode); a Bash command that
+     will run sandboxed is allowed instead under sandbox.autoAllowBashIfSandboxed
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ from claude_harness.permissions.rules import (
 )
 from claude_harness.permissions.safety import internal_url_reason, protected_reason
 from claude_harness.permissions.types import PermissionContext, PermissionDecision
+from claude_harness.sandbox.current import active as active_sandbox
 
 if TYPE_CHECKING:
     from claude_harness.permissions.bash.decision import BashVerdict
     from claude_harness.protocol.context import ToolUseContext
     from claude_harness.protocol.tool import Tool
+    from claude_harness.sandbox.decision import SandboxDecision
 
 _PATH_KEYS = ("file_path", "notebook_path", "path")
 
@@ -228,9 +234,9 @@ async def _resolve_bash(
     from claude_harness.permissions.bash.decision import bash_verdict
 
     verdict = bash_verdict(command, ctx.permission, shell_cwd=ctx.cwd)
-    decision = await _bash_chain(tool, inp, ctx, verdict, hook)
+    decision = await _bash_chain(tool, inp, ctx, verdict, hook, _sandbox_decision(inp, command))
     if decision.behavior in {"allow", "ask"} and decision.updated_input is None and (
-        "sed" in command
+        "sed" in command and decision.decided_by != "sandbox"  # sed runs in the sandbox itself
     ):
         from claude_harness.permissions.sed_sim import simulate_sed
 
@@ -240,14 +246,28 @@ async def _resolve_bash(
     return decision
 
 
+def _sandbox_decision(inp: Any, command: str) -> SandboxDecision | None:
+    """Where the command would run when a sandbox runtime is configured (None: there is none).
+    The Bash tool asks the same runtime again when it runs the command; the session never
+    toggles the sandbox while a turn runs, so both answers agree."""
+    runtime = active_sandbox()
+    if runtime is None:
+        return None
+    return runtime.decide(command,
+                          disable_sandbox=bool(getattr(inp, "dangerouslyDisableSandbox", False)))
+
+
 async def _bash_chain(
     tool: Tool, inp: Any, ctx: ToolUseContext, verdict: BashVerdict,
-    hook: PermissionDecision | None
+    hook: PermissionDecision | None, sandbox: SandboxDecision | None = None,
 ) -> PermissionDecision:
-    """The one Bash decision chain (bash/decision.py explains the stages and the threat model)."""
+    """The one Bash decision chain (bash/decision.py explains the stages and the threat model);
+    `sandbox` says where the command would run (sandbox/decision.py)."""
     perm = ctx.permission
     if verdict.deny:
         return verdict.deny
+    if sandbox is not None and sandbox.refusal:
+        return PermissionDecision.deny(sandbox.refusal, decided_by="sandbox")
     param = _param_rule_decision(perm, "deny", tool.name, inp) or _param_rule_decision(
         perm, "ask", tool.name, inp)
     if param is not None:
@@ -258,24 +278,31 @@ async def _bash_chain(
         return prompt_or_deny(verdict.ask, perm.mode)
     if verdict.safety:
         return prompt_or_deny(verdict.safety, perm.mode)
+    if sandbox is not None and sandbox.must_ask:  # whatever allows the command otherwise
+        return prompt_or_deny(PermissionDecision.ask(
+            "the command asks to run outside the sandbox (dangerouslyDisableSandbox)",
+            decided_by="sandbox"), perm.mode)
     settled = await _tool_then_hook(tool, inp, ctx, hook)
     if settled is not None:
         return settled
     if verdict.allowed:
         return verdict.allowed
-    return undecided_bash(verdict.undecided, perm, verdict.suggestion)
+    return undecided_bash(verdict.undecided, perm, verdict.suggestion, sandbox)
 
 
-def undecided_bash(reason: str, perm: PermissionContext,
-                   suggestion: str | None) -> PermissionDecision:
+def undecided_bash(reason: str, perm: PermissionContext, suggestion: str | None,
+                   sandbox: SandboxDecision | None = None) -> PermissionDecision:
     """A Bash call nothing decided: no deny, ask or safety stage objected, no rule or
     read-only classification allowed it. The mode answers (ask, deny in dontAsk/plan, allow in
     bypassPermissions).
 
-    Sandbox seam (issue 15): with `sandbox.autoAllowBashIfSandboxed`, this is the one place
+    The sandbox seam (issue 15): with `sandbox.autoAllowBashIfSandboxed`, this is the one place
     where "ask" becomes "allow, run sandboxed". Deny rules, explicit ask rules and safety
     checks have all returned before this point, so they keep prompting or refusing.
     """
+    if sandbox is not None and sandbox.sandboxed and sandbox.auto_allow and perm.mode != "plan":
+        return PermissionDecision.allow(
+            "runs in the sandbox (sandbox.autoAllowBashIfSandboxed)", decided_by="sandbox")
     return undecided(reason, perm.mode, suggestion=suggestion, is_write=True)
 
 

@@ -35,6 +35,7 @@ class InputSide(Protocol):
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult: ...
     async def feedback(self) -> str: ...
     def wake(self) -> None: ...
+    def stop(self) -> None: ...
 
 
 class PromptInput:
@@ -94,6 +95,13 @@ class PromptInput:
     def wake(self) -> None:
         """Ctrl+C arrives as a key while prompt-toolkit reads; nothing to do here."""
 
+    def stop(self) -> None:
+        """End a pending read as the end of input would (the REPL is exiting); prompt-toolkit
+        puts the terminal back as it found it."""
+        app = self.session.app
+        if app.is_running:
+            app.exit(exception=EOFError)
+
 
 class SharedHistory(History):
     """prompt-toolkit's view of the per-project prompt history the Textual app also uses."""
@@ -151,6 +159,10 @@ class LineInput:
 
     def wake(self) -> None:
         self._queue.put_nowait(self._WAKE)
+
+    def stop(self) -> None:
+        """End a pending read as the end of input would (the REPL is exiting)."""
+        self._queue.put_nowait(self._EOF)
 
     def _write(self, text: str) -> None:
         self.out.write(text)

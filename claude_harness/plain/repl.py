@@ -58,6 +58,7 @@ from claude_harness.protocol.ops import (
     UserPrompt,
 )
 from claude_harness.protocol.view import SessionView
+from claude_harness.shutdown import ShutdownSignals, exit_code_for, stop_reason
 
 PERMISSION_TITLES = {
     "Bash": "Bash command",
@@ -85,6 +86,7 @@ class PlainRepl:
         self._job_started = False
         self._consumer: asyncio.Task[None] | None = None
         self._started: SessionStarted | None = None
+        self.exit_code: int | None = None  # set by SIGTERM/SIGHUP: leave the REPL
 
     # ── setup ───────────────────────────────────────────────────────────────────────────────
 
@@ -137,21 +139,33 @@ class PlainRepl:
         loop = asyncio.get_running_loop()
         if not self.terminal:
             loop.add_signal_handler(signal.SIGINT, self._on_sigint)
+        # Ctrl+C (SIGINT) stays the REPL's: it interrupts the turn, twice at the prompt exits
+        signals = ShutdownSignals(self._on_shutdown_signal, (signal.SIGTERM, signal.SIGHUP))
+        signals.install(loop)
         try:
             self.banner(started)
             if first_prompt:
                 await self.handle(first_prompt)
-            while True:
+            while self.exit_code is None:
                 line = await self.input.read(self.keys.take_typeahead())
-                if line is None:
+                if line is None or self.exit_code is not None:
                     break
                 if not await self.handle(line):
                     break
         finally:
+            signals.uninstall()
             if not self.terminal:
                 loop.remove_signal_handler(signal.SIGINT)
         self.goodbye(started)
-        return 0
+        return self.exit_code or 0
+
+    def _on_shutdown_signal(self, sig: signal.Signals) -> None:
+        """SIGTERM or SIGHUP (the terminal closed): the commands are dead already
+        (shutdown.py); stop the turn, end the prompt, and leave with 143/129."""
+        self.exit_code = exit_code_for(sig)
+        self.session.submit(Interrupt(stop_reason(sig)))
+        if self.input is not None:
+            self.input.stop()
 
     async def close(self, reason: str = "prompt_input_exit") -> None:
         self.session.submit(Shutdown(reason))

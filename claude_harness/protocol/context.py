@@ -160,6 +160,8 @@ class ContentReplacementState:
 
     total_chars: int = 0
     replaced: dict[str, str] = field(default_factory=dict)  # tool_use_id -> persisted text
+    # tools/budget.py's running count over the history (rebuilt when the history changes)
+    index: Any = field(default=None, repr=False, compare=False)
 
     def clone(self) -> ContentReplacementState:
         return ContentReplacementState(self.total_chars, dict(self.replaced))

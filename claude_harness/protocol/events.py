@@ -448,6 +448,14 @@ class SessionClosed:
     reason: str = "other"
 
 
+@dataclass(frozen=True)
+class TranscriptStatus:
+    """The transcript could not be written (`problem` says why; the session goes on in
+    memory), or, with `problem` empty, everything kept meanwhile is written again."""
+
+    problem: str = ""
+
+
 AgentEvent = (
     TextDelta
     | ThinkingDelta
@@ -491,5 +499,6 @@ SessionEvent = (
     | HookCallbackRequest
     | OpDone
     | SessionClosed
+    | TranscriptStatus
 )
 """Everything `Session.events()` yields."""

@@ -39,7 +39,12 @@ class RunCommand:
 
 @dataclass(frozen=True)
 class Interrupt:
-    """Stop the running turn (or `!cmd`); queued prompts come back as PromptsReturned."""
+    """Stop the running turn (or `!cmd`); queued prompts come back as PromptsReturned.
+
+    `reason` is given when something other than the user stops it (a signal: the front end is
+    exiting): the turn's end reports it as its error, and no later prompt starts a turn."""
+
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -113,8 +118,8 @@ class ShellCommand:
 
 @dataclass(frozen=True)
 class Describe:
-    """Ask for a Report: "permissions", "hooks", "mcp" or "memory" (lines to show), or
-    "mcp_status" or "context" (structured `data` for a program)."""
+    """Ask for a Report: "permissions", "hooks", "mcp", "memory" or "sandbox" (lines to show),
+    or "mcp_status" or "context" (structured `data` for a program)."""
 
     topic: str
 
@@ -159,6 +164,14 @@ class AnswerHookCallback:
 
 
 @dataclass(frozen=True)
+class SetSandbox:
+    """`/sandbox on|off`: run Bash commands in the sandbox or not, from now on (saved for this
+    project in .claude/settings.local.json). Refused while a turn runs."""
+
+    enabled: bool
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """End the session: stop work, run SessionEnd hooks, close the transcript and servers."""
 
@@ -167,4 +180,4 @@ class Shutdown:
 
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
-      | RegisterHookCallbacks | AnswerHookCallback | Shutdown)
+      | RegisterHookCallbacks | AnswerHookCallback | Shutdown | SetSandbox)

@@ -22,6 +22,7 @@ from claude_harness.protocol.events import (
     SessionStarted,
     TodosChanged,
     TotalsChanged,
+    TranscriptStatus,
     UserMessage,
 )
 
@@ -39,6 +40,8 @@ class SessionView:
     denials: list[DenialRecorded] = field(default_factory=list)
     messages: list[dict[str, Any]] = field(default_factory=list)  # the main conversation
     session_id: str = ""
+    transcript_problem: str = ""  # the first time the transcript could not be written
+    transcript_written: bool = True  # everything is on disk now
 
     @property
     def ready(self) -> bool:
@@ -77,3 +80,6 @@ class SessionView:
                 self.rules = rules
             case DenialRecorded():
                 self.denials.append(event)
+            case TranscriptStatus(problem=problem):
+                self.transcript_problem = self.transcript_problem or problem
+                self.transcript_written = not problem

@@ -20,9 +20,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from claude_harness.config.paths import local_settings_path
-from claude_harness.config.settings_write import update_json_file
-
 
 class _Block(BaseModel):
     model_config = ConfigDict(extra="allow")
@@ -162,18 +159,3 @@ def sandbox_settings_from(loaded: Any) -> tuple[SandboxSettings, list[str]]:
         origin = str(src.path) if getattr(src, "path", None) else str(src.source)
         blocks.append(SourceBlock(raw, Path(src.root) if src.root else cwd, origin))
     return merge_sandbox_settings(blocks)
-
-
-def save_enabled(cwd: Path, enabled: bool) -> Path:
-    """/sandbox's choice, kept for this project in `.claude/settings.local.json` (as Claude Code
-    does), through the locked atomic writer so a concurrent "don't ask again" is not lost."""
-    path = local_settings_path(cwd)
-
-    def set_enabled(data: dict[str, Any]) -> None:
-        block = data.setdefault("sandbox", {})
-        if not isinstance(block, dict):
-            raise ValueError(f"{path}: 'sandbox' is not an object; not changing it")
-        block["enabled"] = enabled
-
-    update_json_file(path, set_enabled)
-    return path

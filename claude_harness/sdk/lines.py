@@ -257,7 +257,16 @@ class Shaper:
             line["structured_output"] = self.structured_output
             line["result"] = json.dumps(self.structured_output, separators=(",", ":"),
                                         ensure_ascii=False)
+        line.update(self._transcript_error())
         return line
+
+    def _transcript_error(self) -> dict[str, str]:
+        """`transcript_error`, only when the transcript could not be written at some point."""
+        problem = self.view.transcript_problem
+        if not problem:
+            return {}
+        return {"transcript_error": problem if not self.view.transcript_written else
+                f"{problem} (It was written again later: nothing was lost.)"}
 
 
 def _error_text(reason: str, end: TurnEnd | None, shaper: Shaper) -> str:

@@ -24,6 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from claude_harness.agent.api_history import ApiHistory
 from claude_harness.agent.loop import QueryParams, query, run_compaction
 from claude_harness.agent.messages import user_text
 from claude_harness.agent.side_query import side_query
@@ -78,10 +79,13 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.tool import Tool
+from claude_harness.session import transcript_notices
 from claude_harness.session.describe import mcp_action, report
 from claude_harness.session.hook_callbacks import HookCallbacks
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
+from claude_harness.session.result_journal import ResultJournal
+from claude_harness.session.sandbox_control import switch_sandbox
 from claude_harness.session.totals import Totals
 from claude_harness.session.transcript import Transcript, find_session, load_messages
 from claude_harness.shell_escape import run_shell_escape
@@ -91,6 +95,7 @@ from claude_harness.tools.todo_write.state import clear_todos
 from claude_harness.tools.tool_search import loaded_from_history
 
 AUTO_COMPACT_FRACTION = 0.85
+SHUTDOWN_GRACE_SECONDS = 1.5  # an aborted turn's time to record what it stopped, at exit
 
 
 @dataclass
@@ -139,6 +144,7 @@ class Session:
         self.api = ApiClient(config.api)
         self.read_file_state = FileStateCache()
         self.content_replacement = ContentReplacementState()
+        self.api_history = ApiHistory()  # the history in API form, kept from turn to turn
         self.shell = ShellState(config.cwd)
         self.transcript: Transcript | None = None
         if config.persist:
@@ -146,6 +152,12 @@ class Session:
         self.session_id = (
             self.transcript.session_id if self.transcript else (config.session_id or "ephemeral")
         )
+        # messages, and each tool result as its call ends, into the transcript
+        self.journal = ResultJournal(self.transcript) if self.transcript is not None else None
+        if self.transcript is not None:  # a disk that refuses it is shown, not fatal
+            self.transcript.on_failure = lambda failure: self._emit_all(
+                transcript_notices.failed(failure))
+            self.transcript.on_recovered = lambda: self._emit_all(transcript_notices.recovered())
         self._tool_schemas = _schemas(config.tools)
         self._tools_frozen = False
         self._system = [{"type": "text", "text": config.system_prompt,
@@ -164,6 +176,7 @@ class Session:
         self._abort: AbortSignal | None = None
         self._queued: list[ops.UserPrompt] = []
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
+        self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -201,6 +214,10 @@ class Session:
         assert self._out is not None
         self._out.put_nowait(event)
 
+    def _emit_all(self, events: list[SessionEvent]) -> None:
+        for event in events:
+            self._emit(event)
+
     async def _drive(self) -> None:
         await self._start()
         assert self._ops is not None
@@ -234,6 +251,8 @@ class Session:
             mcp_pending_approval=tuple(c.name for c in mcp.pending_approvals()) if mcp else (),
             history=tuple(self.messages)))
         self._emit(RulesChanged(self._rule_listing()))
+        if self.transcript is not None:
+            self._emit_all(transcript_notices.at_start(self.transcript))
 
     def _dispatch(self, op: ops.Op) -> None:
         match op:
@@ -243,8 +262,8 @@ class Session:
                 self._run_command(name, args)
             case ops.AnswerPermission(request_id=rid, choice=choice, feedback=feedback):
                 self.prompter.answer(rid, PermissionAnswer(choice, feedback, op.updated_input))
-            case ops.Interrupt():
-                self._interrupt()
+            case ops.Interrupt(reason=reason):
+                self._interrupt(reason)
             case ops.SetMode(mode=mode):
                 self._set_mode(mode)
             case ops.CycleMode():
@@ -274,6 +293,8 @@ class Session:
                 self._register_hook_callbacks(matchers)
             case ops.AnswerHookCallback(request_id=rid, output=output, error=error):
                 self.hook_callbacks.answer(rid, output, error)
+            case ops.SetSandbox(enabled=enabled):
+                self._switch_sandbox(enabled)
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -322,10 +343,13 @@ class Session:
             return queued[0]
         return ops.UserPrompt("\n\n".join(_prompt_text(p) for p in queued))
 
-    def _interrupt(self) -> None:
-        """Stop the job; queued prompts come back to the front end to edit or resend."""
+    def _interrupt(self, reason: str = "") -> None:
+        """Stop the job; queued prompts come back to the front end to edit or resend. With a
+        `reason` (a signal), no turn starts afterwards either."""
+        if reason:
+            self._stopped = reason
         if self._abort is not None:
-            self._abort.abort()
+            self._abort.abort(reason or "interrupted by user")
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
         if self._queued:
@@ -343,6 +367,9 @@ class Session:
 
     async def _turn_events(self, op: ops.UserPrompt) -> AsyncIterator[AgentEvent]:
         """Run one user prompt to the end of the model's turn, yielding every event."""
+        if self._stopped:  # the front end is exiting (a signal): nothing new starts
+            yield TurnEnd("aborted", 0, self._stopped)
+            return
         prompt, allowed_tools = self._expand_custom(op)
         abort = AbortSignal()
         self._abort = abort
@@ -371,6 +398,8 @@ class Session:
             yield UserMessage(message)
             async for event in query(self.messages, self._params(), self._context(abort),
                                      self.api):
+                if isinstance(event, TurnEnd) and event.reason == "aborted" and self._stopped:
+                    event = replace(event, error=event.error or self._stopped)
                 yield event
         finally:
             self._abort = None
@@ -430,7 +459,8 @@ class Session:
                            settings=self.request_settings,
                            stream_events=self.config.stream_events,
                            budget_usd=None if budget is None else budget - self.totals.cost_usd,
-                           fallback_model=self.config.fallback_model)
+                           fallback_model=self.config.fallback_model,
+                           api_history=self.api_history)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -468,9 +498,11 @@ class Session:
 
     def _apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""
+        if self.journal is not None:
+            self.journal.record(event)
         match event:
             case AssistantMessage() | UserMessage():
-                self._append(event.message)
+                pass  # written by the journal
             case Compaction():
                 if self.transcript is not None:
                     self.transcript.append_system("compact_boundary", compactMetadata={
@@ -491,10 +523,6 @@ class Session:
                 self._emit(TodosChanged(tuple(data.get("todos") or ())))
             case DenialRecorded() | HookRan():
                 pass  # reported as they are
-
-    def _append(self, message: dict[str, Any]) -> None:
-        if self.transcript is not None:
-            self.transcript.append_message(message)
 
     # ── the other jobs ──────────────────────────────────────────────────────────────────────
 
@@ -576,6 +604,14 @@ class Session:
         self._emit(Notice(f"Removed {rule} from .claude/settings.local.json."))
         self._rules_changed()
 
+    def _switch_sandbox(self, enabled: bool) -> None:
+        """Between turns only: a call allowed because it runs sandboxed must run sandboxed."""
+        if self.running:
+            self._emit(Notice("Wait for the current job to finish (or Esc) before /sandbox.",
+                              "warning"))
+            return
+        self._emit(switch_sandbox(enabled, self.config.cwd, self.permission))
+
     def _rule_listing(self) -> tuple[tuple[str, str, str], ...]:
         return self.prompter.describe_rules(self.permission.rules)
 
@@ -630,6 +666,8 @@ class Session:
         self.hook_callbacks.cancel_all()
         if self._abort is not None:
             self._abort.abort()
+        if self._job is not None and self._abort is not None:  # let it record what it stopped
+            await asyncio.wait({self._job}, timeout=SHUTDOWN_GRACE_SECONDS)
         if self._job is not None and not self._job.done():
             self._job.cancel()
             await asyncio.gather(self._job, return_exceptions=True)

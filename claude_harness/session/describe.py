@@ -1,6 +1,6 @@
-"""Reports (what /permissions, /hooks, /mcp and /memory show, written once for every front
-end, and the structured facts a program on the SDK pipe asks for: mcp_status, context) and the
-/mcp approve|reconnect actions, with a program's disable|enable."""
+"""Reports (what /permissions, /hooks, /mcp, /memory and /sandbox show, written once for every
+front end, and the structured facts a program on the SDK pipe asks for: mcp_status, context) and
+the /mcp approve|reconnect actions, with a program's disable|enable."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from claude_harness.api.pricing import context_window_for
 from claude_harness.mcp.approvals import approval_project, record_approval
 from claude_harness.protocol.events import Notice, Report
+from claude_harness.session.sandbox_control import sandbox_status
 
 
 def report(topic: str, session: Any) -> Report:
@@ -55,7 +56,12 @@ def _memory(session: Any) -> list[str]:
     return ["Memory files (changes apply from the next session):", *(files or ["(none yet)"])]
 
 
-TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory}
+def _sandbox(session: Any) -> list[str]:
+    return sandbox_status(session.permission)
+
+
+TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory,
+          "sandbox": _sandbox}
 
 
 def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:

@@ -9,6 +9,8 @@ entry; other branches are left out, with a warning that says so.
 Tolerated on the way: lines cut by a crash (skipped), a parent that is missing (the chain goes on
 from the entry just before, with a warning), transcripts written before entries carried uuids
 (file order), and a tool_use left unanswered by a crash (it gets an "interrupted" result).
+Tool results written one by one as their calls ended are merged back into their batch's one
+message.
 """
 
 from __future__ import annotations
@@ -146,7 +148,46 @@ def _messages(chain: list[Entry]) -> list[dict[str, Any]]:
         message = entry.get("message")
         if entry.get("type") in ("user", "assistant") and isinstance(message, dict):
             messages.append(message)
-    if messages and (uses := tool_uses(messages[-1])):
-        messages.append({"role": "user", "content": [
-            tool_result_block(u["id"], INTERRUPTED_RESULT, True) for u in uses]})
-    return messages
+    return _answer_every_call(messages)
+
+
+def _answer_every_call(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each batch's results as the one message the session had, in the order of its calls
+    (they are written one by one as each call ends, see result_journal.py); a call the session
+    ended before it finished gets an "interrupted" result."""
+    out: list[dict[str, Any]] = []
+    index = 0
+    while index < len(messages):
+        message = messages[index]
+        out.append(message)
+        index += 1
+        uses = [] if message.get("isSidechain") else tool_uses(message)
+        if not uses:
+            continue
+        answers: list[dict[str, Any]] = []
+        while index < len(messages) and _holds_results(messages[index]):
+            answers.append(messages[index])
+            index += 1
+        out.append(_one_answer(uses, answers))
+    return out
+
+
+def _holds_results(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return (message.get("role") == "user" and not message.get("isSidechain")
+            and isinstance(content, list)
+            and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content))
+
+
+def _one_answer(uses: list[dict[str, Any]], answers: list[dict[str, Any]]) -> dict[str, Any]:
+    blocks = [b for m in answers for b in m["content"] if isinstance(b, dict)]
+    results = {}
+    for block in blocks:
+        if block.get("type") == "tool_result":
+            results.setdefault(block.get("tool_use_id"), block)
+    if len(answers) == 1 and all(u["id"] in results for u in uses):
+        return answers[0]
+    ordered = [results.pop(u["id"], None) or tool_result_block(u["id"], INTERRUPTED_RESULT, True)
+               for u in uses]
+    others = [b for b in blocks if b.get("type") != "tool_result"]
+    return {"role": "user", "content": [*ordered, *results.values(), *others]}

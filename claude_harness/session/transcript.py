@@ -46,6 +46,7 @@ __all__ = [
     "TranscriptFailure",
     "find_session",
     "is_live",
+    "live_mark",
     "latest_session",
     "list_sessions",
     "load_messages",
@@ -316,3 +317,12 @@ def list_sessions(data_dir: Path, cwd: Path) -> list[Path]:
 def is_live(path: Path) -> bool:
     """Whether a live process (this one included) is writing this session now."""
     return lock_holder(path) is not None
+
+
+LIVE_MARK = "[open in another process]"
+
+
+def live_mark(path: Path) -> str:
+    """What a session list shows after a session another process is writing (resuming it
+    writes beside that process: each keeps its own branch)."""
+    return f"  {LIVE_MARK}" if is_live(path) else ""

@@ -22,9 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from dataclasses import dataclass, field
 from typing import Any
-
-from claude_harness.testing.events import estimate_tokens
 
 
 def _strip_cache_control(value: Any) -> Any:
@@ -50,56 +49,113 @@ def _dump(value: Any) -> str:
                       separators=(",", ":"))
 
 
-def segments(body: dict[str, Any]) -> list[tuple[str, bool]]:
-    """(serialised segment, is_breakpoint) in cache order: tools, system, messages."""
-    out: list[tuple[str, bool]] = []
-    for tool in body.get("tools") or []:
-        out.append((_dump(tool), _has_cache_control(tool)))
+def _sources(body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """What each segment is made of, in cache order: (role or None, block)."""
+    out: list[tuple[str | None, Any]] = [(None, tool) for tool in body.get("tools") or []]
     system = body.get("system")
     if isinstance(system, str) and system:
-        out.append((_dump({"type": "text", "text": system}), False))
+        out.append((None, {"type": "text", "text": system}))
     elif isinstance(system, list):
-        out.extend((_dump(b), _has_cache_control(b)) for b in system)
+        out.extend((None, b) for b in system)
     for message in body.get("messages") or []:
         content = message.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
-        for block in blocks:
-            out.append((_dump({"role": message.get("role"), "block": block}),
-                        _has_cache_control(block)))
+        out.extend((message.get("role"), block) for block in blocks)
     return out
 
 
+def _segment(source: tuple[str | None, Any]) -> str:
+    role, block = source
+    return _dump(block if role is None else {"role": role, "block": block})
+
+
+def segments(body: dict[str, Any]) -> list[tuple[str, bool]]:
+    """(serialised segment, is_breakpoint) in cache order: tools, system, messages."""
+    return [(_segment(src), _has_cache_control(src[1])) for src in _sources(body)]
+
+
+@dataclass
+class _Chain:
+    """One request's segments and the running hash of its prefixes, kept so the next request
+    (the same conversation, a turn longer) recomputes only what changed."""
+
+    sources: list[tuple[str | None, Any]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)  # of the prefix ending at each segment
+    lengths: list[int] = field(default_factory=list)  # ...and its length
+    states: list[Any] = field(default_factory=list)  # the hasher after each segment
+
+
+def _chain(body: dict[str, Any], before: _Chain) -> _Chain:
+    chain = _Chain(_sources(body))
+    hasher, length, same_prefix = hashlib.sha256(), 0, True
+    for i, source in enumerate(chain.sources):
+        known = i < len(before.sources)
+        text = before.texts[i] if known and source == before.sources[i] else _segment(source)
+        chain.texts.append(text)
+        if same_prefix and known and text == before.texts[i]:
+            hasher, length = before.states[i], before.lengths[i]
+            chain.digests.append(before.digests[i])
+        else:
+            same_prefix = False
+            hasher = hasher.copy()
+            piece = text if i == 0 else "\n" + text
+            hasher.update(piece.encode())
+            length += len(piece)
+            chain.digests.append(hasher.hexdigest())
+        chain.states.append(hasher)
+        chain.lengths.append(length)
+    return chain
+
+
+class _BodyLength:
+    """len(json.dumps(body, ensure_ascii=False)) of each request, reusing the length of every
+    message that equals the one at its place in the previous request."""
+
+    def __init__(self) -> None:
+        self._messages: list[Any] = []
+        self._lengths: list[int] = []
+
+    def __call__(self, body: dict[str, Any]) -> int:
+        messages = body.get("messages")
+        if not isinstance(messages, list) or not messages:
+            return len(json.dumps(body, ensure_ascii=False))
+        before, known = self._messages, self._lengths
+        lengths = [known[i] if i < len(before) and message == before[i]
+                   else len(json.dumps(message, ensure_ascii=False))
+                   for i, message in enumerate(messages)]
+        self._messages, self._lengths = messages, lengths
+        rest = len(json.dumps({**body, "messages": []}, ensure_ascii=False))
+        # "[]" becomes "[" + ", ".join(messages) + "]"
+        return rest + sum(lengths) + 2 * (len(messages) - 1)
+
+
 class CacheTracker:
-    """Remembers written prefixes (by hash) and computes usage for each new request."""
+    """Remembers written prefixes (by hash) and computes usage for each new request. Each
+    request is one turn longer than the one before: what did not change is not recomputed."""
 
     def __init__(self) -> None:
         self._written: set[str] = set()
         self._lock = threading.Lock()
+        self._last = _Chain()
+        self._body_length = _BodyLength()
 
     def account(self, body: dict[str, Any]) -> dict[str, int]:
         """Usage input fields for this request; records its breakpoints as written."""
-        total = estimate_tokens(json.dumps(body, ensure_ascii=False))
-        segs = segments(body)
-        breakpoints = [i for i, (_, bp) in enumerate(segs) if bp]
-        if not breakpoints:
-            return {"input_tokens": total, "cache_creation_input_tokens": 0,
-                    "cache_read_input_tokens": 0}
-        last = breakpoints[-1]
-        hashes: list[str] = []
-        lengths: list[int] = []
-        hasher = hashlib.sha256()
-        length = 0
-        for i, (text, _) in enumerate(segs[:last + 1]):
-            piece = text if i == 0 else "\n" + text
-            hasher.update(piece.encode())
-            length += len(piece)
-            hashes.append(hasher.hexdigest())
-            lengths.append(length)
         with self._lock:
-            hit = next((i for i in range(last, -1, -1) if hashes[i] in self._written), None)
-            self._written.update(hashes[i] for i in breakpoints)
-        read = lengths[hit] // 4 if hit is not None else 0
-        cached_upto = lengths[last] // 4
+            total = max(1, self._body_length(body) // 4)
+            chain = self._last = _chain(body, self._last)
+            breakpoints = [i for i, (_, block) in enumerate(chain.sources)
+                           if _has_cache_control(block)]
+            if not breakpoints:
+                return {"input_tokens": total, "cache_creation_input_tokens": 0,
+                        "cache_read_input_tokens": 0}
+            last = breakpoints[-1]
+            hit = next((i for i in range(last, -1, -1) if chain.digests[i] in self._written),
+                       None)
+            self._written.update(chain.digests[i] for i in breakpoints)
+        read = chain.lengths[hit] // 4 if hit is not None else 0
+        cached_upto = chain.lengths[last] // 4
         read = min(read, total)
         creation = min(max(cached_upto - read, 0), total - read)
         return {"input_tokens": total - read - creation,

@@ -65,7 +65,7 @@ class _Handler(BaseHTTPRequestHandler):
             body, parse_error = raw.decode("utf-8", "replace"), str(exc)
         path = self.path.split("?", 1)[0]
         headers = dict(self.headers)
-        index = state.record_request(path, headers, body)
+        index = state.record_request(path, headers, body, raw)
         if path not in (MESSAGES_PATH, COUNT_TOKENS_PATH):
             return self._send_error(index, ErrorReply(404, "not_found_error", f"Not found: {path}"))
         if (auth := state.check_auth(headers)) is not None:
@@ -242,15 +242,17 @@ class MockApiServer:
     """The scripted server running in a background thread; a context manager.
 
     `url` is the base URL for the SDK (no /v1). `requests` holds every parsed request body in
-    arrival order (rejected ones too) and `log` the request/response_end records also written
-    to `log_path` as JSONL.
+    arrival order (rejected ones too), `raw_requests` their bytes as sent, and `log` the
+    request/response_end records also written to `log_path` as JSONL. `keep_bodies=False`
+    keeps none of the bodies (a long benchmark's would fill the memory).
     """
 
     def __init__(self, script: str | Path | dict[str, Any] | list[Any], *, port: int = 0,
                  log_path: str | Path | None = None, api_key: str | None = None,
-                 host: str = "127.0.0.1") -> None:
+                 host: str = "127.0.0.1", keep_bodies: bool = True) -> None:
         turns, options = load_script_with_options(script)
-        self.state = ServerState(turns, log_path, api_key, options, load_side(script))
+        self.state = ServerState(turns, log_path, api_key, options, load_side(script),
+                                 keep_bodies=keep_bodies)
         self._httpd = _Server((host, port), self.state)
         self.host = host
         self.port: int = self._httpd.server_address[1]
@@ -266,6 +268,10 @@ class MockApiServer:
     @property
     def requests(self) -> list[Any]:
         return self.state.requests
+
+    @property
+    def raw_requests(self) -> list[bytes]:
+        return self.state.raw_requests
 
     @property
     def log(self) -> list[dict[str, Any]]:

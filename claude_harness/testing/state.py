@@ -65,7 +65,7 @@ class ServerState:
 
     def __init__(self, turns: list[Turn], log_path: str | Path | None,
                  api_key: str | None, options: ScriptOptions | None = None,
-                 side: list[Turn] | None = None) -> None:
+                 side: list[Turn] | None = None, *, keep_bodies: bool = True) -> None:
         self.turns = turns
         self.options = options or ScriptOptions()
         self.side = side
@@ -73,7 +73,9 @@ class ServerState:
         self.api_key = api_key
         self.log_path = Path(log_path) if log_path is not None else None
         self.log: list[dict[str, Any]] = []
-        self.requests: list[Any] = []
+        self.requests: list[Any] = []  # parsed bodies (None each when not kept)
+        self.raw_requests: list[bytes] = []  # the bytes as sent (empty each when not kept)
+        self.keep_bodies = keep_bodies  # off for long benchmarks: 2,000 growing bodies weigh GBs
         self.next_turn = 0
         self.issued = IssuedThinking()
         self.cache = CacheTracker()
@@ -83,16 +85,21 @@ class ServerState:
 
     # -- log -------------------------------------------------------------------------------
 
-    def record_request(self, path: str, headers: dict[str, str], body: Any) -> int:
+    def record_request(self, path: str, headers: dict[str, str], body: Any,
+                       raw: bytes = b"") -> int:
         """Log an arriving request (accepted or not) and return its index."""
+        if not self.keep_bodies:
+            body, raw = None, b""
         with self._log_lock:
             index = self._request_count
             self._request_count += 1
             self.requests.append(body)
+            self.raw_requests.append(raw)
         safe = {k.lower(): ("[redacted]" if k.lower() in REDACTED_HEADERS else v)
                 for k, v in headers.items()}
-        self._append({"event": "request", "t": time.time(), "index": index, "path": path,
-                      "headers": safe, "body": body})
+        entry = {"event": "request", "t": time.time(), "index": index, "path": path,
+                 "headers": safe}
+        self._append({**entry, "body": body} if self.keep_bodies else entry)
         return index
 
     def record_response_end(self, index: int, status: int, **extra: Any) -> None:

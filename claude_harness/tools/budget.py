@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import math
 import tempfile
+from collections import deque
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,21 @@ AGGREGATE_BUDGET_CHARS = 400_000
 _MIN_REPLACEABLE = 4 * PREVIEW_CHARS
 
 
+@dataclass
+class _ResultIndex:
+    """The tool results of history[:len(scanned)]: their total size, and where the ones large
+    enough to persist are (oldest first). Kept from turn to turn, so a turn scans only the
+    messages added since."""
+
+    scanned: list[dict[str, Any]] = field(default_factory=list)
+    total: int = 0
+    large: deque[tuple[int, int]] = field(default_factory=deque)  # (message, block) positions
+
+    def is_prefix_of(self, messages: list[dict[str, Any]]) -> bool:
+        done = len(self.scanned)
+        return len(messages) >= done and messages[:done] == self.scanned
+
+
 def enforce_aggregate_budget(
     messages: list[dict[str, Any]],
     state: ContentReplacementState,
@@ -59,28 +76,52 @@ def enforce_aggregate_budget(
     """Keep the tool results of the whole conversation under `budget` characters.
 
     Many results just under their own limit would still flood the context. When the total
-    passes the budget, the oldest large results are replaced, in place, by their persisted
-    form (once replaced, always replaced: `state.replaced` remembers them). Returns how many
-    results were replaced now.
+    passes the budget, the oldest large results are replaced by their persisted form (once
+    replaced, always replaced: `state.replaced` remembers them). A changed message is replaced
+    in the list, never edited in place (see agent/api_history.py). Returns how many results
+    were replaced now.
     """
-    blocks = [
-        b for m in messages if m.get("role") == "user" and not m.get("isSidechain")
-        for b in m.get("content") or []
-        if isinstance(b, dict) and b.get("type") == "tool_result" and isinstance(b.get("content"), str)
-    ]
-    total = sum(len(b["content"]) for b in blocks)
-    state.total_chars = total
+    index = state.index
+    if not isinstance(index, _ResultIndex) or not index.is_prefix_of(messages):
+        index = state.index = _ResultIndex()
+    for position in range(len(index.scanned), len(messages)):
+        _scan(messages, position, index, state)
     replaced = 0
-    for block in blocks:
-        if total <= budget:
-            break
-        content = block["content"]
-        if block["tool_use_id"] in state.replaced or len(content) < _MIN_REPLACEABLE:
-            continue
+    while index.total > budget and index.large:
+        position, slot = index.large.popleft()
+        content = messages[position]["content"][slot]["content"]
         persisted = persist_large_result(content, 0, session_dir)
-        block["content"] = persisted
-        state.replaced[block["tool_use_id"]] = persisted
-        total -= len(content) - len(persisted)
+        _replace_result(messages, position, slot, persisted, index, state)
         replaced += 1
-    state.total_chars = total
+    state.total_chars = index.total
     return replaced
+
+
+def _scan(messages: list[dict[str, Any]], position: int, index: _ResultIndex,
+          state: ContentReplacementState) -> None:
+    """Count the results of one new message (a result persisted before gets the same text)."""
+    index.scanned.append(messages[position])
+    message = messages[position]
+    if message.get("role") != "user" or message.get("isSidechain"):
+        return
+    for slot, block in enumerate(message.get("content") or []):
+        if not (isinstance(block, dict) and block.get("type") == "tool_result"
+                and isinstance(block.get("content"), str)):
+            continue
+        index.total += len(block["content"])
+        earlier = state.replaced.get(block.get("tool_use_id", ""))
+        if earlier is not None and earlier != block["content"]:
+            _replace_result(messages, position, slot, earlier, index, state)
+        elif earlier is None and len(block["content"]) >= _MIN_REPLACEABLE:
+            index.large.append((position, slot))
+
+
+def _replace_result(messages: list[dict[str, Any]], position: int, slot: int, text: str,
+                    index: _ResultIndex, state: ContentReplacementState) -> None:
+    message = messages[position]
+    block = message["content"][slot]
+    content = list(message["content"])
+    content[slot] = {**block, "content": text}
+    messages[position] = index.scanned[position] = {**message, "content": content}
+    index.total -= len(block["content"]) - len(text)
+    state.replaced[block["tool_use_id"]] = text

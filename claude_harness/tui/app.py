@@ -73,6 +73,7 @@ class HarnessApp(App[None]):
         self.cwd = (cwd or Path.cwd()).resolve()
         self.session_factory = session_factory
         self.link: SessionLink | None = None  # the session's ops and events, once it is built
+        self._signals: Any = None  # ShutdownSignals, installed after the first paint
         self.session_error: str | None = None
         self.requested_theme = theme or settings_theme(self.cwd) or DEFAULT_THEME
         self.preload = preload_sdk
@@ -124,6 +125,7 @@ class HarnessApp(App[None]):
         self.call_after_refresh(self._start_background)
 
     def _start_background(self) -> None:
+        self._install_shutdown_signals()
         if self.preload:
             self._preload_sdk()
         if self.ask_trust:
@@ -157,6 +159,22 @@ class HarnessApp(App[None]):
             return False
         self.theme = name
         return True
+
+    def _install_shutdown_signals(self) -> None:
+        """SIGTERM, SIGHUP (the terminal closed), SIGINT: every command is killed at once, the
+        turn stops (the transcript says so), the terminal is restored, the exit code is
+        143/129/130."""
+        from claude_harness.shutdown import ShutdownSignals  # after the first paint
+
+        self._signals = ShutdownSignals(self._on_shutdown_signal)
+        self._signals.install(asyncio.get_running_loop())
+
+    def _on_shutdown_signal(self, sig: Any) -> None:
+        from claude_harness.shutdown import exit_code_for, stop_reason
+
+        if self.link is not None:
+            self.link.interrupt(stop_reason(sig))
+        self.exit(return_code=exit_code_for(sig))
 
     # ── session start-up ────────────────────────────────────────────────────────────────────
 
@@ -398,6 +416,8 @@ class HarnessApp(App[None]):
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
     async def on_unmount(self) -> None:
+        if self._signals is not None:
+            self._signals.uninstall()
         if self.link is None:
             return
         self.link.shutdown()
@@ -426,4 +446,4 @@ def run_app(opts: Any) -> int:
         from claude_harness.tui.export import print_transcript  # only when leaving --inline
 
         print_transcript(app.view.messages)
-    return 0
+    return app.return_code or 0

@@ -16,7 +16,7 @@ from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
 from claude_harness.config.paths import data_dir
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
-from claude_harness.session.transcript import list_sessions, read_entries
+from claude_harness.session.transcript import list_sessions, live_mark, read_entries
 from claude_harness.tui.export import conversation_markdown
 from claude_harness.tui.themes import save_user_theme
 
@@ -98,7 +98,7 @@ async def _resume(host: Host, args: str) -> None:
         items = []
         for path in sessions[:50]:
             when = _dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-            items.append((path, f"{when}  {_first_prompt(path) or path.stem}"))
+            items.append((path, f"{when}  {_first_prompt(path) or path.stem}{live_mark(path)}"))
 
         def chosen(path: Path | None) -> None:
             if path is not None:

@@ -69,8 +69,9 @@ class SessionLink:
     def cycle_mode(self) -> None:
         self.submit(CycleMode())
 
-    def interrupt(self) -> None:
-        self.submit(Interrupt())
+    def interrupt(self, reason: str = "") -> None:
+        """Esc, Ctrl+C; a `reason` when a signal stops the app."""
+        self.submit(Interrupt(reason))
 
     def answer(self, request: PermissionRequest, choice: str, feedback: str) -> None:
         self.submit(AnswerPermission(request.request_id, choice, feedback))  # type: ignore[arg-type]

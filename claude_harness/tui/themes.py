@@ -19,6 +19,7 @@ from claude_harness.config.paths import (
     project_settings_path,
     user_settings_path,
 )
+from claude_harness.config.settings_write import update_json_file
 
 BUILTIN_DIR = Path(__file__).resolve().parents[2] / "themes"
 DEFAULT_THEME = "dark"
@@ -91,17 +92,9 @@ def save_user_theme(name: str) -> str | None:
     failure (an unreadable or non-object settings file is left alone)."""
     path = user_settings_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, ValueError) as exc:
-        return f"{path}: {exc}"
-    if not isinstance(data, dict):
-        return f"{path} does not hold a JSON object"
-    data["theme"] = name
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        update_json_file(path, lambda data: data.__setitem__("theme", name))
+    except ValueError as exc:
+        return str(exc)
     except OSError as exc:
         return f"{path}: {exc}"
     return None

@@ -33,6 +33,30 @@ def assert_prefix_chain(requests: list[dict[str, Any]]) -> None:
         assert len(cached_prefix(requests[i])) >= len(previous)
 
 
+def body_parts(raw: bytes) -> tuple[bytes, list[bytes], bytes]:
+    """A request's bytes: before its messages, each message, after them."""
+    text = raw.decode("ascii")  # the harness escapes every non-ASCII character
+    start = pos = text.index('"messages":[') + len('"messages":[')
+    decoder = json.JSONDecoder()
+    spans = []
+    while text[pos] != "]":
+        _message, end = decoder.raw_decode(text, pos)
+        spans.append(raw[pos:end])
+        pos = end + (text[end] == ",")
+    return raw[:start], spans, raw[pos:]
+
+
+def assert_bytes_chain(raws: list[bytes]) -> None:
+    """Byte for byte: every request repeats the one before it (its last message without the
+    cache breakpoint), then adds; nothing sent is ever encoded differently."""
+    for i in range(1, len(raws)):
+        head, sent, tail = body_parts(raws[i - 1])
+        head_now, sent_now, tail_now = body_parts(raws[i])
+        assert (head_now, tail_now) == (head, tail), f"request {i} changed model/system/tools"
+        assert sent_now[:len(sent) - 1] == sent[:-1], f"request {i} re-encoded a sent message"
+        assert len(sent_now) > len(sent)
+
+
 def with_thinking(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each scripted answer starts with a signed thinking block (the tool turns' thinking must
     come back unchanged, and the cached prefix must not move because of it)."""
@@ -61,6 +85,7 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any,
     requests = server.requests
     assert len(requests) == 30
     assert_prefix_chain(requests)
+    assert_bytes_chain(server.raw_requests)
     notebook = json.loads((project / "nb.ipynb").read_text())
     assert notebook["cells"][0]["source"] in ("x = 2", ["x = 2"])
     tools = requests[0]["tools"]

@@ -8,6 +8,7 @@ inherits from the harness, so nothing escapes the count by renaming itself.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from claude_harness.tools.bash import guardian
+from claude_harness.guardian import client as guardian
 from claude_harness.tools.bash.capture import StreamCapture
 from claude_harness.tools.bash.process import ShellProcess, kill_all_running
 
@@ -182,3 +183,80 @@ def test_a_signal_kills_the_commands_first_then_the_front_end_exits_with_its_cod
     assert front.stdout.read() == f"result: interrupted by {sig.name}\n"
     assert wait_until(lambda: not marked(mark), 1.0), f"still alive: {marked(mark)}"
     assert_stopped_growing(log)
+
+
+def _crash_mid_run(project: Path, args: list[str], ready: Any, mark: str) -> None:
+    """Start the real harness, wait until `ready()`, `kill -9` it: nothing marked may survive."""
+    harness = subprocess.Popen([sys.executable, "-m", "claude_harness", *args], cwd=project,
+                               env=dict(os.environ), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    try:
+        assert wait_until(ready, 40), (
+            harness.stderr.read().decode() if harness.poll() is not None else "not ready")
+        harness.kill()
+        harness.wait()
+        assert wait_until(lambda: not marked(mark), 1.0), f"still alive: {marked(mark)}"
+    finally:
+        for pid in marked(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_kill_9_of_the_harness_kills_a_running_hook_and_what_it_started(
+    project: Path, api: Any, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARK, mark)
+    log, started = project / "hook.log", project / "hook-started"
+    hook = f"({writer(log)}) & touch {started}; sleep 60"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": hook}]}]}}))
+    api([{"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo hi"}}]},
+         {"content": [{"type": "text", "text": "never reached"}]}])
+    _crash_mid_run(project, ["-p", "go", "--permission-mode", "bypassPermissions"],
+                   lambda: started.exists() and size(log) > 0, mark)
+    assert_stopped_growing(log)
+
+
+def test_kill_9_of_the_harness_kills_an_mcp_stdio_server_and_its_children(
+    project: Path, api: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARK, mark)
+    log = project / "server.log"
+    demo = Path(__file__).resolve().parents[1] / "mcp" / "servers" / "demo_server.py"
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"srv": {
+        "type": "stdio", "command": "sh",
+        "args": ["-c", f"({writer(log)}) & exec {sys.executable} {demo} srv"]}}}))
+    api([{"content": [{"type": "text", "text": "slow answer"}], "delay": 30}])
+    _crash_mid_run(project, ["-p", "go", "--mcp-config", str(config)], lambda: size(log) > 0,
+                   mark)
+    assert_stopped_growing(log)
+
+
+def test_kill_9_of_the_harness_kills_a_bang_command(
+    project: Path, api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`!cmd` typed in the REPL runs under the guardian too."""
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv(MARK, mark)
+    log = project / "bang.log"
+    api([{"content": [{"type": "text", "text": "unused"}]}])
+    harness = subprocess.Popen(
+        [sys.executable, "-m", "claude_harness", "--plain", "--trust-workspace"], cwd=project,
+        env={**os.environ, "TERM": "dumb"}, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    assert harness.stdin is not None
+    try:
+        harness.stdin.write(f"!({writer(log)}) & sleep 60\n".encode())
+        harness.stdin.flush()
+        assert wait_until(lambda: size(log) > 0, 40)
+        harness.kill()
+        harness.wait()
+        assert wait_until(lambda: not marked(mark), 1.0), f"still alive: {marked(mark)}"
+        assert_stopped_growing(log)
+    finally:
+        for pid in marked(mark):
+            os.kill(pid, signal.SIGKILL)

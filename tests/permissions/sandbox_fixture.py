@@ -394,6 +394,26 @@ def _bwrap_args(copy: Path, mount_at: Path, home: Path, cwd: Path, report_dir: P
     ]
 
 
+# The command runs as a child of this wrapper, which then waits (up to 5 s) until every other
+# process in the sandbox's pid namespace is gone. Without it, whatever the command left running
+# (`coproc`, `cmd &`, a daemon) would be killed with the namespace the moment bash exits, and
+# a write it was about to make would go unseen: the product has no such namespace, so there
+# that write happens. Only builtins run between checks, so the wrapper sees no helper of its own.
+_OUTLIVE_CHILDREN = r"""
+/bin/bash -c "$1"; rc=$?
+for _ in $(seq 100); do
+  busy=
+  for p in /proc/[0-9]*; do
+    n=${p#/proc/}
+    if [ "$n" != 1 ] && [ "$n" != "$$" ]; then busy=1; break; fi
+  done
+  [ -z "$busy" ] && break
+  sleep 0.05
+done
+exit $rc
+"""
+
+
 def run_sandboxed(copy: Path, mount_at: Path, command: str, *, cwd: Path,
                   timeout: float = COMMAND_TIMEOUT_S) -> tuple[int | None, str, str, bool, Path | None]:
     """Run `command` as the Bash tool does (`bash -c` with its EXIT trap) in bubblewrap, with
@@ -403,7 +423,7 @@ def run_sandboxed(copy: Path, mount_at: Path, command: str, *, cwd: Path,
     cwd_file.touch()
     home = mount_at / "home"
     argv = [*_bwrap_args(copy, mount_at, home, cwd, report_dir), "/bin/bash", "-c",
-            build_script(command, cwd_file)]
+            _OUTLIVE_CHILDREN, "sandbox", build_script(command, cwd_file)]
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     timed_out = False

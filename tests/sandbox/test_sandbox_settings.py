@@ -116,12 +116,12 @@ def test_domain_patterns() -> None:
 def test_the_sandbox_toggle_is_saved_in_local_settings_keeping_other_keys(
     home: Path, tmp_path: Path
 ) -> None:
-    from claude_harness.sandbox.settings import save_enabled
+    from claude_harness.config.sandbox_choice import save_sandbox_enabled
 
     proj = tmp_path / "proj"
     _write(proj / ".claude" / "settings.local.json",
            {"permissions": {"allow": ["Bash(make *)"]}, "sandbox": {"excludedCommands": ["x"]}})
-    save_enabled(proj, True)
+    save_sandbox_enabled(proj, True)
     runtime, _ = runtime_from_settings(load_settings(proj))
     assert runtime.enabled and runtime.settings.excluded_commands == ["x"]
     data = json.loads((proj / ".claude" / "settings.local.json").read_text())

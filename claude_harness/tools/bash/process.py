@@ -8,7 +8,7 @@ Why a process group: `sleep 100 & sleep 100` leaves children that a plain kill o
 orphan. Every command gets a new session, so its group id is its pid and `killpg` reaches
 everything it started, short of a process that deliberately leaves the group.
 
-Why a guardian (guardian.py): a process group does not die with the harness. Commands are started
+Why a guardian (claude_harness/guardian/): a process group does not die with the harness. Commands are started
 by the guardian, a subreaper that outlives the harness by an instant and kills every descendant
 (those that left the group too) when the harness goes, even by `kill -9`. Where it cannot run,
 commands are spawned directly, as before. `kill_all_running()` is what signal handlers call.
@@ -27,9 +27,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
 
-from claude_harness.tools.bash import guardian
+from claude_harness.guardian import client as guardian
+from claude_harness.guardian.spawn import ChildHandle, spawn_piped
 from claude_harness.tools.bash.capture import StreamCapture
 
 BASH = "/bin/bash"
@@ -43,45 +43,16 @@ TERM_GRACE_SECONDS = 1.0
 _RUNNING: dict[int, ShellProcess] = {}
 
 
-class ChildHandle(Protocol):
-    """What we need of a started command: Popen, or a GuardedChild the guardian started."""
-
-    pid: int
-    returncode: int | None
-
-    def poll(self) -> int | None: ...
-
-    def wait(self, timeout: float | None = None) -> int: ...
-
-
 def exit_status(returncode: int) -> int:
     """A shell-style exit code: a death by signal N reads as 128 + N, as bash reports it."""
     return 128 - returncode if returncode < 0 else returncode
-
-
-def spawn_command(argv: Sequence[str], cwd: Path, stdout_fd: int, stderr_fd: int) -> ChildHandle:
-    """Start `argv` in a new session with stdin from /dev/null: through the guardian when it
-    runs, directly otherwise. Raises OSError (FileNotFoundError...) when it cannot start."""
-    env = os.environ.copy()
-    for _attempt in range(2):  # a guardian that died is replaced once
-        keeper = guardian.start_guarded()
-        if keeper is None:
-            break
-        try:
-            return keeper.spawn(argv, cwd, env, stdout_fd, stderr_fd)
-        except OSError as exc:
-            if exc.errno is not None:  # the command itself could not start (ENOENT, EACCES)
-                raise
-    return subprocess.Popen(
-        list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout_fd,
-        stderr=stderr_fd, start_new_session=True, close_fds=True,
-    )
 
 
 def kill_all_running() -> None:
     """SIGKILL every running command's process group now, and have the guardian kill whatever
     left its group. For SIGTERM/SIGHUP/SIGINT handlers: takes no lock, never waits."""
     for process in list(_RUNNING.values()):
+        process.stopped_by_shutdown = True
         _signal_group(process.pid, signal.SIGKILL)
     keeper = guardian.current()
     if keeper is not None:
@@ -104,24 +75,16 @@ class ShellProcess:
         self.stdout = stdout
         self.stderr = stderr
         self.pipes_held_open = False  # the shell exited but something it started kept our pipes
+        self.stopped_by_shutdown = False  # killed by kill_all_running (the harness is exiting)
         self._on_finish = on_finish
         self._drain_seconds = drain_seconds  # None: read until every writer has closed
         self._stop = threading.Event()
         self._finished = threading.Event()
-        out_read, out_write = os.pipe()
-        err_read, err_write = os.pipe()
-        try:
-            self._child = spawn_command(
-                [*argv_prefix, BASH, "-c", script], cwd, out_write, err_write
-            )
-        except BaseException:
-            os.close(out_read)
-            os.close(err_read)
-            raise
-        finally:
-            os.close(out_write)
-            os.close(err_write)
-        self._out_fd, self._err_fd = out_read, err_read
+        started = spawn_piped([*argv_prefix, BASH, "-c", script], cwd, os.environ.copy(),
+                              stdin=False)
+        assert started.stderr is not None
+        self._child: ChildHandle = started.child
+        self._out_fd, self._err_fd = started.stdout, started.stderr
         self.pid = self._child.pid
         _RUNNING[self.pid] = self
         self._thread = threading.Thread(

@@ -210,7 +210,7 @@ def _build_run(started: _Started, reason: StopReason, timeout_ms: int,
     run = BashRun(max_output_chars=limits.max_output_chars)
     if reason == "timeout":
         run.timed_out_after_ms = timeout_ms
-    elif reason in ("abort", "user"):
+    elif reason in ("abort", "user") or proc.stopped_by_shutdown:  # not the command's doing
         run.interrupted = True
     elif proc.returncode is not None:
         run.exit_code = exit_status(proc.returncode)

@@ -1,4 +1,4 @@
-"""The harness's side of the guardian (see guardian_main.py): start it, ask it to spawn commands,
+"""The harness's side of the guardian (see main.py): start it, ask it to spawn commands,
 learn how they exited.
 
 One guardian per harness process, started on first use (or ahead with `prestart()`, so the first
@@ -22,12 +22,12 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 READY_TIMEOUT_SECONDS = 10.0
 REPLY_TIMEOUT_SECONDS = 10.0
-_PROGRAM = str(Path(__file__).with_name("guardian_main.py"))
+_PROGRAM = str(Path(__file__).with_name("main.py"))
 
 
 class GuardedChild:
@@ -37,6 +37,17 @@ class GuardedChild:
         self.pid = pid
         self.returncode: int | None = None
         self._exited = threading.Event()
+        self._callbacks: list[Callable[[int], None]] = []
+        self._callbacks_lock = threading.Lock()
+
+    def add_exit_callback(self, callback: Callable[[int], None]) -> None:
+        """Call `callback(returncode)` once the child has exited (at once if it has; otherwise
+        from the guardian's reader thread)."""
+        with self._callbacks_lock:
+            if self.returncode is None:
+                self._callbacks.append(callback)
+                return
+        callback(self.returncode)
 
     def poll(self) -> int | None:
         return self.returncode
@@ -48,9 +59,13 @@ class GuardedChild:
         return self.returncode
 
     def _set_exit(self, returncode: int) -> None:
-        if self.returncode is None:
-            self.returncode = returncode
+        with self._callbacks_lock:
+            if self.returncode is None:
+                self.returncode = returncode
+            callbacks, self._callbacks = self._callbacks, []
         self._exited.set()
+        for callback in callbacks:
+            callback(self.returncode)
 
 
 class _Reply:
@@ -100,17 +115,20 @@ class Guardian:
     # -- requests ------------------------------------------------------------------------
 
     def spawn(self, argv: Sequence[str], cwd: Path, env: Mapping[str, str],
-              stdout_fd: int, stderr_fd: int) -> GuardedChild:
-        """Start `argv` (argv[0] an absolute path) in its own session; raises OSError."""
+              stdout_fd: int, stderr_fd: int, stdin_fd: int | None = None) -> GuardedChild:
+        """Start `argv` (argv[0] an absolute path) in its own session, its stdin from
+        `stdin_fd` (/dev/null when None); raises OSError."""
         payload = json.dumps({"argv": list(argv), "cwd": str(cwd), "env": dict(env)})
         memfd = os.memfd_create("claude-harness-spawn", os.MFD_CLOEXEC)
-        devnull = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+        devnull = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC) if stdin_fd is None else None
         try:
             os.write(memfd, payload.encode("utf-8", "surrogateescape"))
-            reply = self._request({"op": "spawn"}, [memfd, devnull, stdout_fd, stderr_fd])
+            stdin = devnull if devnull is not None else stdin_fd
+            reply = self._request({"op": "spawn"}, [memfd, stdin, stdout_fd, stderr_fd])
         finally:
             os.close(memfd)
-            os.close(devnull)
+            if devnull is not None:
+                os.close(devnull)
         if reply.get("op") != "spawned":
             code = int(reply.get("errno") or 0)
             raise OSError(code, f"could not start {argv[0]}: {os.strerror(code)}")

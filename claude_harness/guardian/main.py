@@ -1,7 +1,7 @@
 """The guardian: a small process that starts every shell command and outlives the harness by an
 instant, to kill whatever the commands left running.
 
-Run as `python -I -S guardian_main.py FD` (standard library only: it starts in ~20 ms and never
+Run as `python -I -S main.py FD` (standard library only: it starts in ~20 ms and never
 imports the harness). FD is one end of a SOCK_SEQPACKET socket pair; the harness holds the other.
 
 Why a separate process: when the harness dies by `kill -9`, it can do nothing, and the kernel's

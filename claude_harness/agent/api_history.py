@@ -1,0 +1,200 @@
+"""The history as the Messages API takes it, kept up to date a turn at a time.
+
+The rules (the one place that makes a history acceptable to the API):
+  - only user and assistant messages are sent (sub-agent transcripts and attachments live in
+    the transcript only); text content becomes a text block; empty text blocks and our private
+    `_keys` are dropped; a message left with no block is not sent;
+  - consecutive messages of one role are merged into one;
+  - the conversation starts with a user message (leading assistant messages are dropped);
+  - every tool_use gets an answer in the next user message (a synthesized "not run" result when
+    there is none), answers come first in that message, and a tool_result that does not answer
+    the assistant message right before it (or answers a call twice) is dropped ("(no content)"
+    when nothing is left);
+  - the last block of the last message is the conversation's cache breakpoint.
+
+A long session sends the same history again each turn plus a few new messages, so re-doing
+all of that, and re-serialising every message, costs more per turn the longer it runs. Once a
+run of messages of one role is followed by a message of the other role it can never change
+again (nothing merges into it any more, and its output depends only on itself and the message
+before it): `ApiHistory` keeps those messages *closed*, with their API form and their JSON
+encoded once, and redoes only the open tail each turn. The cost per turn is then the new
+messages plus one pointer comparison per message (checking the history still starts with what
+was closed; a compaction, /clear, /resume or rewind that replaced it starts over).
+
+The history's messages are treated as values: code that changes a message already in the
+history replaces the object (`history[i] = {...}`) rather than editing it in place, so the
+comparison notices (tools/budget.py does so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from claude_harness.agent.messages import Block, Message, tool_result_block, tool_uses
+from claude_harness.api.request_body import dump_json
+from claude_harness.protocol.messages import CANCELLED_MESSAGE
+
+NO_CONTENT: Block = {"type": "text", "text": "(no content)"}
+_ROLES = ("user", "assistant")
+
+
+def _clean_block(block: Block) -> Block | None:
+    if block.get("type") == "text" and not str(block.get("text", "")).strip():
+        return None
+    return {k: v for k, v in block.items() if not k.startswith("_")}
+
+
+def sendable_blocks(message: Message) -> list[Block]:
+    """The blocks of `message` the API is sent (none: the message is not sent at all)."""
+    if message.get("isSidechain") or message.get("role") not in _ROLES:
+        return []
+    content = message.get("content")
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    return [c for c in (_clean_block(b) for b in content or []) if c is not None]
+
+
+@dataclass
+class _Group:
+    """Consecutive sent messages of one role (merged into one API message)."""
+
+    role: str
+    blocks: list[Block]
+    end: int  # one past the index of its last message in the history
+
+
+def _groups(history: list[Message], start: int) -> list[_Group]:
+    groups: list[_Group] = []
+    for index in range(start, len(history)):
+        message = history[index]
+        blocks = sendable_blocks(message)
+        if not blocks:
+            continue
+        if groups and groups[-1].role == message["role"]:
+            groups[-1].blocks.extend(blocks)
+            groups[-1].end = index + 1
+        else:
+            groups.append(_Group(message["role"], blocks, index + 1))
+    return groups
+
+
+def _answer_order(block: Block) -> int:
+    return 0 if block.get("type") == "tool_result" else 1
+
+
+def _api_message(group: _Group, previous: Message | None) -> Message:
+    """The API form of `group`, given the API message sent right before it."""
+    if group.role == "assistant":
+        return {"role": "assistant", "content": list(group.blocks)}
+    asked = tool_uses(previous) if previous is not None else []
+    answered = {b.get("tool_use_id") for b in group.blocks if b.get("type") == "tool_result"}
+    missing = [tool_result_block(u["id"], CANCELLED_MESSAGE, True) for u in asked
+               if u["id"] not in answered]
+    unanswered = {u["id"] for u in asked}
+    kept: list[Block] = []
+    for block in sorted([*missing, *group.blocks], key=_answer_order):
+        if block.get("type") == "tool_result":
+            if block.get("tool_use_id") not in unanswered:
+                continue  # answers no call of the message before, or answers it twice
+            unanswered.discard(block.get("tool_use_id"))
+        kept.append(block)
+    return {"role": "user", "content": kept or [dict(NO_CONTENT)]}
+
+
+def with_cache_breakpoint(messages: list[Message]) -> list[Message]:
+    """Mark the last block of the last message as a cache breakpoint (without touching history)."""
+    if not messages:
+        return messages
+    last = dict(messages[-1])
+    blocks = list(last["content"])
+    if blocks:
+        tail = dict(blocks[-1])
+        if tail.get("type") not in ("thinking", "redacted_thinking"):
+            tail["cache_control"] = {"type": "ephemeral"}
+            blocks[-1] = tail
+    last["content"] = blocks
+    return [*messages[:-1], last]
+
+
+@dataclass(frozen=True)
+class ApiMessages:
+    """The messages of one request: as data, and each one's JSON as sent in the body."""
+
+    messages: list[Message]
+    encoded: list[bytes]
+
+    @property
+    def json(self) -> bytes:
+        return b"[" + b",".join(self.encoded) + b"]"
+
+
+@dataclass
+class ApiHistory:
+    """One conversation's history in API form, closed messages kept from turn to turn."""
+
+    _consumed: list[Message] = field(default_factory=list)  # history[:n] closed so far
+    _closed: list[Message] = field(default_factory=list)  # their API messages
+    _closed_json: list[bytes] = field(default_factory=list)  # ...encoded
+    _last_role: str | None = None  # role of the last closed group (sent or dropped)
+
+    def _reset(self) -> None:
+        self._consumed, self._closed, self._closed_json = [], [], []
+        self._last_role = None
+
+    def prepare(self, history: list[Message]) -> ApiMessages:
+        """The messages to send for `history`, the cache breakpoint on the last one."""
+        tail = with_cache_breakpoint(self.advance(history))
+        return ApiMessages([*self._closed, *tail],
+                           [*self._closed_json, *(dump_json(m) for m in tail)])
+
+    def advance(self, history: list[Message]) -> list[Message]:
+        """Close every group `history` has closed; the API form of the open rest (what follows
+        `self.closed`, without a cache breakpoint)."""
+        groups = self._open_groups(history)
+        for group in groups[:-1]:
+            self._close(group, history)
+        return self._tail(groups[-1] if groups else None)
+
+    @property
+    def closed(self) -> list[Message]:
+        return self._closed
+
+    def _open_groups(self, history: list[Message]) -> list[_Group]:
+        """The groups after the closed ones; starts over when the history no longer begins
+        with what was closed, or when its rest would merge into a closed message."""
+        done = len(self._consumed)
+        if done and (len(history) <= done or history[:done] != self._consumed):
+            self._reset()
+            done = 0
+        groups = _groups(history, done)
+        if done and (not groups or groups[0].role == self._last_role):
+            self._reset()
+            groups = _groups(history, 0)
+        return groups
+
+    def _close(self, group: _Group, history: list[Message]) -> None:
+        if self._closed or group.role == "user":  # leading assistant messages are not sent
+            message = _api_message(group, self._closed[-1] if self._closed else None)
+            self._closed.append(message)
+            self._closed_json.append(dump_json(message))
+        self._last_role = group.role
+        self._consumed.extend(history[len(self._consumed):group.end])
+
+    def _tail(self, group: _Group | None) -> list[Message]:
+        """The API form of the open group, and the answers its tool calls still lack."""
+        if group is None or (not self._closed and group.role == "assistant"):
+            return []
+        message = _api_message(group, self._closed[-1] if self._closed else None)
+        uses = tool_uses(message)
+        if not uses:
+            return [message]
+        answers = [tool_result_block(u["id"], CANCELLED_MESSAGE, True) for u in uses]
+        return [message, {"role": "user", "content": answers}]
+
+
+def normalize_for_api(messages: list[Message]) -> list[Message]:
+    """A copy of `messages` that satisfies the Messages API's structural rules (no cache
+    breakpoint): the one-shot form of `ApiHistory`."""
+    history = ApiHistory()
+    tail = history.advance(messages)
+    return [*history.closed, *tail]
