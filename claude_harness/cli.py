@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
                    metavar="DIR", help="load a plugin from this folder (repeatable)")
     p.add_argument("--agents", metavar="JSON", help="extra sub-agent definitions as JSON")
+    p.add_argument("--init", action="store_true",
+                   help="run the Setup hooks (trigger init) before the session starts")
+    p.add_argument("--init-only", action="store_true",
+                   help="run the Setup hooks (trigger init) and exit")
+    p.add_argument("--maintenance", action="store_true",
+                   help="run the Setup hooks (trigger maintenance) before the session starts")
     p.add_argument("--trust-workspace", action="store_true",
                    help="treat this folder as trusted for this run: its .claude/settings.json "
                    "allow rules, environment and hooks apply (without it, -p ignores them in a "
@@ -110,6 +116,9 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         plain=args.plain,
         interactive=not args.print_mode,
         trust_workspace=args.trust_workspace,
+        setup_trigger="maintenance" if args.maintenance else (
+            "init" if args.init or args.init_only else None),
+        init_only=args.init_only,
     )
 
 
@@ -156,6 +165,36 @@ def run_headless(opts: RunOptions) -> int:
         return 130
 
 
+def run_setup_only(opts: RunOptions) -> int:
+    """`--init-only`: the Setup hooks run (as the session starts), then the program exits."""
+    from claude_harness.bootstrap import StartupError, build_session
+    from claude_harness.protocol.events import HookRan, Notice, SessionClosed
+    from claude_harness.protocol.ops import Shutdown
+
+    try:
+        session, warnings = build_session(opts)
+    except StartupError as exc:
+        sys.stderr.write(f"Error: {exc}\n")
+        return 1
+    for warning in warnings:
+        sys.stderr.write(f"Warning: {warning}\n")
+
+    async def go() -> int:
+        session.submit(Shutdown())
+        failed = False
+        async for event in session.events():
+            if isinstance(event, HookRan) and opts.verbose:
+                sys.stderr.write(event.summary() + "\n")
+            elif isinstance(event, Notice):
+                failed = failed or event.level == "error"
+                sys.stderr.write(event.text + "\n")
+            elif isinstance(event, SessionClosed):
+                break
+        return 1 if failed else 0
+
+    return asyncio.run(go())
+
+
 def wants_plain(opts: RunOptions) -> bool:
     return opts.plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
@@ -180,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_subcommand(args)
     opts = parse_options(argv)
     _validate_session_id(opts.session_id)
+    if opts.init_only:
+        return run_setup_only(opts)
     if opts.print_mode:
         return run_headless(opts)
     if wants_plain(opts):

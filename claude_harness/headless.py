@@ -82,7 +82,10 @@ class Headless:
         return {"type": "system", "subtype": "init", "session_id": started.session_id,
                 "cwd": started.cwd, "model": started.model, "tools": list(started.tools),
                 "permissionMode": started.mode, "mcp_servers": list(started.mcp_servers),
-                "apiKeySource": started.api_key_source}
+                "slash_commands": list(started.slash_commands),
+                "apiKeySource": started.api_key_source, "output_style": started.output_style,
+                "agents": list(started.agents), "skills": list(started.skills),
+                "plugins": list(started.plugins)}
 
     async def _next(self) -> SessionEvent:
         event = await anext(self._events)

@@ -37,3 +37,5 @@ class RunOptions:
     plain: bool = False
     interactive: bool = True
     trust_workspace: bool = False  # --trust-workspace: this run treats the folder as trusted
+    setup_trigger: str | None = None  # --init / --init-only: "init"; --maintenance
+    init_only: bool = False  # --init-only: run the Setup hooks and exit

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from claude_harness.agent import stop_reasons
 from claude_harness.agent.compact import compact_messages
+from claude_harness.agent.hook_points import after_batch, post_compact, stop_failure
 from claude_harness.agent.messages import (
     last_prompt_text,
     normalize_for_api,
@@ -82,6 +83,10 @@ class QueryParams:
     compact_threshold: int | None = None  # context tokens past which the history is compacted
     context_tokens: int = 0  # context size of the previous request, when known
     settings: RequestSettings = field(default_factory=_settings_from_env)
+    # A `role: system` message sent right after the first user message (the skill and agent
+    # listings, as Claude Code sends them): never stored in the history, so compaction and
+    # /clear keep it, and at a fixed place, so the cached prefix never moves.
+    context_message: dict[str, Any] | None = None
 
 
 class _Aborted(Exception):
@@ -96,11 +101,14 @@ def build_request(params: QueryParams, messages: list[dict[str, Any]], *,
     if params.max_tokens is not None:
         settings = replace(settings, max_output_tokens=params.max_tokens)
     per_model = model_params(params.model, settings, ultrathink=ultrathink)
+    sent = normalize_for_api(messages)
+    if params.context_message is not None and sent:
+        sent.insert(1, params.context_message)
     request: dict[str, Any] = {
         "model": params.model,
         "max_tokens": per_model.pop("max_tokens"),
         "system": params.system,
-        "messages": with_cache_breakpoint(normalize_for_api(messages)),
+        "messages": with_cache_breakpoint(sent),
     }
     if params.tool_schemas:
         request["tools"] = params.tool_schemas
@@ -191,6 +199,8 @@ class _Loop:
                     async for event in self._compact_and_retry(exc.message, exc.context_limit):
                         yield event
                 else:
+                    for event in await stop_failure(self.ctx, exc, self.messages):
+                        yield event
                     self.end = TurnEnd("error", self.turn, exc.message)
             else:
                 async for event in self._after_stream(acc, executor, started):
@@ -356,7 +366,11 @@ class _Loop:
         for event in self._context_changes(executor.ctx):
             yield event
         self.ctx = executor.ctx
-        yield _results_message(self.messages, outcomes)
+        inputs = {t.id: t.block.get("input") or {} for t in executor.tools}
+        extra, hook_events = await after_batch(self.ctx, outcomes, inputs)
+        for event in hook_events:
+            yield event
+        yield _results_message(self.messages, outcomes, extra)
         enforce_aggregate_budget(self.messages, self.ctx.content_replacement,
                                  self.ctx.options.session_dir)
         for event in self._new_messages(outcomes):
@@ -433,6 +447,8 @@ async def run_compaction(
         yield event
     messages[:] = result.messages
     yield Compaction(trigger, pre_tokens, result.summary, list(result.messages))
+    for event in await post_compact(ctx, trigger, result.summary):
+        yield event
 
 
 def side_usage_events(api: ApiClient) -> list[AgentEvent]:
@@ -467,8 +483,13 @@ def _withhold_cut_tool(executor: StreamingToolExecutor,
     return stop_reasons.cut_tool_outcome(cut)
 
 
-def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome]) -> UserMessage:
+def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome],
+                     extra: list[dict[str, Any]] | None = None) -> UserMessage:
+    """One user message: every result in block order, then what the tools and the batch's
+    hooks add after them (a skill's instructions, rules for the files touched)."""
     content = [tool_result_block(o.tool_use_id, o.content, o.is_error) for o in outcomes]
+    content += [block for o in outcomes for block in o.extra_content]
+    content += extra or []
     message = {"role": "user", "content": content}
     messages.append(message)
     return UserMessage(message)
@@ -615,10 +636,12 @@ async def _stop_hooks(
     if ctx.hooks is None:
         return None, []
     text = "".join(b.get("text", "") for b in assistant.get("content", []) if b.get("type") == "text")
-    outcome = await ctx.hooks.run(
-        "SubagentStop" if ctx.agent_id else "Stop",
-        {"stop_hook_active": active, "last_assistant_message": text, "cwd": str(ctx.cwd)},
-    )
+    payload: dict[str, Any] = {"stop_hook_active": active, "last_assistant_message": text,
+                               "cwd": str(ctx.cwd)}
+    if ctx.agent_id:
+        payload.update(agent_id=ctx.agent_id, agent_type=ctx.agent_type or "general-purpose",
+                       agent_transcript_path=ctx.transcript_path)
+    outcome = await ctx.hooks.run("SubagentStop" if ctx.agent_id else "Stop", payload)
     events: list[AgentEvent] = [HookRan(outcome.event, outcome)] if outcome.ran else []
     events += [Notice(m) for m in getattr(outcome, "system_messages", [])]
     events += [Notice(m, "warning") for m in getattr(outcome, "errors", [])]

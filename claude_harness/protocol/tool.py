@@ -69,12 +69,15 @@ class ToolResult:
     new_messages     extra messages for the conversation (a sub-agent transcript, reminders)
     context_modifier a function ToolUseContext -> ToolUseContext for the tools that run after
     is_error         a failure that still has useful content (Bash's non-zero exit)
+    extra_content    content blocks sent after the batch's tool_result blocks, in the same user
+                     message (a skill's instructions: Claude Code sends them so)
     """
 
     data: Any
     new_messages: list[dict[str, Any]] = field(default_factory=list)
     context_modifier: ContextModifier | None = None
     is_error: bool = False
+    extra_content: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _default_render(data: Any) -> ToolContent:

@@ -64,6 +64,7 @@ class ToolOutcome:
     stop_reason: str | None = None  # a hook asked to stop the loop
     error_class: str | None = None
     trace: list[str] = field(default_factory=list)  # the stages this call went through
+    extra_content: list[dict[str, Any]] = field(default_factory=list)  # after the results
 
 
 @dataclass
@@ -471,7 +472,8 @@ def _outcome(call: ToolCall) -> ToolOutcome:
         call.tool_use_id, call.name, call.content, is_error=call.is_error,
         data=call.result.data if call.result is not None else None,
         new_messages=call.new_messages, context_modifier=call.context_modifier,
-        stop_reason=call.stop_reason, error_class=call.error_class)
+        stop_reason=call.stop_reason, error_class=call.error_class,
+        extra_content=list(call.result.extra_content) if call.result is not None else [])
 
 
 Stage = Callable[[ToolCall], Awaitable[ToolOutcome | None]]
