@@ -332,6 +332,8 @@ class Session:
             self._emit(Notice(f"Error: {type(exc).__name__}: {exc}", "error"))
             self._emit(TurnEnd("error", 0, f"{type(exc).__name__}: {exc}"))
         queued = self._take_queued()
+        if queued is None and self._notification_waits():
+            queued = ops.UserPrompt(())  # a background agent ended during the job
         if queued is not None:
             self._job = asyncio.create_task(self._run_job(lambda: self._turn(queued)))
             return
@@ -551,9 +553,14 @@ class Session:
     def _background_done(self, notification: str) -> None:
         """A background agent ended: the model hears of it at the next turn, or now, in a
         turn of its own, when nothing runs (in -p the running turn waits for it)."""
-        self.extras.add(notification)
-        if not self.running and not self.config.wait_for_background and self._driver:
+        self.extras.add(notification, wake=True)
+        if not self.running and self._notification_waits():
             self._start_job(lambda: self._turn(ops.UserPrompt(())), "Working")
+
+    def _notification_waits(self) -> bool:
+        """A background agent's report waits and no prompt will carry it soon (in -p the
+        running turn takes it before it ends)."""
+        return self.extras.wakes and not self.config.wait_for_background
 
     def _apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""

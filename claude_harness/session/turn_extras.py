@@ -14,16 +14,19 @@ from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 class TurnExtras:
     def __init__(self) -> None:
         self._texts: list[str] = []
+        self.wakes = False  # something waits that deserves a turn of its own (an agent's report)
 
     @property
     def pending(self) -> bool:
         return bool(self._texts)
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, *, wake: bool = False) -> None:
         self._texts.append(text)
+        self.wakes = self.wakes or wake
 
     def take(self) -> list[str]:
         texts, self._texts = self._texts, []
+        self.wakes = False
         return texts
 
     def from_hook(self, outcome: Any) -> list[AgentEvent]:
