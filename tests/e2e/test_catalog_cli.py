@@ -230,3 +230,16 @@ def test_init_only_runs_setup_hooks_and_exits(project: Path, tmp_path: Path) -> 
     data = json.loads(payload)
     assert data["hook_event_name"] == "Setup" and data["trigger"] == "init"
     assert "session-env" in env_line
+
+
+def test_stream_json_input_runs_a_typed_command(project: Path, api: Any) -> None:
+    write(project / ".claude" / "commands" / "greet.md", "Say hello to $ARGUMENTS.\n")
+    server = api([TEXT])
+    stdin = json.dumps({"type": "user", "message": {"role": "user", "content": "/greet Ada"}})
+    proc = run_cli(["-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                    "--verbose"], project, stdin=stdin + "\n")
+    assert init_line(proc)["slash_commands"] == ["greet"]
+    blocks = [b["text"] for b in server.requests[0]["messages"][0]["content"]]
+    assert blocks[:2] == ["<command-message>greet</command-message>\n<command-name>/greet"
+                          "</command-name>\n<command-args>Ada</command-args>\n",
+                          "Say hello to Ada.\n"]
