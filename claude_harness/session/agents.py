@@ -22,13 +22,13 @@ from html import escape
 
 from claude_harness.agent.subagent import ChildSetup, new_agent_id, transcript_path
 from claude_harness.hooks.config import agent_hook_config
+from claude_harness.permissions.rules import allow_rules
 from claude_harness.protocol.context import (
     BackgroundAgent,
     SubAgentReport,
     SubAgentSpec,
     ToolUseContext,
 )
-from claude_harness.session.command_prompt import allow_rules
 
 HOOK_SOURCES = {"project": "projectSettings", "user": "userSettings", "plugin": "pluginHooks",
                 "flag": "cliArg", "built-in": "cliArg"}

@@ -34,8 +34,7 @@ from claude_harness.commands.expansion import (
 )
 from claude_harness.commands.registry import parse
 from claude_harness.mentions import attach_mentions
-from claude_harness.permissions.rules import RuleSyntaxError, parse_rule
-from claude_harness.permissions.types import PermissionRule
+from claude_harness.permissions.rules import allow_rules
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import (
     AgentEvent,
@@ -60,17 +59,6 @@ class PreparedCommand:
     refusal: str | None = None
 
 
-def allow_rules(allowed: tuple[str, ...], source: str = "session") -> tuple[PermissionRule, ...]:
-    """A command's `allowed-tools` as allow rules (entries that are not rules are skipped)."""
-    rules = []
-    for text in allowed:
-        try:
-            rules.append(PermissionRule(source, "allow", parse_rule(text)))  # type: ignore[arg-type]
-        except RuleSyntaxError:
-            continue
-    return tuple(rules)
-
-
 def typed_command(catalog: Catalog, text: str) -> tuple[Any, str] | None:
     """(command, args) when `text` is `/name args` naming a custom command or skill."""
     parsed = parse(text) if text.startswith("/") else None
@@ -78,6 +66,18 @@ def typed_command(catalog: Catalog, text: str) -> tuple[Any, str] | None:
         return None
     command = catalog.find_command(parsed[0])
     return (command, parsed[1]) if command is not None else None
+
+
+class AsIs:
+    """A prompt that names no command: its content goes as it is (the same interface as
+    CommandPreparation, so the session has one path)."""
+
+    def __init__(self, content: list[dict[str, Any]]) -> None:
+        self.result = PreparedCommand(content)
+
+    async def run(self) -> AsyncIterator[AgentEvent]:
+        return
+        yield  # an async generator that yields nothing
 
 
 class CommandPreparation:
@@ -91,7 +91,7 @@ class CommandPreparation:
         self.ctx = ctx
         self.session_id = session_id
         self.trusted = trusted
-        self.result: PreparedCommand | None = None
+        self.result = PreparedCommand([])  # replaced by run()
 
     async def run(self) -> AsyncIterator[AgentEvent]:
         command = self.command
@@ -188,5 +188,4 @@ def _text(content: Any) -> str:
     return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
 
 
-__all__ = ["CommandPreparation", "ExpandedPrompt", "PreparedCommand", "allow_rules",
-           "typed_command"]
+__all__ = ["AsIs", "CommandPreparation", "ExpandedPrompt", "PreparedCommand", "typed_command"]

@@ -36,8 +36,8 @@ from claude_harness.commands.catalog import catalog_for
 from claude_harness.config.local_rules import update_local_rules
 from claude_harness.mcp.status import waiting_reason
 from claude_harness.permissions.modes import next_mode
-from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext, PermissionRule
+from claude_harness.permissions.rules import allow_rules
+from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext
 from claude_harness.protocol import ops
 from claude_harness.protocol.context import (
     AbortSignal,
@@ -80,7 +80,7 @@ from claude_harness.protocol.events import (
 )
 from claude_harness.protocol.tool import Tool
 from claude_harness.session.agents import BackgroundAgents, child_setup
-from claude_harness.session.command_prompt import CommandPreparation, typed_command
+from claude_harness.session.command_prompt import AsIs, CommandPreparation, typed_command
 from claude_harness.session.config_report import unsupported_settings
 from claude_harness.session.describe import describe, mcp_action
 from claude_harness.session.listing import context_message
@@ -168,7 +168,7 @@ class Session:
         if config.attribution and not config.history:
             self.extras.add(attribution_reminder(config.attribution))
         self._restart_source: str | None = None  # SessionStart after /clear or a compaction
-        self._listing: dict[str, Any] | None = None
+        self._listing = context_message(self.catalog, config.tools)  # fixed for the session
         # the driver: created on first use, inside the event loop
         self._ops: asyncio.Queue[tuple[int, ops.Op]] | None = None
         self._out: asyncio.Queue[SessionEvent] | None = None
@@ -383,32 +383,19 @@ class Session:
         saved = self.permission
         allowed_tools: tuple[str, ...] = op.allowed_tools
         try:
-            typed = typed_command(self.catalog, op.content) if isinstance(op.content, str) \
-                else None
-            model: str | None = None
-            if typed is not None:
-                preparation = CommandPreparation(*typed, self._context(abort),
-                                                 session_id=self.session_id,
-                                                 trusted=self.config.trusted)
-                async for event in preparation.run():
-                    yield event
-                prepared = preparation.result
-                assert prepared is not None
-                if prepared.refusal is not None:
-                    yield Notice(prepared.refusal, "error")
-                    yield TurnEnd("end_turn", 0)
-                    return
-                content = prepared.content
-                allowed_tools = (*allowed_tools, *prepared.allowed_tools)
-                model = prepared.model
-            elif isinstance(op.content, tuple):
-                content = list(op.content)
-            else:
-                content = user_text(op.content)["content"]
+            preparation = self._command_preparation(op, abort)
+            async for event in preparation.run():
+                yield event
+            prepared = preparation.result
+            if prepared.refusal is not None:  # a typed command that must not run
+                yield Notice(prepared.refusal, "error")
+                yield TurnEnd("end_turn", 0)
+                return
+            content = prepared.content
+            allowed_tools = (*allowed_tools, *prepared.allowed_tools)
             if allowed_tools:
-                extra_rules = tuple(PermissionRule("session", "allow", parse_rule(r))
-                                    for r in allowed_tools)
-                self.permission = replace(saved, rules=(*saved.rules, *extra_rules))
+                self.permission = replace(saved, rules=(*saved.rules,
+                                                        *allow_rules(allowed_tools)))
             for event in self.extras.collect_async(self.config.hooks):
                 yield event
             waiting = [*self.extras.take(), *self._shell_output]
@@ -428,7 +415,7 @@ class Session:
             message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
-            async for event in self._answer(self._params(model), abort):
+            async for event in self._answer(self._params(prepared.model), abort):
                 yield event
         finally:
             self._abort = None
@@ -436,6 +423,16 @@ class Session:
                 self.permission = replace(saved, mode=self.permission.mode)
             if self.transcript is not None:
                 self.transcript.sync()
+
+    def _command_preparation(self, op: ops.UserPrompt, abort: AbortSignal) -> Any:
+        """A typed `/name args` of the catalog becomes the command's message (see
+        command_prompt.py); any other prompt is sent as it is."""
+        typed = typed_command(self.catalog, op.content) if isinstance(op.content, str) else None
+        if typed is None:
+            return AsIs(list(op.content) if isinstance(op.content, tuple)
+                        else user_text(op.content)["content"])
+        return CommandPreparation(*typed, self._context(abort), session_id=self.session_id,
+                                  trusted=self.config.trusted)
 
     async def _answer(self, params: QueryParams, abort: AbortSignal) -> AsyncIterator[AgentEvent]:
         """The model's turn; in `-p`, also the turns that hand it the reports of background
@@ -482,14 +479,12 @@ class Session:
             fraction = self.config.compact_fraction or AUTO_COMPACT_FRACTION
             threshold = (self.config.compact_threshold_tokens
                          or int(context_window_for(model) * fraction))
-        if self._listing is None:
-            self._listing = context_message(self.catalog, self.config.tools) or {}
         return QueryParams(model, self._system, self._tool_schemas,
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
                            compact_threshold=threshold,
                            context_tokens=self.totals.last_context_tokens,
                            settings=self.request_settings,
-                           context_message=self._listing or None)
+                           context_message=self._listing)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None

@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.permissions.rules import RuleSyntaxError, parse_rule
-from claude_harness.permissions.types import PermissionDecision, PermissionRule
+from claude_harness.permissions.rules import allow_rules
+from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     VALID,
@@ -71,12 +71,7 @@ async def _check(inp: SkillInput, ctx: ToolUseContext) -> PermissionDecision:
 
 def _pre_approve(allowed: tuple[str, ...]) -> Any:
     """A context modifier adding the skill's allowed-tools as allow rules for later calls."""
-    rules = []
-    for text in allowed:
-        try:
-            rules.append(PermissionRule("session", "allow", parse_rule(text)))
-        except RuleSyntaxError:
-            continue
+    rules = allow_rules(allowed)
     if not rules:
         return None
 
