@@ -129,7 +129,6 @@ def _validate_session_id(value: str | None) -> None:
 
 def run_headless(opts: RunOptions) -> int:
     # Each front end is imported only when chosen: --help and --version stay instant.
-    from claude_harness.bootstrap import StartupError, build_session
     from claude_harness.headless import Headless, parse_stream_json_input
 
     prompt: str | list[Any] = opts.prompt or ""
@@ -145,16 +144,9 @@ def run_headless(opts: RunOptions) -> int:
     if not prompt or (isinstance(prompt, str) and not prompt.strip()):
         sys.stderr.write("Error: no prompt given. Usage: claude-harness -p \"your prompt\"\n")
         return 1
-    try:
-        session, warnings = build_session(opts)
-    except StartupError as exc:
-        sys.stderr.write(f"Error: {exc}\n")
+    session = start_session(opts)
+    if session is None:
         return 1
-    from claude_harness.config.trust import TrustNotice
-
-    for warning in warnings:
-        sys.stderr.write(f"{warning}\n" if isinstance(warning, TrustNotice)
-                         else f"Warning: {warning}\n")
 
     async def go() -> int:
         return await Headless(session, opts.output_format, verbose=opts.verbose).run(prompt)
@@ -165,19 +157,31 @@ def run_headless(opts: RunOptions) -> int:
         return 130
 
 
-def run_setup_only(opts: RunOptions) -> int:
-    """`--init-only`: the Setup hooks run (as the session starts), then the program exits."""
+def start_session(opts: RunOptions) -> Any:
+    """The session for a run without a screen, its warnings on stderr; None (after saying
+    why) when it cannot start."""
     from claude_harness.bootstrap import StartupError, build_session
-    from claude_harness.protocol.events import HookRan, Notice, SessionClosed
-    from claude_harness.protocol.ops import Shutdown
+    from claude_harness.config.trust import TrustNotice
 
     try:
         session, warnings = build_session(opts)
     except StartupError as exc:
         sys.stderr.write(f"Error: {exc}\n")
-        return 1
+        return None
     for warning in warnings:
-        sys.stderr.write(f"Warning: {warning}\n")
+        sys.stderr.write(f"{warning}\n" if isinstance(warning, TrustNotice)
+                         else f"Warning: {warning}\n")
+    return session
+
+
+def run_setup_only(opts: RunOptions) -> int:
+    """`--init-only`: the Setup hooks run (as the session starts), then the program exits."""
+    from claude_harness.protocol.events import HookRan, Notice, SessionClosed
+    from claude_harness.protocol.ops import Shutdown
+
+    session = start_session(opts)
+    if session is None:
+        return 1
 
     async def go() -> int:
         session.submit(Shutdown())

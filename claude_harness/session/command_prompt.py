@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from claude_harness.agent.subagent import PASSED_TO_SESSION
 from claude_harness.commands.catalog import Catalog
 from claude_harness.commands.expansion import (
     ExpandedPrompt,
@@ -36,17 +37,11 @@ from claude_harness.commands.registry import parse
 from claude_harness.mentions import attach_mentions
 from claude_harness.permissions.rules import allow_rules
 from claude_harness.protocol.context import ToolUseContext
-from claude_harness.protocol.events import (
-    AgentEvent,
-    DenialRecorded,
-    HookRan,
-    Notice,
-    PermissionRequest,
-)
+from claude_harness.protocol.events import AgentEvent, Notice
 from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
 
 _inline_ids = itertools.count(1)
-SHOWN_EVENTS = (PermissionRequest, DenialRecorded, HookRan, Notice)
+SHOWN_EVENTS = PASSED_TO_SESSION  # a prompt, a denial, a hook's report, a notice
 
 
 @dataclass
