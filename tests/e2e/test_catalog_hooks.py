@@ -167,3 +167,18 @@ async def test_prompt_and_agent_hooks_are_answered_by_the_model(project: Path, a
     assert "haiku" in judge["model"] and "Is {" in judge["messages"][0]["content"][0]["text"]
     agent_judge = server.requests[3]
     assert sorted(t["name"] for t in agent_judge["tools"]) == ["Glob", "Grep", "Read"]
+
+
+async def test_disable_all_hooks_and_plugin_hooks_through_bootstrap(
+        project: Path, api: Any, tmp_path: Path) -> None:
+    command, log = recorder(tmp_path)
+    plugin = tmp_path / "plug"
+    (plugin / "hooks").mkdir(parents=True)
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": on("UserPromptSubmit",
+                                                                         command)}))
+    api([TEXT, TEXT])
+    await run_prompt(session_for(project, plugin_dirs=[str(plugin)]), "with the plugin's hook")
+    assert [p["prompt"] for p in payloads(log, "UserPromptSubmit")] == ["with the plugin's hook"]
+    settings(project, {}, disableAllHooks=True)
+    await run_prompt(session_for(project, plugin_dirs=[str(plugin)]), "hooks off")
+    assert len(payloads(log, "UserPromptSubmit")) == 1

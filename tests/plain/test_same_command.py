@@ -24,6 +24,7 @@ def setup_project(project: Path) -> None:
     (project / ".claude" / "commands").mkdir(parents=True, exist_ok=True)
     (project / ".claude" / "commands" / "fix.md").write_text(COMMAND)
     (project / "notes.txt").write_text("note contents here\n")
+    (project / ".claude" / "settings.local.json").write_text('{"spinnerVerbs": ["Pondering"]}')
 
 
 def first_message(server: MockApiServer) -> list[str]:
@@ -75,7 +76,7 @@ async def test_a_command_expands_the_same_in_print_mode_the_app_and_the_repl(
 
     trust_folder(homes["plain"] / "data", project.resolve())
     plain, plain_out = run(project, homes["plain"], ["--plain"],
-                           "/fix 42 high\n/help\n/agents\n/plugin\n")
+                           "/fix 42 high\n/help\n/agents\n/plugin\n/status\n")
     assert headless[2] == ("<command-message>fix</command-message>\n<command-name>/fix"
                            "</command-name>\n<command-args>42 high</command-args>\n")
     assert headless[3] == ("Fix issue high with priority $2.\nStatus: inline-ok\n"
@@ -86,3 +87,4 @@ async def test_a_command_expands_the_same_in_print_mode_the_app_and_the_repl(
     assert "/fix" in plain_out and "Fix an issue [issue] [priority]" in plain_out
     assert "general-purpose" in plain_out and "Explore" in plain_out  # /agents
     assert "No plugins loaded" in plain_out  # /plugin
+    assert "Unsupported:  spinnerVerbs (" in plain_out  # /status
