@@ -77,7 +77,9 @@ class _Running:
 class BackgroundAgents:
     """Sub-agents started with `run_in_background`, until their notification is handed over."""
 
-    def __init__(self, spawn: Spawn, on_done: Callable[[str], None]) -> None:
+    def __init__(self, spawn: Spawn, on_done: Callable[[str, str], None]) -> None:
+        """`on_done(summary, notification)`: a line for the person, the message for the
+        model."""
         self._spawn = spawn
         self._on_done = on_done
         self._running: dict[str, _Running] = {}
@@ -109,7 +111,7 @@ class BackgroundAgents:
         except Exception as exc:  # the agent's failure is its result, not the session's
             status, result = "failed", f"{type(exc).__name__}: {exc}"
         self._running.pop(agent_id, None)
-        self._on_done(notification(agent_id, entry, status, result))
+        self._on_done(summary(entry, status), notification(agent_id, entry, status, result))
         self._changed.set()
 
     async def wait_any(self) -> None:
@@ -126,16 +128,19 @@ class BackgroundAgents:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def summary(entry: _Running, status: str) -> str:
+    verb = {"completed": "finished", "killed": "was stopped"}.get(status, "failed")
+    return f'Agent "{entry.spec.description or entry.spec.agent_type}" {verb}'
+
+
 def notification(agent_id: str, entry: _Running, status: str, result: str) -> str:
     """The message that tells the model a background agent ended (Claude Code's
     `<task-notification>` fields)."""
     seconds = int((time.monotonic() - entry.started) * 1000)
-    verb = {"completed": "finished", "killed": "was stopped"}.get(status, "failed")
-    summary = f'Agent "{entry.spec.description or entry.spec.agent_type}" {verb}'
     lines = ["<task-notification>", f"<task-id>{agent_id}</task-id>"]
     if entry.output_file:
         lines.append(f"<output-file>{entry.output_file}</output-file>")
-    lines += [f"<status>{status}</status>", f"<summary>{escape(summary, quote=False)}</summary>",
+    lines += [f"<status>{status}</status>", f"<summary>{escape(summary(entry, status), quote=False)}</summary>",
               f"<result>{result}</result>",
               f"<usage><duration_ms>{seconds}</duration_ms></usage>",
               "</task-notification>"]

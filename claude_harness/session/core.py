@@ -545,9 +545,10 @@ class Session:
         return await run_subagent(spec, parent, lambda _step: None,
                                   to_session=self._to_session, setup=setup, agent_id=agent_id)
 
-    def _background_done(self, notification: str) -> None:
+    def _background_done(self, summary: str, notification: str) -> None:
         """A background agent ended: the model hears of it at the next turn, or now, in a
         turn of its own, when nothing runs (in -p the running turn waits for it)."""
+        self._emit(Notice(f"{summary} (in the background); its report goes to the model."))
         self.extras.add(notification, wake=True)
         if not self.running and self._notification_waits():
             self._start_job(lambda: self._turn(ops.UserPrompt(())), "Working")
