@@ -1,4 +1,5 @@
-"""Turn RunOptions into a ready Session: settings, permissions, tools, hooks, memory, MCP.
+"""Turn RunOptions into a ready Session: settings, permissions, tools, hooks, memory, MCP, and
+the configuration catalog (commands, skills, agents, plugins), loaded once here.
 
 Shared by every front end so `-p`, the Textual app and the plain REPL run the same session with
 the same configuration. Imports tools and pydantic, never the anthropic SDK (`preload_sdk`
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,14 +23,15 @@ from claude_harness.api.request_params import settings_from_sources
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
+from claude_harness.config.settings_keys import SessionSettings, session_settings
 from claude_harness.config.trust import is_trusted
-from claude_harness.hooks.config import HookConfig
-from claude_harness.hooks.runner import HookRunner
+from claude_harness.hooks.config import HookConfig, hook_config_from_settings
 from claude_harness.mcp import McpManager, ProjectPolicy
 from claude_harness.options import RunOptions
+from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
+from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.transcript import find_session, latest_session, load_session
-from claude_harness.tools.agent.definitions import with_agent_types
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
 
@@ -87,6 +90,9 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         permission = replace(permission, bypass_available=True)
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store, warnings)
+    tools = _tools(opts, permission)
+    catalog = _catalog(opts, cwd, loaded, tools, warnings)
+    chosen = session_settings(loaded)
     memory = load_memory(cwd)
     system = render_system_prompt(
         cwd, model, memory=memory.text, override=opts.system_prompt,
@@ -98,22 +104,129 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         interactive=opts.interactive and not opts.print_mode)
     warnings.extend(setting_warnings)
     session = Session(SessionConfig(
-        cwd=cwd, model=model, permission=permission, tools=_tools(opts, cwd, permission),
+        cwd=cwd, model=model, permission=permission, tools=tools,
         extra_tools=_extra_tools(opts),
-        system_prompt=system, api=ApiSettings.from_env(), data_dir=store,
+        system_prompt=system, api=_api_settings(loaded, cwd, trusted, warnings), data_dir=store,
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=headless, memory_files=tuple(memory.files),
-        mcp=_mcp_manager(opts, cwd, loaded, warnings, sdk_channel),
-        request_settings=request_settings,
+        mcp=_mcp_manager(opts, cwd, loaded, warnings, catalog, sdk_channel),
+        request_settings=request_settings, catalog=catalog, trusted=trusted,
+        output_style=chosen.output_style, wait_for_background=headless,
+        setup_trigger=opts.setup_trigger, compact_fraction=_compact_fraction(chosen),
+        attribution=_attribution(loaded, chosen),
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
         fallback_model=resolve_alias(opts.fallback_model) if opts.fallback_model else None,
         stream_events=opts.include_partial_messages,
     ))
-    session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
+    hook_config = _hook_config(loaded, cwd, trusted, catalog, warnings)
+    session.config.hooks = build_hook_runner(
+        hook_config, session, always=any(a.hooks for a in catalog.agent_list()),
+        context=session.tool_context, run_agent=session.run_agent)
+    session.config.load_report = configuration_report(cwd, loaded, catalog, hook_config,
+                                                      _mcp_policy(loaded))
+    _bash_environment(session)
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
+    _remove_old_transcripts(store, chosen, session)
+    if opts.debug:
+        _debug_report(opts, session)
     return session, warnings
+
+
+def _catalog(opts: RunOptions, cwd: Path, loaded: Any, tools: tuple[Any, ...],
+             warnings: list[str]) -> Any:
+    """Commands, skills, agents and plugins, loaded once for the session (the Skill and Agent
+    tools and the front ends ask this catalog); its one-line notice when anything was
+    skipped."""
+    from claude_harness.commands.catalog import load_catalog
+
+    enabled = loaded.value("enabledPlugins")
+    catalog = load_catalog(cwd, plugin_dirs=opts.plugin_dirs, agents_json=opts.agents_json,
+                           enabled_plugins=enabled if isinstance(enabled, dict) else None,
+                           known_tools=[n for t in tools for n in (t.name, *t.aliases)])
+    notice = catalog.report.startup_notice()
+    if notice:
+        warnings.append(notice)
+    return catalog
+
+
+def _api_settings(loaded: Any, cwd: Path, trusted: bool, warnings: list[str]) -> ApiSettings:
+    """The API settings from the environment; the key from `apiKeyHelper` when the
+    environment has none."""
+    settings = ApiSettings.from_env()
+    if settings.api_key or settings.auth_token:
+        return settings
+    from claude_harness.config.api_key_helper import helper_command, run_helper
+
+    command = helper_command(loaded, trusted=trusted)
+    if command is None:
+        return settings
+    key, problem = run_helper(command, cwd)
+    if problem:
+        warnings.append(problem)
+    return replace(settings, api_key=key) if key else settings
+
+
+def _compact_fraction(chosen: SessionSettings) -> float | None:
+    """`autoCompactThreshold` (0.7 or 70: compact at 70 % of the window); else the
+    CLAUDE_AUTOCOMPACT_PCT_OVERRIDE percentage; else the session's default."""
+    value = chosen.auto_compact_threshold
+    if value is None:
+        try:
+            value = float(os.environ.get("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", ""))
+        except ValueError:
+            return None
+    if value > 1:
+        value /= 100
+    return value if 0 < value <= 1 else None
+
+
+def _attribution(loaded: Any, chosen: SessionSettings) -> str | None:
+    """The commit attribution the model is asked to add, when the settings ask for one
+    (`attribution.commit`, or `includeCoAuthoredBy: true`); None by default and with
+    `includeCoAuthoredBy: false`."""
+    if chosen.attribution is not None:
+        commit = chosen.attribution.get("commit")
+        return commit if isinstance(commit, str) and commit.strip() else None
+    if loaded.value("includeCoAuthoredBy") is True:
+        return "Co-Authored-By: Claude <noreply@anthropic.com>"
+    return None
+
+
+def _bash_environment(session: Session) -> None:
+    """Bash commands (and hooks, MCP servers) see CLAUDECODE=1, as under Claude Code, and
+    source what SessionStart and Setup hooks exported (CLAUDE_ENV_FILE)."""
+    from claude_harness.tools.bash.session_env import configure
+
+    os.environ["CLAUDECODE"] = "1"
+    runner = session.config.hooks
+    configure(runner.env_dir if runner is not None else None)
+
+
+def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Session) -> None:
+    """`cleanupPeriodDays`: transcripts older than that go (never the current one)."""
+    from claude_harness.config.cleanup import remove_old_transcripts
+
+    keep = Path(session.transcript_path) if session.transcript_path else None
+    remove_old_transcripts(store, chosen.cleanup_period_days, keep=keep)
+
+
+def _debug_report(opts: RunOptions, session: Session) -> None:
+    """--debug: every settings key and configuration file, and what became of it: on stderr
+    in -p, in the session's debug log in the app and the REPL (stderr is their screen)."""
+    text = "[debug] configuration:\n" + session.config.load_report.format() + "\n"
+    if opts.print_mode:
+        sys.stderr.write(text)
+        return
+    if session.transcript is not None:
+        log = session.transcript.path.parent / session.session_id / "debug.log"
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with log.open("a", encoding="utf-8") as out:
+                out.write(text)
+        except OSError:
+            pass
 
 
 def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:
@@ -158,9 +271,9 @@ def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
     return loaded
 
 
-def _tools(opts: RunOptions, cwd: Path, permission: Any) -> tuple[Any, ...]:
-    """The built-in pool (MCP tools join at the first request), Agent listing agent types."""
-    return with_agent_types(assemble_tool_pool(permission, only=opts.tools), cwd)
+def _tools(opts: RunOptions, permission: Any) -> tuple[Any, ...]:
+    """The built-in pool (MCP tools join at the first request)."""
+    return assemble_tool_pool(permission, only=opts.tools)
 
 
 def _extra_tools(opts: RunOptions) -> tuple[Any, ...]:
@@ -176,17 +289,17 @@ def _extra_tools(opts: RunOptions) -> tuple[Any, ...]:
     return (structured_output_tool(schema),)
 
 
-def _hook_runner(session: Session, loaded: Any, cwd: Path, trusted: bool,
-                 warnings: list[str]) -> Any:
-    """A HookRunner when any hook is configured (project hooks only in a trusted folder)."""
-    hook_config = HookConfig.from_sources(loaded.hooks_sources, allow_project_hooks=trusted)
+def _hook_config(loaded: Any, cwd: Path, trusted: bool, catalog: Any,
+                 warnings: list[str]) -> HookConfig:
+    """Hooks of every settings file and plugin (project hooks only in a trusted folder;
+    `disableAllHooks`, `allowManagedHooksOnly`); the runner also exists when only an agent
+    definition brings hooks."""
+    hook_config = hook_config_from_settings(loaded, trusted=trusted,
+                                            plugin_sources=catalog.hook_sources(),
+                                            plugin_roots=catalog.plugin_roots())
     warnings.extend(hook_config.warnings)
     warnings.extend(_skipped_hook_notices(hook_config.skipped, cwd))
-    if not (hook_config.entries or hook_config.skipped):
-        return None
-    return HookRunner(hook_config, project_dir=cwd, session_id=session.session_id,
-                      transcript_path=session.transcript_path,
-                      get_permission_mode=lambda: session.mode)
+    return hook_config
 
 
 def _skipped_hook_notices(skipped: Any, cwd: Path) -> list[str]:
@@ -211,11 +324,16 @@ def _user_controlled_value(loaded: Any, key: str) -> Any:
     return None
 
 
+def _mcp_policy(loaded: Any) -> ProjectPolicy:
+    return ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key))
+
+
 def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],
-                 sdk_channel: Any = None) -> Any:
-    """Servers from .mcp.json, the user config and --mcp-config (not started yet), or None."""
-    policy = ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key))
-    manager = McpManager.from_options(cwd, opts.mcp_config, policy=policy,
+                 catalog: Any, sdk_channel: Any = None) -> Any:
+    """Servers from .mcp.json, the user config, --mcp-config and plugins (not started yet),
+    or None; the program's `sdk` servers through `sdk_channel`."""
+    manager = McpManager.from_options(cwd, opts.mcp_config, policy=_mcp_policy(loaded),
+                                      extra_servers=catalog.mcp_servers(),
                                       strict=opts.strict_mcp_config, sdk_channel=sdk_channel)
     warnings.extend(manager.warnings)
     return manager if manager.connections else None

@@ -56,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
                    metavar="DIR", help="load a plugin from this folder (repeatable)")
     p.add_argument("--agents", metavar="JSON", help="extra sub-agent definitions as JSON")
+    p.add_argument("--init", action="store_true",
+                   help="run the Setup hooks (trigger init) before the session starts")
+    p.add_argument("--init-only", action="store_true",
+                   help="run the Setup hooks (trigger init) and exit")
+    p.add_argument("--maintenance", action="store_true",
+                   help="run the Setup hooks (trigger maintenance) before the session starts")
     p.add_argument("--trust-workspace", action="store_true",
                    help="treat this folder as trusted for this run: its .claude/settings.json "
                    "allow rules, environment and hooks apply (without it, -p ignores them in a "
@@ -120,6 +126,9 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         interactive=not print_mode,
         trust_workspace=args.trust_workspace,
         **sdk_options(args),
+        setup_trigger="maintenance" if args.maintenance else (
+            "init" if args.init or args.init_only else None),
+        init_only=args.init_only,
     )
 
 
@@ -130,7 +139,6 @@ def _validate_session_id(value: str | None) -> None:
 
 def run_headless(opts: RunOptions) -> int:
     # Each front end is imported only when chosen: --help and --version stay instant.
-    from claude_harness.bootstrap import StartupError, build_session
     from claude_harness.headless import Headless, parse_stream_json_input
     from claude_harness.shutdown import exit_code_for
 
@@ -147,16 +155,9 @@ def run_headless(opts: RunOptions) -> int:
     if not prompt or (isinstance(prompt, str) and not prompt.strip()):
         sys.stderr.write("Error: no prompt given. Usage: claude-harness -p \"your prompt\"\n")
         return 1
-    try:
-        session, warnings = build_session(opts)
-    except StartupError as exc:
-        sys.stderr.write(f"Error: {exc}\n")
+    session = start_session(opts)
+    if session is None:
         return 1
-    from claude_harness.config.trust import TrustNotice
-
-    for warning in warnings:
-        sys.stderr.write(f"{warning}\n" if isinstance(warning, TrustNotice)
-                         else f"Warning: {warning}\n")
 
     async def go() -> int:
         headless = Headless(session, opts.output_format, verbose=opts.verbose,
@@ -195,6 +196,48 @@ def _stop_on_signals(session: Any) -> Any:
     return signals
 
 
+def start_session(opts: RunOptions) -> Any:
+    """The session for a run without a screen, its warnings on stderr; None (after saying
+    why) when it cannot start."""
+    from claude_harness.bootstrap import StartupError, build_session
+    from claude_harness.config.trust import TrustNotice
+
+    try:
+        session, warnings = build_session(opts)
+    except StartupError as exc:
+        sys.stderr.write(f"Error: {exc}\n")
+        return None
+    for warning in warnings:
+        sys.stderr.write(f"{warning}\n" if isinstance(warning, TrustNotice)
+                         else f"Warning: {warning}\n")
+    return session
+
+
+def run_setup_only(opts: RunOptions) -> int:
+    """`--init-only`: the Setup hooks run (as the session starts), then the program exits."""
+    from claude_harness.protocol.events import HookRan, Notice, SessionClosed
+    from claude_harness.protocol.ops import Shutdown
+
+    session = start_session(opts)
+    if session is None:
+        return 1
+
+    async def go() -> int:
+        session.submit(Shutdown())
+        failed = False
+        async for event in session.events():
+            if isinstance(event, HookRan) and opts.verbose:
+                sys.stderr.write(event.summary() + "\n")
+            elif isinstance(event, Notice):
+                failed = failed or event.level == "error"
+                sys.stderr.write(event.text + "\n")
+            elif isinstance(event, SessionClosed):
+                break
+        return 1 if failed else 0
+
+    return asyncio.run(go())
+
+
 def wants_plain(opts: RunOptions) -> bool:
     return opts.plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
@@ -219,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_subcommand(args)
     opts = parse_options(argv)
     _validate_session_id(opts.session_id)
+    if opts.init_only:
+        return run_setup_only(opts)
     for note in opts.notes:
         sys.stderr.write(f"claude-harness: {note}\n")
     if opts.sdk_stream:  # the Agent SDK (or any program) on the pipe, with or without -p

@@ -21,10 +21,10 @@ def build_report(cwd: Path, *, plugin_dirs: Iterable[str | Path] = (),
                  trusted: bool = True) -> LoadReport:
     """Everything the configuration of `cwd` loads, skips or does not support."""
     from claude_harness.commands.catalog import load_catalog
-    from claude_harness.config.rules import load_rules
     from claude_harness.config.settings import CliSettings, load_settings
-    from claude_harness.config.settings_keys import settings_report
     from claude_harness.hooks.config import hook_config_from_settings
+    from claude_harness.mcp.status import _policy
+    from claude_harness.session.config_report import configuration_report
     from claude_harness.tools.registry import get_all_base_tools
 
     cwd = Path(cwd).resolve()
@@ -34,37 +34,10 @@ def build_report(cwd: Path, *, plugin_dirs: Iterable[str | Path] = (),
     catalog = load_catalog(cwd, plugin_dirs=plugin_dirs, agents_json=agents_json,
                            enabled_plugins=enabled if isinstance(enabled, dict) else None,
                            known_tools=known)
-    report = LoadReport()
-    report.extend(catalog.report)
     hooks = hook_config_from_settings(loaded, trusted=trusted,
                                       plugin_sources=catalog.hook_sources(),
                                       plugin_roots=catalog.plugin_roots())
-    for entry in hooks.entries:
-        report.add("hook", f"{entry.event} [{entry.matcher.raw or '*'}] {entry.kind}",
-                   entry.origin, "skipped" if hooks.disabled else "loaded",
-                   "disableAllHooks is set in managed settings" if hooks.disabled else "")
-    for row in hooks.describe()[len(hooks.entries):]:
-        report.add("hook", f"{row.event} [{row.matcher or '*'}]", row.source, "skipped",
-                   row.note)
-    for warning in hooks.warnings:
-        where, _, reason = warning.partition(": ")
-        report.add("hook", reason.split(":", 1)[0], where, "skipped", reason)
-    settings_report(loaded, report)
-    _mcp(cwd, loaded, catalog, report)
-    for rule in load_rules(cwd):
-        report.add("rule", rule.path.name, str(rule.path), "loaded",
-                   f"applies to {', '.join(rule.globs)}" if rule.globs else "")
-    return report
-
-
-def _mcp(cwd: Path, loaded: object, catalog: object, report: LoadReport) -> None:
-    from claude_harness.mcp.status import _policy, server_states
-
-    for server, _state, reason in server_states(cwd, _policy(cwd)):
-        report.add("mcp", server.name, server.source or server.scope,
-                   "loaded" if reason is None else "skipped", reason or "")
-    for name in catalog.mcp_servers():  # type: ignore[attr-defined]
-        report.add("mcp", name, "plugin", "loaded", "started with the plugin")
+    return configuration_report(cwd, loaded, catalog, hooks, _policy(cwd))
 
 
 def main(argv: list[str]) -> int:

@@ -37,6 +37,8 @@ class RunOptions:
     plain: bool = False
     interactive: bool = True
     trust_workspace: bool = False  # --trust-workspace: this run treats the folder as trusted
+    setup_trigger: str | None = None  # --init / --init-only: "init"; --maintenance
+    init_only: bool = False  # --init-only: run the Setup hooks and exit
     # What the Agent SDK asks for (see claude_harness/sdk): both stream-json formats together
     # mean the SDK's streaming mode, with or without -p.
     permission_prompt_tool: str | None = None  # "stdio": ask the program on the pipe

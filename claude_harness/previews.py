@@ -122,7 +122,8 @@ def progress_text(data: Any) -> list[str]:
             return [f"{matches} matches so far"]
         case AgentStep():
             return [agent_step_line({"agent_step": data.kind, "name": data.name, "key": data.key,
-                                     "is_error": data.is_error, "reason": data.reason})]
+                                     "is_error": data.is_error, "reason": data.reason,
+                                     "agent_type": data.agent_type})]
         case MessageProgress(message=message):
             return message.splitlines()
     if isinstance(data, dict):
@@ -142,14 +143,17 @@ def progress_text(data: Any) -> list[str]:
 
 
 def agent_step_line(step: dict[str, Any]) -> str:
-    """One line per sub-agent step, nested under its Agent call."""
+    """One line per sub-agent step, nested under its Agent call (a custom agent's steps carry
+    its name)."""
     kind = step.get("agent_step")
+    who = step.get("agent_type") or ""
+    tag = f"{who} " if who and who != "general-purpose" else ""
     if kind == "tool":
         key = f"({step['key']})" if step.get("key") else ""
-        return f"→ {step.get('name')}{key}"
+        return f"{tag}→ {step.get('name')}{key}"
     if kind == "result":
-        return f"{'✗' if step.get('is_error') else '✓'} {step.get('name')}"
-    return f"sub-agent finished ({step.get('reason', 'done')})"
+        return f"{tag}{'✗' if step.get('is_error') else '✓'} {step.get('name')}"
+    return f"{who or 'sub-agent'} finished ({step.get('reason', 'done')})"
 
 
 def format_input(inp: dict[str, Any]) -> str:

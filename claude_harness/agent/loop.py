@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from claude_harness.agent import stop_reasons
-from claude_harness.agent.api_history import ApiHistory
+from claude_harness.agent.api_history import ApiHistory, ApiMessages, with_cache_breakpoint
 from claude_harness.agent.compact import compact_messages
+from claude_harness.agent.hook_points import after_batch, post_compact, stop_failure
 from claude_harness.agent.messages import (
     last_prompt_text,
     tool_result_block,
@@ -36,6 +37,7 @@ from claude_harness.api.client import ApiClient
 from claude_harness.api.errors import ApiError
 from claude_harness.api.models import spec_for, unknown_model_notice
 from claude_harness.api.pricing import cost_usd
+from claude_harness.api.request_body import dump_json
 from claude_harness.api.request_params import (
     RequestSettings,
     model_params,
@@ -88,6 +90,10 @@ class QueryParams:
     fallback_model: str | None = None  # taken when the model stays overloaded
     # the history in API form, kept from turn to turn (the session keeps one across prompts)
     api_history: ApiHistory = field(default_factory=ApiHistory)
+    # A `role: system` message sent right after the first user message (the skill and agent
+    # listings, as Claude Code sends them): never stored in the history, so compaction and
+    # /clear keep it, and at a fixed place, so the cached prefix never moves.
+    context_message: dict[str, Any] | None = None
 
 
 FALLBACK_AFTER_OVERLOADS = 3  # overloaded answers in a row before the fallback model is taken
@@ -112,7 +118,7 @@ def prepare_request(params: QueryParams, messages: list[dict[str, Any]], history
     if params.max_tokens is not None:
         settings = replace(settings, max_output_tokens=params.max_tokens)
     per_model = model_params(params.model, settings, ultrathink=ultrathink)
-    prepared = history.prepare(messages)
+    prepared = with_context_message(history.prepare(messages), params.context_message)
     request: dict[str, Any] = {
         "model": params.model,
         "max_tokens": per_model.pop("max_tokens"),
@@ -125,6 +131,21 @@ def prepare_request(params: QueryParams, messages: list[dict[str, Any]], history
         per_model["thinking"] = params.thinking
     request.update(per_model)
     return request, prepared.encoded
+
+
+def with_context_message(prepared: ApiMessages, message: dict[str, Any] | None) -> ApiMessages:
+    """`prepared` with `message` (the listings) right after the first user message; when it is
+    the last message it carries the cache breakpoint."""
+    if message is None or not prepared.messages:
+        return prepared
+    first, *rest = prepared.messages
+    if not rest:  # the breakpoint moves from the first message to the listing
+        first = {**first, "content": [{k: v for k, v in b.items() if k != "cache_control"}
+                                      for b in first["content"]]}
+        messages = [first, *with_cache_breakpoint([message])]
+        return ApiMessages(messages, [dump_json(m) for m in messages])
+    return ApiMessages([first, message, *rest],
+                       [prepared.encoded[0], dump_json(message), *prepared.encoded[1:]])
 
 
 class _Channel:
@@ -210,6 +231,8 @@ class _Loop:
                     async for event in self._compact_and_retry(exc.message, exc.context_limit):
                         yield event
                 else:
+                    for event in await stop_failure(self.ctx, exc, self.messages):
+                        yield event
                     self.end = TurnEnd("error", self.turn, exc.message)
             else:
                 async for event in self._after_stream(acc, executor, started):
@@ -387,7 +410,11 @@ class _Loop:
         for event in self._context_changes(executor.ctx):
             yield event
         self.ctx = executor.ctx
-        yield _results_message(self.messages, outcomes)
+        inputs = {t.id: t.block.get("input") or {} for t in executor.tools}
+        extra, hook_events = await after_batch(self.ctx, outcomes, inputs)
+        for event in hook_events:
+            yield event
+        yield _results_message(self.messages, outcomes, extra)
         enforce_aggregate_budget(self.messages, self.ctx.content_replacement,
                                  self.ctx.options.session_dir)
         for event in self._new_messages(outcomes):
@@ -466,6 +493,8 @@ async def run_compaction(
         yield event
     messages[:] = result.messages
     yield Compaction(trigger, pre_tokens, result.summary, list(result.messages))
+    for event in await post_compact(ctx, trigger, result.summary):
+        yield event
 
 
 def side_usage_events(api: ApiClient) -> list[AgentEvent]:
@@ -500,8 +529,13 @@ def _withhold_cut_tool(executor: StreamingToolExecutor,
     return stop_reasons.cut_tool_outcome(cut)
 
 
-def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome]) -> UserMessage:
+def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome],
+                     extra: list[dict[str, Any]] | None = None) -> UserMessage:
+    """One user message: every result in block order, then what the tools and the batch's
+    hooks add after them (a skill's instructions, rules for the files touched)."""
     content = [tool_result_block(o.tool_use_id, o.content, o.is_error) for o in outcomes]
+    content += [block for o in outcomes for block in o.extra_content]
+    content += extra or []
     message = {"role": "user", "content": content}
     messages.append(message)
     return UserMessage(message)
@@ -667,10 +701,12 @@ async def _stop_hooks(
     if ctx.hooks is None:
         return None, []
     text = "".join(b.get("text", "") for b in assistant.get("content", []) if b.get("type") == "text")
-    outcome = await ctx.hooks.run(
-        "SubagentStop" if ctx.agent_id else "Stop",
-        {"stop_hook_active": active, "last_assistant_message": text, "cwd": str(ctx.cwd)},
-    )
+    payload: dict[str, Any] = {"stop_hook_active": active, "last_assistant_message": text,
+                               "cwd": str(ctx.cwd)}
+    if ctx.agent_id:
+        payload.update(agent_id=ctx.agent_id, agent_type=ctx.agent_type or "general-purpose",
+                       agent_transcript_path=ctx.transcript_path)
+    outcome = await ctx.hooks.run("SubagentStop" if ctx.agent_id else "Stop", payload)
     events: list[AgentEvent] = [HookRan(outcome.event, outcome)] if outcome.ran else []
     events += [Notice(m) for m in getattr(outcome, "system_messages", [])]
     events += [Notice(m, "warning") for m in getattr(outcome, "errors", [])]

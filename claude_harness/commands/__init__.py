@@ -6,12 +6,7 @@ with a report of what was skipped."""
 from claude_harness.commands.agents import AgentDefinition, find_agent, load_agents
 from claude_harness.commands.catalog import Catalog, catalog_for, load_catalog
 from claude_harness.commands.custom import CustomCommand, find_command, load_commands
-from claude_harness.commands.expansion import (
-    ExpandedPrompt,
-    expand,
-    file_references,
-    run_inline_commands,
-)
+from claude_harness.commands.expansion import ExpandedPrompt, expand, run_inline_commands
 
 __all__ = [
     "AgentDefinition",
@@ -20,7 +15,6 @@ __all__ = [
     "ExpandedPrompt",
     "catalog_for",
     "expand",
-    "file_references",
     "find_agent",
     "find_command",
     "load_agents",

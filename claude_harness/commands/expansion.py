@@ -13,7 +13,8 @@ appended so they are never lost. A skill's text starts with `Base directory for 
 Then, for the session to do (each through its own callback, so permissions stay the session's):
   !`cmd`   run through the Bash permission chain with the command's allowed-tools; the output
            replaces the span (`run_inline_commands`)
-  @path    an existing file attached as if the model had read it (`file_references`)
+  @path    an existing file attached as if the model had read it (`mentions.attach_mentions`,
+           the same reader as a person's `@` mentions)
 """
 
 from __future__ import annotations
@@ -128,10 +129,9 @@ def expand(
                           name=command.name, args=args)
 
 
-# ------------------------------------------------------------------ !`cmd` and @path
+# ------------------------------------------------------------------ !`cmd`
 
 _INLINE = re.compile(r"!`([^`\n]+)`")
-_FILE_REF = re.compile(r"(?:^|(?<=\s))@((?:~/|/|\./|\.\./)?[^\s`'\"()<>]+)")
 
 InlineRunner = Callable[[str], Awaitable[str]]
 
@@ -156,17 +156,3 @@ async def run_inline_commands(text: str, run: InlineRunner) -> str:
         last = match.end()
     parts.append(text[last:])
     return "".join(parts)
-
-
-def file_references(text: str, cwd: Path) -> list[Path]:
-    """Existing files named by `@path` in the prompt (outside code spans), to attach as read."""
-    plain = re.sub(r"```.*?```|`[^`\n]*`", "", text, flags=re.S)
-    found: list[Path] = []
-    for ref in _FILE_REF.findall(plain):
-        ref = ref.rstrip(".,;:")
-        path = Path(ref).expanduser()
-        if not path.is_absolute():
-            path = cwd / path
-        if path.is_file() and path not in found:
-            found.append(path)
-    return found

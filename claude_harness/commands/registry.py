@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claude_harness.commands import load_commands
 from claude_harness.protocol import ops
 
 INIT_PROMPT = (
@@ -63,6 +62,13 @@ def _permissions(args: str) -> list[ops.Op]:
     return [ops.Describe("permissions")]
 
 
+def _agents(args: str) -> list[ops.Op]:
+    """`/agents`: the list; `create` and `edit` are the front end's (a form, an editor)."""
+    if args.split(" ", 1)[0] in ("create", "new", "edit"):
+        return []
+    return [ops.Describe("agents")]
+
+
 def _mcp(args: str) -> list[ops.Op]:
     verb, _, name = args.partition(" ")
     if verb in ("approve", "reconnect") and name.strip():
@@ -100,6 +106,14 @@ BUILTINS: tuple[Command, ...] = (
     Command("sandbox", "the Bash sandbox; on|off switches it for this project", "[on|off]",
             to_ops=lambda a: [ops.SetSandbox(a == "on")] if a in ("on", "off")
             else [ops.Describe("sandbox")]),
+    # the configuration (issue 17): load report, agents, plugins
+    Command("doctor", "what the configuration loaded, skipped or does not support, and why",
+            to_ops=lambda a: [ops.Describe("doctor")]),
+    Command("agents", "agent types; create <name> <description>, edit <name> (with $EDITOR)",
+            "[create <name> <description> | edit <name>]", to_ops=lambda a: _agents(a),
+            action="agents"),
+    Command("plugin", "plugins and what each one contributes", aliases=("plugins",),
+            to_ops=lambda a: [ops.Describe("plugins")]),
 )
 _BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
 
@@ -126,8 +140,11 @@ def invoke(line: str) -> Invocation | None:
 
 
 def custom_commands(cwd: Path) -> list[Any]:
-    """Custom commands of this project and the user, project ones winning a name clash."""
-    return load_commands(cwd, [])
+    """The custom commands and skills a person may type, plugins' included: the session's
+    catalog (loaded at start-up), or this folder's when no session has started yet."""
+    from claude_harness.commands.catalog import catalog_for  # YAML and files: on first use
+
+    return [c for c in catalog_for(cwd).command_list() if c.user_invocable]
 
 
 def describe_commands(cwd: Path, prefix: str = "") -> list[tuple[str, str]]:

@@ -152,6 +152,12 @@ class HookConfig:
         """This configuration and `more` after it (callback hooks registered later)."""
         return replace(self, entries=(*self.entries, *more))
 
+    def merged(self, other: HookConfig) -> HookConfig:
+        """These hooks, then `other`'s (one `disableAllHooks` switches both off)."""
+        return HookConfig(self.entries + other.entries, self.skipped + other.skipped,
+                          self.warnings + other.warnings, self.disabled or other.disabled,
+                          self.skip_notes + other.skip_notes)
+
     def matching(self, event: str, matcher_value: str | None) -> list[HookEntry]:
         """Hooks to run for this event and subject, identical commands collapsed to the first."""
         if self.disabled:
@@ -343,6 +349,16 @@ def _timeout(value: Any, where: str, warnings: list[str],
         warnings.append(f"{where}: must be a positive number of seconds; using {default:g}")
         return default
     return float(value)
+
+
+def agent_hook_config(hooks: Mapping[str, Any], *, source: str, path: Path | None,
+                      allow_project_hooks: bool) -> HookConfig:
+    """An agent definition's own `hooks` (active while that agent runs). Its `Stop` hooks fire
+    when the agent stops, as SubagentStop hooks, as Claude Code converts them."""
+    raw = {("SubagentStop" if event == "Stop" else event): groups
+           for event, groups in hooks.items()}
+    return HookConfig.from_sources([(source, path, raw)],
+                                   allow_project_hooks=allow_project_hooks)
 
 
 def hook_config_from_settings(

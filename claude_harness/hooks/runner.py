@@ -20,6 +20,7 @@ answers to the session for the next turn.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import os
 import time
@@ -77,6 +78,15 @@ class HookRunner:
 
     def has_hooks(self, event: str) -> bool:
         return self.config.has_hooks(event)
+
+    def with_config(self, extra: HookConfig) -> HookRunner:
+        """This runner with more hooks active (a sub-agent's own, while it runs); `once`,
+        background hooks and their outcomes stay shared with this one."""
+        if not (extra.entries or extra.skipped):
+            return self
+        child = copy.copy(self)
+        child.config = self.config.merged(extra)
+        return child
 
     def describe(self) -> list[HookLine]:
         return self.config.describe()

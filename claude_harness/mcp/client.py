@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from claude_harness.mcp.approvals import ProjectPolicy, approval_state
-from claude_harness.mcp.config import McpServerConfig, load_mcp_configs
+from claude_harness.mcp.config import McpServerConfig, load_mcp_configs, parse_server
 from claude_harness.mcp.connection import ClientServices, McpConnection, State
 from claude_harness.mcp.elicitation import ElicitationRouter
 from claude_harness.mcp.names import sanitize
@@ -151,12 +151,19 @@ class McpManager:
         cls, cwd: Path, mcp_config: Iterable[str] = (), *, approve_project: bool = False,
         policy: ProjectPolicy | None = None, startup_timeout: float | None = None,
         strict: bool = False, sdk_channel: SdkMcpChannel | None = None,
+        extra_servers: Mapping[str, Any] | None = None,
     ) -> McpManager:
         """Servers from the user config, `.mcp.json` and `--mcp-config` values (`strict`: from
-        `--mcp-config` only)."""
+        `--mcp-config` only), plus `extra_servers` (plugins' servers,
+        `plugin:<plugin>:<server>`: started like the user's own, since the user chose the
+        plugin)."""
         loaded = load_mcp_configs(Path(cwd), cli_values=mcp_config, include_user=not strict,
                                   include_project=not strict)
-        return cls(loaded.servers, cwd=cwd, approve_project=approve_project, policy=policy,
+        servers = list(loaded.servers)
+        for name, raw in (extra_servers or {}).items():
+            servers.append(parse_server(name, raw, scope="user", source=f"plugin {name}",
+                                        env=os.environ))
+        return cls(servers, cwd=cwd, approve_project=approve_project, policy=policy,
                    startup_timeout=startup_timeout, warnings=loaded.warnings,
                    sdk_channel=sdk_channel)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -385,3 +386,15 @@ def path_rule(family: str, path: Path, base: Path, *, tree: bool) -> str:
     if rel == "":
         where = ""
     return f"{family}({where}/**)" if tree else f"{family}({where})"
+
+
+def allow_rules(texts: Iterable[str], source: str = "session") -> tuple[PermissionRule, ...]:
+    """`allowed-tools` entries (a command's, a skill's, an agent's rule-form `tools`) as allow
+    rules; an entry that is not a rule is left out."""
+    rules = []
+    for text in texts:
+        try:
+            rules.append(PermissionRule(source, "allow", parse_rule(text)))  # type: ignore[arg-type]
+        except RuleSyntaxError:
+            continue
+    return tuple(rules)

@@ -5,12 +5,15 @@ its SessionView. Nothing here reads or changes the session.
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from claude_harness.commands.registry import BUILTINS
+from claude_harness.commands.registry import BUILTINS, custom_commands
 from claude_harness.plain.previews import todo_lines
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
@@ -31,13 +34,35 @@ UNAVAILABLE = {"theme", "export"}  # the app's own: there is no screen to theme 
 
 
 def _help(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
-    for name, text in SLASH_COMMANDS.items():
+    for name, text in all_commands(view).items():
         row = Text()
         row.append(f"{name:<14}", style="ch.tool")
         row.append(text)
         out.console.print(row)
     for line in KEYS_HELP:
         out.line(line, "ch.dim")
+    return []
+
+
+def all_commands(view: SessionView | None = None) -> dict[str, str]:
+    """Built-ins, then the custom commands and skills of the session's catalog."""
+    cwd = Path(view.started.cwd) if view is not None and view.started else Path.cwd()
+    customs = {f"/{c.name}": (c.description or "custom command")
+               + (f" {c.argument_hint}" if c.argument_hint else "")
+               for c in custom_commands(cwd)}
+    return {**SLASH_COMMANDS, **{k: v for k, v in customs.items() if k not in SLASH_COMMANDS}}
+
+
+def _agents(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
+    """`/agents create <name> <description>` / `/agents edit <name>`, then $EDITOR."""
+    from claude_harness.commands.agent_files import agent_command  # a rare command
+
+    cwd = Path(view.started.cwd) if view.started else Path.cwd()
+    message, level, path = agent_command(cwd, args)
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if path is not None and editor:
+        os.system(f"{editor} {shlex.quote(str(path))}")  # noqa: S605 - the user's editor
+    out.line(message, "ch.error" if level == "error" else "")
     return []
 
 
@@ -69,6 +94,8 @@ def _status(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
     out.line(f"Session:      {view.session_id}")
     if started is not None and started.transcript_path:
         out.line(f"Transcript:   {started.transcript_path}")
+    if started is not None and started.unsupported_settings:
+        out.line("Unsupported:  " + ", ".join(started.unsupported_settings) + " (ignored)")
     out.line(f"Context:      {view.totals.context_percent:.0f}% used")
     return []
 
@@ -93,5 +120,5 @@ def _resume(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
 Action = Callable[[SessionView, "EventRenderer", str], list[Op]]
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "cost": _cost, "status": _status,
-    "todos": _todos, "memory": _memory, "resume": _resume,
+    "todos": _todos, "memory": _memory, "resume": _resume, "agents": _agents,
 }

@@ -14,7 +14,7 @@ from pathlib import Path
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from claude_harness.plain.commands import SLASH_COMMANDS  # the shared table's names
+from claude_harness.plain.commands import all_commands  # the shared table's and custom ones
 
 MENTION = re.compile(r"@([^\s@]*)$")
 MAX_PATHS = 200
@@ -23,7 +23,7 @@ MAX_PATHS = 200
 class PlainCompleter(Completer):
     def __init__(self, cwd: Path, commands: dict[str, str] | None = None) -> None:
         self.cwd = cwd
-        self.commands = commands if commands is not None else SLASH_COMMANDS
+        self.commands = commands  # None: built-ins and the catalog's, looked up on each Tab
 
     def get_completions(self, document: Document,
                         complete_event: CompleteEvent) -> Iterable[Completion]:
@@ -36,7 +36,8 @@ class PlainCompleter(Completer):
             yield from self._paths(match.group(1))
 
     def _commands(self, typed: str) -> Iterable[Completion]:
-        for name, meta in self.commands.items():
+        commands = self.commands if self.commands is not None else all_commands()
+        for name, meta in commands.items():
             if name.startswith(typed):
                 yield Completion(name, start_position=-len(typed), display_meta=meta)
 

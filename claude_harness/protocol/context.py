@@ -209,6 +209,12 @@ class ToolUseContext:
     # Session services (null objects when the session offers none)
     checkpoints: FileCheckpointer = NO_CHECKPOINTS
     questions: QuestionAsker = NOBODY_TO_ASK
+    # The sub-agent's kind (`general-purpose`, a custom agent's name); None in the main loop.
+    agent_type: str | None = None
+    # The `.claude/rules` texts a read or edit of these files brings in, each once a session
+    # (session/path_rules.py); None: no such rules.
+    file_reminders: Callable[[list[Path]], list[str]] | None = None
+    spawn_background: BackgroundSpawner | None = None  # the Agent tool's run_in_background
 
     @property
     def cwd(self) -> Path:
@@ -280,6 +286,23 @@ class SubAgentSpec:
     tools: tuple[Tool, ...]
     model: str
     agent_type: str = "general-purpose"
+    # What the agent's definition asks for (commands/agents.py); the spawner applies them.
+    allow_rules: tuple[str, ...] = ()  # `tools` entries written as rules: pre-approved
+    permission_mode: str | None = None  # applied only where the definition may set it
+    max_turns: int | None = None
+    hooks: dict[str, Any] | None = None  # hooks active while the agent runs
+    scope: str = "built-in"  # where the definition came from: project ones need a trusted folder
+    definition_path: Path | None = None
+    color: str | None = None
+    description: str = ""  # the Agent call's short description
+
+
+@dataclass(frozen=True)
+class BackgroundAgent:
+    """A sub-agent the Agent tool started in the background (`run_in_background`)."""
+
+    agent_id: str
+    output_file: str  # its transcript (JSONL), written as it works
 
 
 @dataclass(frozen=True)
@@ -291,6 +314,7 @@ class SubAgentReport:
     end_reason: str
     error: str | None = None
     final_text: str = ""  # the child's last non-empty answer: its report to the parent
+    transcript_path: str = ""  # the child's own transcript (JSONL), when written
 
 
 class SideQuery(Protocol):
@@ -305,3 +329,10 @@ class AgentSpawner(Protocol):
 
     async def __call__(self, spec: SubAgentSpec, parent: ToolUseContext,
                        progress: Callable[[ProgressData], None]) -> SubAgentReport: ...
+
+
+class BackgroundSpawner(Protocol):
+    """Starts a sub-agent that works while the conversation goes on; the session tells the
+    model its report when it is done (provided by the session: `session/background.py`)."""
+
+    def __call__(self, spec: SubAgentSpec, parent: ToolUseContext) -> BackgroundAgent: ...

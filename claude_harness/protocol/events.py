@@ -299,6 +299,13 @@ class SessionStarted:
     mcp_servers: tuple[dict[str, str], ...] = ()
     mcp_pending_approval: tuple[str, ...] = ()  # project servers waiting for /mcp approve
     history: tuple[dict[str, Any], ...] = ()  # a continued conversation's messages
+    # the configuration's part of system/init (commands/catalog.py), as Claude Code lists it
+    agents: tuple[str, ...] = ()
+    slash_commands: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    plugins: tuple[dict[str, str], ...] = ()
+    output_style: str = "default"
+    unsupported_settings: tuple[str, ...] = ()  # `key (file)`: /status lists them
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ class AgentStep:
     key: str = ""
     is_error: bool = False
     reason: str = ""
+    agent_type: str = ""  # the agent's kind, and the colour its definition gives it
+    color: str | None = None
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,8 @@ class ToolResult:
     context_modifier a function ToolUseContext -> ToolUseContext for the tools that run after
     is_error         a failure that still has useful content (Bash's non-zero exit)
     ends_turn        the call is the turn's final answer (StructuredOutput): no request follows
+    extra_content    content blocks sent after the batch's tool_result blocks, in the same user
+                     message (a skill's instructions: Claude Code sends them so)
     """
 
     data: Any
@@ -77,6 +79,7 @@ class ToolResult:
     context_modifier: ContextModifier | None = None
     is_error: bool = False
     ends_turn: bool = False
+    extra_content: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _default_render(data: Any) -> ToolContent:

@@ -115,7 +115,6 @@ class SdkBridge:
         self._waiters: list[_Waiter] = []
         self._idle = asyncio.Event()
         self._closed = False
-        self._names: tuple[list[str], list[str]] = ([], [])  # slash commands, agents (init)
 
     # ── the pipe ───────────────────────────────────────────────────────────────────────────
 
@@ -197,8 +196,6 @@ class SdkBridge:
             return False
         for warning in warnings:
             self._note(f"Warning: {warning}")
-        names = handshake.commands(self.opts.cwd), handshake.agents(self.opts.cwd)
-        self._names = ([c["name"] for c in names[0]], [a["name"] for a in names[1]])
         return True
 
     async def _pump(self) -> None:
@@ -269,8 +266,7 @@ class SdkBridge:
             return
         self.shaper.begin_turn()
         self._state("running")
-        self.out.write(self.shaper.init_line(slash_commands=self._names[0],
-                                             agents=self._names[1]))
+        self.out.write(self.shaper.init_line())
         op_id = 0
         for op in work:
             op_id = self.session.submit(op)

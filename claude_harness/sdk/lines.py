@@ -215,8 +215,9 @@ class Shaper:
         self.turn = TurnTally(api_seconds_before=self.view.totals.api_seconds)
         self.structured_output = None
 
-    def init_line(self, *, slash_commands: list[str] | None = None,
-                  agents: list[str] | None = None) -> Line:
+    def init_line(self) -> Line:
+        """system/init: the session's tools, servers and configuration lists (agents, slash
+        commands, skills, plugins as the catalog lists them, in Claude Code's order)."""
         started = self.view.started
         assert started is not None, "init_line() before SessionStarted"
         return self._stamp({
@@ -224,9 +225,11 @@ class Shaper:
             "tools": list(started.tools),
             "mcp_servers": [dict(s) for s in started.mcp_servers],  # name, status[, error]
             "model": self.view.model, "permissionMode": self.view.mode,
-            "slash_commands": slash_commands or [], "apiKeySource": started.api_key_source,
-            "claude_code_version": self.version, "output_style": "default",
-            "agents": agents or [], "skills": [], "plugins": []})
+            "slash_commands": list(started.slash_commands),
+            "apiKeySource": started.api_key_source,
+            "claude_code_version": self.version, "output_style": started.output_style,
+            "agents": list(started.agents), "skills": list(started.skills),
+            "plugins": [dict(p) for p in started.plugins]})
 
     def result_line(self, end: TurnEnd | None) -> Line:
         reason = end.reason if end is not None else "error"

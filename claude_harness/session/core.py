@@ -33,16 +33,17 @@ from claude_harness.api.client import ApiClient, ApiSettings
 from claude_harness.api.models import resolve_alias
 from claude_harness.api.pricing import context_window_for
 from claude_harness.api.request_params import RequestSettings, settings_from_sources
-from claude_harness.commands import expand, find_command, load_commands
+from claude_harness.commands.catalog import catalog_for
 from claude_harness.config.local_rules import update_local_rules
 from claude_harness.hooks.config import HookConfig
-from claude_harness.hooks.runner import HookRunner
+from claude_harness.mcp.status import waiting_reason
 from claude_harness.permissions.modes import next_mode
-from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext, PermissionRule
+from claude_harness.permissions.rules import allow_rules
+from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext
 from claude_harness.protocol import ops
 from claude_harness.protocol.context import (
     AbortSignal,
+    BackgroundAgent,
     ContentReplacementState,
     FileStateCache,
     ShellState,
@@ -80,16 +81,22 @@ from claude_harness.protocol.events import (
 )
 from claude_harness.protocol.tool import Tool
 from claude_harness.session import transcript_notices
+from claude_harness.session.agents import BackgroundAgents, child_setup
+from claude_harness.session.command_prompt import AsIs, CommandPreparation, typed_command
+from claude_harness.session.config_report import unsupported_settings
 from claude_harness.session.describe import mcp_action, report
 from claude_harness.session.hook_callbacks import HookCallbacks
+from claude_harness.session.hook_setup import build_hook_runner
+from claude_harness.session.listing import context_message
+from claude_harness.session.path_rules import PathRules
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
 from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.sandbox_control import switch_sandbox
 from claude_harness.session.totals import Totals
 from claude_harness.session.transcript import Transcript, find_session, load_messages
+from claude_harness.session.turn_extras import TurnExtras, attribution_reminder
 from claude_harness.shell_escape import run_shell_escape
-from claude_harness.tools.agent.definitions import with_agent_types
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.todo_write.state import clear_todos
 from claude_harness.tools.tool_search import loaded_from_history
@@ -127,6 +134,14 @@ class SessionConfig:
     stream_events: bool = False  # report the API's raw stream events (StreamEvent)
     extra_tools: tuple[Tool, ...] = ()  # offered beside the pool (StructuredOutput)
 
+    catalog: Any = None  # commands, skills, agents, plugins (commands/catalog.py); None: cwd's
+    trusted: bool = False  # a trusted folder: project agents may set their mode, rules, hooks
+    output_style: str = "default"
+    wait_for_background: bool = False  # -p: a prompt's turn ends after its background agents
+    setup_trigger: str | None = None  # --init / --maintenance: Setup hooks run at start
+    compact_fraction: float | None = None  # autoCompactThreshold: share of the window
+    attribution: str | None = None  # the line commits end with (settings `attribution`)
+    load_report: Any = None  # config/load_report.LoadReport of this start: /doctor shows it
 
 
 Job = Callable[[], Awaitable[None]]
@@ -167,6 +182,14 @@ class Session:
         self.reminders = Reminders.for_history(self.messages, self.mode)
         self.prompter = Prompter(config.cwd, self._emit, self._rules_changed)
         self.hook_callbacks = HookCallbacks(self._emit)
+        self.catalog = config.catalog if config.catalog is not None else catalog_for(config.cwd)
+        self.path_rules = PathRules.load(config.cwd)
+        self.background = BackgroundAgents(self._run_background, self._background_done)
+        self.extras = TurnExtras()  # what waits for the next prompt: notices, hook context
+        if config.attribution and not config.history:
+            self.extras.add(attribution_reminder(config.attribution))
+        self._restart_source: str | None = None  # SessionStart after /clear or a compaction
+        self._listing = context_message(self.catalog, config.tools)  # fixed for the session
         # the driver: created on first use, inside the event loop
         self._ops: asyncio.Queue[tuple[int, ops.Op]] | None = None
         self._out: asyncio.Queue[SessionEvent] | None = None
@@ -233,6 +256,8 @@ class Session:
             self._emit(OpDone(op_id))
 
     async def _start(self) -> None:
+        if self.config.setup_trigger is not None:
+            await self._setup_hooks(self.config.setup_trigger)
         if self.config.tools_before_start:
             await self.freeze_tools()  # MCP servers connect before the tool list is shown
         elif self.config.mcp is not None:
@@ -249,10 +274,32 @@ class Session:
             memory_files=tuple(str(p) for p in self.config.memory_files),
             mcp_servers=tuple(mcp.init_info()) if mcp is not None else (),
             mcp_pending_approval=tuple(c.name for c in mcp.pending_approvals()) if mcp else (),
-            history=tuple(self.messages)))
+            history=tuple(self.messages), **self._init_fields(),
+            unsupported_settings=unsupported_settings(self.config.load_report)))
         self._emit(RulesChanged(self._rule_listing()))
         if self.transcript is not None:
             self._emit_all(transcript_notices.at_start(self.transcript))
+
+        if self.config.tools_before_start and mcp is not None:  # -p: nobody to ask, so say why
+            for server in mcp.pending_approvals():
+                self._emit(Notice(waiting_reason(server, None) or server.name, "warning"))
+
+    def _init_fields(self) -> dict[str, Any]:
+        """system/init's configuration lists, as Claude Code lists them."""
+        fields = self.catalog.init_fields()
+        return {"agents": tuple(fields["agents"]), "slash_commands": tuple(fields["slash_commands"]),
+                "skills": tuple(fields["skills"]), "plugins": tuple(fields["plugins"]),
+                "output_style": self.config.output_style}
+
+    async def _setup_hooks(self, trigger: str) -> None:
+        """`--init` / `--maintenance`: Setup hooks, before anything else; what they print
+        goes to the model with the first prompt."""
+        if self.config.hooks is None:
+            return
+        outcome = await self.config.hooks.run("Setup", {"trigger": trigger,
+                                                        "cwd": str(self.config.cwd)})
+        for event in self.extras.from_hook(outcome):
+            self._emit(event)
 
     def _dispatch(self, op: ops.Op) -> None:
         match op:
@@ -320,6 +367,8 @@ class Session:
             self._emit(Notice(f"Error: {type(exc).__name__}: {exc}", "error"))
             self._emit(TurnEnd("error", 0, f"{type(exc).__name__}: {exc}"))
         queued = self._take_queued()
+        if queued is None and self._notification_waits():
+            queued = ops.UserPrompt(())  # a background agent ended during the job
         if queued is not None:
             self._job = asyncio.create_task(self._run_job(lambda: self._turn(queued)))
             return
@@ -370,21 +419,32 @@ class Session:
         if self._stopped:  # the front end is exiting (a signal): nothing new starts
             yield TurnEnd("aborted", 0, self._stopped)
             return
-        prompt, allowed_tools = self._expand_custom(op)
         abort = AbortSignal()
         self._abort = abort
         saved = self.permission
-        if allowed_tools:
-            extra_rules = tuple(PermissionRule("session", "allow", parse_rule(r))
-                                for r in allowed_tools)
-            self.permission = replace(saved, rules=(*saved.rules, *extra_rules))
+        allowed_tools: tuple[str, ...] = op.allowed_tools
         try:
-            content = list(prompt) if isinstance(prompt, tuple) else user_text(prompt)["content"]
-            if self._shell_output:
-                content = [*({"type": "text", "text": c} for c in self._shell_output), *content]
-                self._shell_output = []
+            preparation = self._command_preparation(op, abort)
+            async for event in preparation.run():
+                yield event
+            prepared = preparation.result
+            if prepared.refusal is not None:  # a typed command that must not run
+                yield Notice(prepared.refusal, "error")
+                yield TurnEnd("end_turn", 0)
+                return
+            content = prepared.content
+            allowed_tools = (*allowed_tools, *prepared.allowed_tools)
+            if allowed_tools:
+                self.permission = replace(saved, rules=(*saved.rules,
+                                                        *allow_rules(allowed_tools)))
+            for event in self.extras.collect_async(self.config.hooks):
+                yield event
+            waiting = [*self.extras.take(), *self._shell_output]
+            self._shell_output = []
+            content = [*({"type": "text", "text": c} for c in waiting), *content]
             extra, hook_events = await prompt_hooks(
-                self.config.hooks, prompt, self.shell.cwd, session_start=self._session_start())
+                self.config.hooks, _prompt_text(op), self.shell.cwd,
+                session_start=self._session_start())
             for event in hook_events:
                 yield event
             if extra is None:
@@ -396,10 +456,7 @@ class Session:
             message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
-            async for event in query(self.messages, self._params(), self._context(abort),
-                                     self.api):
-                if isinstance(event, TurnEnd) and event.reason == "aborted" and self._stopped:
-                    event = replace(event, error=event.error or self._stopped)
+            async for event in self._answer(self._params(prepared.model), abort):
                 yield event
         finally:
             self._abort = None
@@ -408,32 +465,47 @@ class Session:
             if self.transcript is not None:
                 self.transcript.sync()
 
-    def _expand_custom(self, op: ops.UserPrompt) -> tuple[Any, tuple[str, ...]]:
-        """A text `/name args` naming a custom command becomes its prompt (as Claude Code does);
-        any other text, unknown `/words` included, goes to the model as it is."""
-        content = op.content
-        if isinstance(content, str) and content.startswith("/"):
-            expanded = self.expand_command(content)
-            if expanded is not None:
-                return expanded[0].strip(), (*op.allowed_tools, *expanded[1])
-        return content, op.allowed_tools
+    def _command_preparation(self, op: ops.UserPrompt, abort: AbortSignal) -> Any:
+        """A typed `/name args` of the catalog becomes the command's message (see
+        command_prompt.py); any other prompt is sent as it is."""
+        typed = typed_command(self.catalog, op.content) if isinstance(op.content, str) else None
+        if typed is None:
+            return AsIs(list(op.content) if isinstance(op.content, tuple)
+                        else user_text(op.content)["content"])
+        return CommandPreparation(*typed, self._context(abort), session_id=self.session_id,
+                                  trusted=self.config.trusted)
 
-    def expand_command(self, line: str) -> tuple[str, tuple[str, ...]] | None:
-        """`/name args` of a custom command (.claude/commands) → (prompt, allowed tools), or
-        None when `line` names no custom command."""
-        if not line.startswith("/"):
-            return None
-        name, _, args = line[1:].partition(" ")
-        command = find_command(load_commands(self.config.cwd, []), name)
-        if command is None:
-            return None
-        expanded = expand(command, args.strip(), session_id=self.session_id,
-                          project_dir=self.config.cwd)
-        return expanded.text, tuple(expanded.allowed_tools)
+    async def _answer(self, params: QueryParams, abort: AbortSignal) -> AsyncIterator[AgentEvent]:
+        """The model's turn; in `-p`, also the turns that hand it the reports of background
+        agents it started (the prompt's turn ends when they have all been told)."""
+        while True:
+            end: TurnEnd | None = None
+            async for event in query(self.messages, params, self._context(abort), self.api):
+                if isinstance(event, TurnEnd):
+                    if event.reason == "aborted" and self._stopped:  # a signal stopped it
+                        event = replace(event, error=event.error or self._stopped)
+                    end = event
+                    continue
+                yield event
+            for event in self.extras.collect_async(self.config.hooks):
+                yield event
+            if not (self.config.wait_for_background and end is not None
+                    and end.reason in ("end_turn", "stop_sequence")
+                    and (self.background.running or self.extras.pending)):
+                break
+            await self.extras.wait(self.background, abort)
+            if abort.aborted or not self.extras.pending:
+                break
+            message = {"role": "user", "content": [{"type": "text", "text": t}
+                                                   for t in self.extras.take()]}
+            self.messages.append(message)
+            yield UserMessage(message)
+        if end is not None:
+            yield end
 
     def _run_command(self, name: str, args: str) -> None:
         line = f"/{name} {args}".rstrip()
-        if self.expand_command(line) is None:
+        if self.catalog.find_command(name) is None:
             self._emit(Notice(f"Unknown command /{name}. Type /help for the list.", "error"))
             return
         if self.running:
@@ -445,22 +517,28 @@ class Session:
     @property
     def compact_threshold(self) -> int | None:
         """Context tokens past which the history is compacted (None: never automatically)."""
+        return self._compact_threshold(self.model)
+
+    def _compact_threshold(self, model: str) -> int | None:
         if not self.config.auto_compact:
             return None
+        fraction = self.config.compact_fraction or AUTO_COMPACT_FRACTION
         return (self.config.compact_threshold_tokens
-                or int(context_window_for(self.model) * AUTO_COMPACT_FRACTION))
+                or int(context_window_for(model) * fraction))
 
-    def _params(self) -> QueryParams:
+    def _params(self, model: str | None = None) -> QueryParams:
+        """The request parameters; `model` for this turn only (a command's `model`)."""
+        model = resolve_alias(model) if model else self.model
         budget = self.config.max_budget_usd
-        return QueryParams(self.model, self._system, self._tool_schemas,
+        return QueryParams(model, self._system, self._tool_schemas,
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
-                           compact_threshold=self.compact_threshold,
+                           compact_threshold=self._compact_threshold(model),
                            context_tokens=self.totals.last_context_tokens,
                            settings=self.request_settings,
                            stream_events=self.config.stream_events,
                            budget_usd=None if budget is None else budget - self.totals.cost_usd,
                            fallback_model=self.config.fallback_model,
-                           api_history=self.api_history)
+                           api_history=self.api_history, context_message=self._listing)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -485,16 +563,54 @@ class Session:
             spawn_agent=self._spawn_agent,
             side_query=partial(side_query, self.api),
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
+            file_reminders=self.path_rules.for_files if self.path_rules is not None else None,
+            spawn_background=self._spawn_background,
         )
 
     async def _spawn_agent(self, spec: SubAgentSpec, parent: ToolUseContext,
                            progress: Callable[[Any], None]) -> Any:
         """The Agent tool's spawner: the child's prompts and denials reach this session."""
-        def to_session(event: AgentEvent) -> None:
-            self._apply(event)
-            self._emit(event)
+        setup, notes = child_setup(spec, parent, trusted=self.config.trusted)
+        for note in notes:
+            self._to_session(Notice(note, "warning"))
+        return await run_subagent(spec, parent, progress, to_session=self._to_session,
+                                  setup=setup)
 
-        return await run_subagent(spec, parent, progress, to_session=to_session)
+    def tool_context(self) -> ToolUseContext:
+        """A context for work beside the conversation (an `agent` hook's sub-agent)."""
+        return self._context(AbortSignal())
+
+    async def run_agent(self, spec: SubAgentSpec, parent: ToolUseContext) -> Any:
+        """Run a sub-agent to its end without showing its steps (an `agent` hook's)."""
+        return await self._spawn_agent(spec, parent, lambda _step: None)
+
+    def _to_session(self, event: AgentEvent) -> None:
+        self._apply(event)
+        self._emit(event)
+
+    def _spawn_background(self, spec: SubAgentSpec, parent: ToolUseContext) -> BackgroundAgent:
+        setup, notes = child_setup(spec, parent, trusted=self.config.trusted, background=True)
+        for note in notes:
+            self._to_session(Notice(note, "warning"))
+        return self.background.start(spec, parent, setup)
+
+    async def _run_background(self, spec: SubAgentSpec, parent: ToolUseContext, setup: Any,
+                              agent_id: str) -> Any:
+        return await run_subagent(spec, parent, lambda _step: None,
+                                  to_session=self._to_session, setup=setup, agent_id=agent_id)
+
+    def _background_done(self, summary: str, notification: str) -> None:
+        """A background agent ended: the model hears of it at the next turn, or now, in a
+        turn of its own, when nothing runs (in -p the running turn waits for it)."""
+        self._emit(Notice(f"{summary} (in the background); its report goes to the model."))
+        self.extras.add(notification, wake=True)
+        if not self.running and self._notification_waits():
+            self._start_job(lambda: self._turn(ops.UserPrompt(())), "Working")
+
+    def _notification_waits(self) -> bool:
+        """A background agent's report waits and no prompt will carry it soon (in -p the
+        running turn takes it before it ends)."""
+        return self.extras.wakes and not self.config.wait_for_background
 
     def _apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""
@@ -504,6 +620,9 @@ class Session:
             case AssistantMessage() | UserMessage():
                 pass  # written by the journal
             case Compaction():
+                self._restart_source = "compact"
+                if self.path_rules is not None:
+                    self.path_rules.forget()
                 if self.transcript is not None:
                     self.transcript.append_system("compact_boundary", compactMetadata={
                         "trigger": event.trigger, "preTokens": event.pre_tokens})
@@ -544,6 +663,9 @@ class Session:
         self.content_replacement = ContentReplacementState()
         self._shell_output = []
         self.reminders = Reminders()
+        self._restart_source = "clear"
+        if self.path_rules is not None:
+            self.path_rules.forget()
         clear_todos()
         self.totals.last_context_tokens = 0
         self._emit(HistoryReplaced("clear"))
@@ -621,9 +743,9 @@ class Session:
     def _register_hook_callbacks(self, matchers: tuple[ops.HookCallbackMatcher, ...]) -> None:
         """A program's hooks join the command hooks (a runner is made when there is none)."""
         if self.config.hooks is None:
-            self.config.hooks = HookRunner(
-                HookConfig.empty(), project_dir=self.config.cwd, session_id=self.session_id,
-                transcript_path=self.transcript_path, get_permission_mode=lambda: self.mode)
+            self.config.hooks = build_hook_runner(HookConfig.empty(), self, always=True,
+                                                  context=self.tool_context,
+                                                  run_agent=self.run_agent)
         for problem in self.hook_callbacks.register(self.config.hooks, matchers):
             self._emit(Notice(problem, "warning"))
 
@@ -631,11 +753,13 @@ class Session:
         self._emit(self.totals.event(self.model))
 
     def _session_start(self) -> str | None:
-        """SessionStart hooks run before the first prompt only: its source, then None."""
-        if self._session_started:
-            return None
-        self._session_started = True
-        return "resume" if self.config.history else "startup"
+        """SessionStart hooks run before the first prompt (startup, resume) and the first one
+        after /clear or a compaction (clear, compact): their source, else None."""
+        if not self._session_started:
+            self._session_started = True
+            return "resume" if self.config.history else "startup"
+        source, self._restart_source = self._restart_source, None
+        return source
 
     @property
     def transcript_path(self) -> str:
@@ -655,8 +779,8 @@ class Session:
             return
         mcp.start()
         await mcp.wait_ready()
-        tools = with_agent_types(assemble_tool_pool(self.permission, mcp_tools=mcp.tools(),
-                                                    only=self.config.tool_filter), self.config.cwd)
+        tools = assemble_tool_pool(self.permission, mcp_tools=mcp.tools(),
+                                   only=self.config.tool_filter)
         tools = (*tools, *self.config.extra_tools)
         self.config.tools = tools
         self._tool_schemas = _schemas(tools)
@@ -671,6 +795,7 @@ class Session:
         if self._job is not None and not self._job.done():
             self._job.cancel()
             await asyncio.gather(self._job, return_exceptions=True)
+        await self.background.stop_all()
         try:
             if self.config.mcp is not None:
                 await self.config.mcp.close()

@@ -60,8 +60,60 @@ def _sandbox(session: Any) -> list[str]:
     return sandbox_status(session.permission)
 
 
+
+def _doctor(session: Any) -> list[str]:
+    report = session.config.load_report
+    if report is None:
+        return ["No load report: this session was not started from the command line."]
+    return [*report.format().splitlines(), "",
+            "(`claude-harness doctor --json` prints the same for scripts.)"]
+
+
+def _agents(session: Any) -> list[str]:
+    lines = ["Agent types (the Agent tool's subagent_type):"]
+    for agent in session.catalog.agent_list():
+        where = str(agent.path) if agent.path else agent.scope
+        extras = [f"model {agent.model}" if agent.model else "",
+                  f"mode {agent.permission_mode}" if agent.permission_mode else "",
+                  f"max {agent.max_turns} turns" if agent.max_turns else "",
+                  f"colour {agent.color}" if agent.color else "",
+                  "hooks" if agent.hooks else ""]
+        detail = ", ".join(e for e in extras if e)
+        lines.append(f"  {agent.name}  [{agent.scope}] {where}")
+        lines.append(f"    {agent.description}  (tools: {agent.tools_summary}"
+                     + (f"; {detail})" if detail else ")"))
+    lines += ["", "/agents create <name> <description> writes .claude/agents/<name>.md; "
+              "/agents edit <name> opens an agent's file in $EDITOR (both apply from the next "
+              "session)."]
+    return lines
+
+
+def _plugins(session: Any) -> list[str]:
+    catalog = session.catalog
+    if not catalog.plugins and not catalog.plugin_load.errors:
+        return ["No plugins loaded (--plugin-dir DIR, or enabledPlugins in the settings)."]
+    lines: list[str] = []
+    commands = catalog.command_list()
+    agents = catalog.agent_list()
+    for plugin in catalog.plugins:
+        own = [c for c in commands if c.plugin == plugin.name]
+        version = f" {plugin.version}" if plugin.version else ""
+        lines.append(f"{plugin.name}{version}  ({plugin.source}, {plugin.root})")
+        for label, names in (
+                ("commands", [f"/{c.name}" for c in own if c.kind == "command"]),
+                ("skills", [f"/{c.name}" for c in own if c.kind == "skill"]),
+                ("agents", [a.name for a in agents if a.plugin == plugin.name]),
+                ("hooks", sorted(plugin.hooks or {})),
+                ("MCP servers", sorted(plugin.mcp_servers))):
+            if names:
+                lines.append(f"  {label}: {', '.join(names)}")
+    for who, why in catalog.plugin_load.errors:
+        lines.append(f"{who}: not loaded: {why}")
+    return lines
+
+
 TOPICS = {"permissions": _permissions, "hooks": _hooks, "mcp": _mcp, "memory": _memory,
-          "sandbox": _sandbox}
+          "sandbox": _sandbox, "doctor": _doctor, "agents": _agents, "plugins": _plugins}
 
 
 def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:

@@ -65,6 +65,7 @@ class ToolOutcome:
     error_class: str | None = None
     trace: list[str] = field(default_factory=list)  # the stages this call went through
     ends_turn: bool = False  # the call was the turn's final answer (ToolResult.ends_turn)
+    extra_content: list[dict[str, Any]] = field(default_factory=list)  # after the results
 
 
 @dataclass
@@ -480,7 +481,8 @@ def _outcome(call: ToolCall) -> ToolOutcome:
         data=call.result.data if call.result is not None else None,
         new_messages=call.new_messages, context_modifier=call.context_modifier,
         stop_reason=call.stop_reason, error_class=call.error_class,
-        ends_turn=call.result is not None and call.result.ends_turn and not call.is_error)
+        ends_turn=call.result is not None and call.result.ends_turn and not call.is_error,
+        extra_content=list(call.result.extra_content) if call.result is not None else [])
 
 
 Stage = Callable[[ToolCall], Awaitable[ToolOutcome | None]]

@@ -150,6 +150,8 @@ async def _status(host: Host, _args: str) -> None:
         f"Context: {view.totals.context_percent:.1f}% · theme {host.theme}",
         "Memory files: " + (", ".join(started.memory_files) or "none"),
     ]
+    if started.unsupported_settings:
+        lines.append("Settings not supported (ignored): " + ", ".join(started.unsupported_settings))
     await host.post_notice("\n".join(lines), boxed=True)
 
 
@@ -200,8 +202,20 @@ async def _memory(host: Host, _args: str) -> None:
         await host.post_notice("Set $EDITOR to edit them from here.")
 
 
+async def _agents(host: Host, args: str) -> None:
+    """`/agents create <name> <description>` / `/agents edit <name>`, then $EDITOR."""
+    from claude_harness.commands.agent_files import agent_command  # a rare command
+
+    message, level, path = agent_command(host.cwd, args)
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if path is not None and editor:
+        with host.suspend():
+            os.system(f"{editor} {shlex.quote(str(path))}")  # noqa: S605 - the user's editor
+    await host.post_notice(message, level)
+
+
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "resume": _resume, "cost": _cost,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
-    "memory": _memory,
+    "memory": _memory, "agents": _agents,
 }

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claude_harness.commands import expand, file_references, load_catalog, run_inline_commands
+from claude_harness.commands import expand, load_catalog, run_inline_commands
 from claude_harness.commands.agents import parse_agents_json
+from claude_harness.mentions import find_mentions
 from tests.commands.conftest import write
 
 
@@ -34,7 +35,7 @@ def test_file_references_and_message_blocks(repo: Path) -> None:
           "not `@notes.txt` in code. $ARGUMENTS")
     command = load_catalog(repo).find_command("/look")
     expanded = expand(command, "now")
-    assert file_references(expanded.text, repo) == [repo / "notes.txt"]
+    assert [m.path for m in find_mentions(expanded.text, repo)] == [repo / "notes.txt"]
     assert expanded.blocks() == [
         {"type": "text", "text": "<command-message>look</command-message>\n"
                                  "<command-name>/look</command-name>\n"

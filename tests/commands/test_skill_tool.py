@@ -29,6 +29,13 @@ def results(server: Any) -> list[dict[str, Any]]:
             for b in m["content"] if b.get("type") == "tool_result"]
 
 
+def after_results(server: Any, index: int = -1) -> list[str]:
+    """The text blocks that follow the tool results in the same user message (a skill's
+    instructions ride there, as Claude Code sends them)."""
+    message = server.requests[index]["messages"][-1]
+    return [b["text"] for b in message["content"] if b.get("type") == "text"]
+
+
 async def test_skill_loads_instructions_with_its_base_directory(project: Path, api: Any) -> None:
     folder = project / ".claude" / "skills" / "release"
     write(folder / "SKILL.md", "---\ndescription: Cut a release\n---\n"
@@ -40,11 +47,10 @@ async def test_skill_loads_instructions_with_its_base_directory(project: Path, a
     events = await run_prompt(make_engine(server, project), "release it")
     first = [e for e in events if isinstance(e, ToolResultEvent)]
     assert [e.is_error for e in first] == [False, False]  # the skill, then a file of its folder
-    sent = results(server)[0]["content"]
-    texts = [b["text"] for b in sent] if isinstance(sent, list) else [sent]
-    assert texts[0] == "Launching skill: release"
-    assert texts[1] == (f"Base directory for this skill: {folder}\n\n"
-                        f"Release 1.2 final (first: 1.2) from {folder}; run scripts/check.sh\n")
+    assert results(server)[0]["content"] == "Launching skill: release"
+    assert after_results(server, 1) == [
+        f"Base directory for this skill: {folder}\n\n"
+        f"Release 1.2 final (first: 1.2) from {folder}; run scripts/check.sh\n"]
     assert "echo ok" in str(results(server)[1]["content"])
 
 
@@ -59,7 +65,8 @@ async def test_unknown_and_user_only_skills_are_refused(project: Path, api: Any)
     assert unknown["is_error"] and "Unknown skill: reveiw. Did you mean review?" in \
         str(unknown["content"])
     assert user_only["is_error"] and "disable-model-invocation" in str(user_only["content"])
-    assert not command.get("is_error") and "Review the diff" in str(command["content"])
+    assert not command.get("is_error") and command["content"] == "Launching skill: review"
+    assert after_results(server) == ["Review the diff"]
 
 
 async def test_skill_with_allowed_tools_asks_and_rules_decide(project: Path, api: Any) -> None:
@@ -71,4 +78,4 @@ async def test_skill_with_allowed_tools_asks_and_rules_decide(project: Path, api
     assert refused["is_error"] and "Skill on gitty needs approval" in str(refused["content"])
     server = api([{"content": [skill_call("gitty")]}, DONE])
     await run_prompt(make_engine(server, project, allow=("Skill(gitty)",)), "go")
-    assert "Use git." in str(results(server)[0]["content"])
+    assert after_results(server)[0].endswith("/gitty\n\nUse git.")

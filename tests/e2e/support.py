@@ -103,3 +103,9 @@ def history(events: list[Any]) -> list[dict[str, Any]]:
     for event in events:
         view.apply(event)
     return view.messages
+
+
+def conversation(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """A request's messages without the `role: system` listing message (agent types, skills)
+    that rides after the first user message (session/listing.py)."""
+    return [m for m in request["messages"] if m["role"] != "system"]

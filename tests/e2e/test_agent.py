@@ -14,7 +14,7 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.ops import RunCommand
-from tests.e2e.support import make_engine, ndjson, run_cli, run_op, run_prompt
+from tests.e2e.support import conversation, make_engine, ndjson, run_cli, run_op, run_prompt
 
 
 def delegation(project: Path, child_turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -51,7 +51,7 @@ async def test_parent_receives_the_sub_agents_report(project: Path, api: Any) ->
     assert child_request["messages"][0]["content"][0]["text"] == "Where is greet defined?"
     assert "Agent" not in [t["name"] for t in child_request["tools"]]
     # The parent's next request carries only the report, not the child's transcript.
-    parent_next = server.requests[3]["messages"]
+    parent_next = conversation(server.requests[3])
     assert len(parent_next) == 3
     assert parent_next[-1]["content"][0]["content"] == "REPORT: greet is defined at src/app.py:1."
     # The transcript keeps the child's messages as a sidechain.
@@ -93,10 +93,12 @@ async def test_custom_command_expands_and_allows_its_tools_for_one_turn(project:
                             "input": {"command": "touch marker-b"}}]}
     done = {"content": [{"type": "text", "text": "done"}]}
     server = api([touch, done, touch_b, done])
-    session = make_engine(server, project)
+    session = make_engine(server, project, trusted=True)
     await run_op(session, RunCommand("mark", "marker-a"))
     assert (project / "marker-a").exists()
-    first = server.requests[0]["messages"][0]["content"][0]["text"]
+    tag, first = (b["text"] for b in server.requests[0]["messages"][0]["content"][:2])
+    assert tag == ("<command-message>mark</command-message>\n<command-name>/mark</command-name>"
+                   "\n<command-args>marker-a</command-args>\n")
     assert first.strip() == "Create the marker file marker-a now."
     await run_prompt(session, "again, without the command")
     assert not (project / "marker-b").exists()  # the rule lasted one turn
@@ -113,7 +115,7 @@ async def test_a_prompt_naming_a_custom_command_is_expanded(project: Path, api: 
     session = make_engine(server, project)
     await run_prompt(session, "/greet Ada")
     await run_prompt(session, "/usr/bin/env is odd")
-    assert server.requests[0]["messages"][0]["content"][0]["text"].strip() == "Say hello to Ada."
+    assert server.requests[0]["messages"][0]["content"][1]["text"].strip() == "Say hello to Ada."
     assert server.requests[1]["messages"][-1]["content"][0]["text"] == "/usr/bin/env is odd"
 
 
@@ -131,8 +133,10 @@ def test_custom_agents_are_offered_and_used(project: Path, api: Any) -> None:
     ])
     proc = run_cli(["-p", "review", "--output-format", "json"], project)
     assert proc.returncode == 0, proc.stderr
-    agent_tool = next(t for t in server.requests[0]["tools"] if t["name"] == "Agent")
-    assert "- reviewer: Reviews code for bugs" in agent_tool["description"]
+    listing = server.requests[0]["messages"][1]  # the system message after the first prompt
+    assert listing["role"] == "system"
+    assert "- reviewer: Reviews code for bugs (Tools: Read, Grep)" in \
+        listing["content"][0]["text"]
     child = server.requests[1]
     assert child["system"][0]["text"].startswith("You are a meticulous code reviewer.")
     assert sorted(t["name"] for t in child["tools"]) == ["Grep", "Read"]

@@ -18,7 +18,7 @@ from claude_harness.protocol.events import (
     TurnEnd,
 )
 from claude_harness.protocol.ops import AnswerPermission, Interrupt
-from tests.e2e.support import history, iter_prompt, make_engine, run_prompt
+from tests.e2e.support import conversation, history, iter_prompt, make_engine, run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "All good."}]}
 
@@ -179,7 +179,7 @@ async def test_thinking_blocks_are_sent_back_intact(project: Path, api: Any) -> 
     engine = make_engine(server, project)
     events = await run_prompt(engine, "think")
     assert end_of(events).reason == "end_turn"  # the server rejects altered thinking blocks
-    sent = server.requests[1]["messages"][1]["content"][0]
+    sent = conversation(server.requests[1])[1]["content"][0]
     assert sent["type"] == "thinking" and sent["thinking"] == "I should read the file."
     assert sent["signature"]
 

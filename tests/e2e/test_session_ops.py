@@ -31,7 +31,7 @@ from claude_harness.protocol.ops import (
     UserPrompt,
 )
 from claude_harness.testing.scenarios import TEXT
-from tests.e2e.support import iter_prompt, make_engine, run_op, run_prompt
+from tests.e2e.support import conversation, iter_prompt, make_engine, run_op, run_prompt
 
 
 def bash(command: str) -> dict[str, Any]:
@@ -135,7 +135,7 @@ async def test_clear_forgets_the_history_and_the_files_read(project: Path, api: 
     events = await run_prompt(session, "now edit it")
     result = next(e for e in events if isinstance(e, ToolResultEvent))
     assert result.is_error and "has not been read yet" in result.content
-    assert len(server.requests[2]["messages"]) == 1  # the new conversation starts empty
+    assert len(conversation(server.requests[2])) == 1  # the new conversation starts empty
 
 
 async def test_prompts_sent_during_a_turn_wait_and_go_out_together(project: Path,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.support import ndjson, run_cli
+from tests.e2e.support import conversation, ndjson, run_cli
 
 
 def scenario(proj: Path) -> list[dict[str, Any]]:
@@ -151,13 +151,13 @@ def test_continue_and_resume_carry_the_conversation(project: Path, api: Any) -> 
     second = run_cli(["-p", "what number?", "-c", "--output-format", "json"], project)
     assert second.returncode == 0, second.stderr
     assert ndjson(second.stdout)[0]["session_id"] == session_id
-    sent = server.requests[1]["messages"]
+    sent = conversation(server.requests[1])
     assert [m["role"] for m in sent] == ["user", "assistant", "user"]
     assert sent[0]["content"][0]["text"] == "remember 42"
 
     third = run_cli(["-p", "and now?", "--resume", session_id], project)
     assert third.returncode == 0, third.stderr
-    assert len(server.requests[2]["messages"]) == 5
+    assert len(conversation(server.requests[2])) == 5
 
     missing = run_cli(["-p", "x", "--resume", "00000000-0000-0000-0000-000000000000"], project)
     assert missing.returncode == 1 and "No conversation found" in missing.stderr
@@ -216,7 +216,8 @@ def test_stream_json_input_runs_each_user_message(project: Path, api: Any) -> No
                    stdin=stdin)
     assert proc.returncode == 0, proc.stderr
     assert ndjson(proc.stdout)[0]["result"] == "two"
-    assert [m["role"] for m in server.requests[1]["messages"]] == ["user", "assistant", "user"]
+    assert [m["role"] for m in conversation(server.requests[1])] == ["user", "assistant",
+                                                                  "user"]
 
     bad = run_cli(["-p", "--input-format", "stream-json"], project, stdin="not json\n")
     assert bad.returncode == 1 and "line 1 is not JSON" in bad.stderr

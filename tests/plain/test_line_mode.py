@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from claude_harness.testing.mock_api import MockApiServer
+from tests.e2e.support import conversation
 from tests.plain.conftest import child_env
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
@@ -67,7 +68,7 @@ def test_permission_no_with_feedback_reaches_the_model(project: Path, home: Path
     ]
     with MockApiServer({"turns": turns}) as server:
         done = run_piped(project, home, server, "clean up\n3\nkeep the build folder\n")
-        last = server.requests[-1]["messages"][-1]["content"]
+        last = conversation(server.requests[-1])[-1]["content"]
     assert done.returncode == 0, done.stderr
     result = next(b for b in last if b.get("type") == "tool_result")
     assert result["is_error"] is True
@@ -78,7 +79,7 @@ def test_permission_no_with_feedback_reaches_the_model(project: Path, home: Path
 def test_bang_command_output_goes_to_the_next_prompt(project: Path, home: Path) -> None:
     with MockApiServer({"turns": ["Seen."]}) as server:
         done = run_piped(project, home, server, "!echo from-the-shell\nwhat did it print?\n")
-        sent = server.requests[-1]["messages"][-1]["content"]
+        sent = conversation(server.requests[-1])[-1]["content"]
     assert done.returncode == 0, done.stderr
     assert "from-the-shell" in done.stdout
     texts = [b["text"] for b in sent if b.get("type") == "text"]
@@ -91,7 +92,7 @@ def test_bang_command_output_goes_to_the_next_prompt(project: Path, home: Path) 
 def test_backslash_enter_continues_the_prompt(project: Path, home: Path) -> None:
     with MockApiServer({"turns": ["Two lines."]}) as server:
         done = run_piped(project, home, server, "first line\\\nsecond line\n")
-        sent = server.requests[-1]["messages"][-1]["content"]
+        sent = conversation(server.requests[-1])[-1]["content"]
     assert done.returncode == 0, done.stderr
     assert "first line\nsecond line" in [b.get("text") for b in sent]
 
@@ -126,7 +127,7 @@ def test_continue_replays_the_end_of_the_last_conversation(project: Path, home: 
     assert first.returncode == 0, first.stderr
     with MockApiServer({"turns": ["Second answer."]}) as server:
         again = run_piped(project, home, server, "follow up\n", "-c")
-        sent = server.requests[-1]["messages"]
+        sent = conversation(server.requests[-1])
     assert again.returncode == 0, again.stderr
     before_prompt = again.stdout.partition("── resumed ──")[0]
     assert "> first question" in before_prompt and "The first answer." in before_prompt

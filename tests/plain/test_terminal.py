@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.support import conversation
+
 pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
 
 READY = "shift+tab to cycle"  # the bottom toolbar: the prompt is up
@@ -26,7 +28,7 @@ def test_prompt_streams_answer_into_scrollback(plain_tmux: Any) -> None:
     assert "Here is the answer." in lines
     assert "It has a second paragraph that streams in small chunks and settles." in lines
     # The answer's user message reached the API as typed.
-    sent = server.requests[-1]["messages"][-1]["content"]
+    sent = conversation(server.requests[-1])[-1]["content"]
     assert any(b.get("text") == "say something" for b in sent)
 
 
@@ -100,7 +102,7 @@ def test_newline_keys_and_history_shared_across_sessions(plain_tmux: Any, home: 
     session.type("line three")
     session.send("Enter")
     session.wait_for("One.")
-    sent = server.requests[-1]["messages"][-1]["content"]
+    sent = conversation(server.requests[-1])[-1]["content"]
     assert "line one\nline two\nline three" in [b.get("text") for b in sent]
     session.type("/exit")
     session.send("Enter")
@@ -115,7 +117,7 @@ def test_newline_keys_and_history_shared_across_sessions(plain_tmux: Any, home: 
     again.wait_for("line three")
     again.send("Enter")
     again.wait_for("Two.")
-    sent = server2.requests[-1]["messages"][-1]["content"]
+    sent = conversation(server2.requests[-1])[-1]["content"]
     assert "line one\nline two\nline three" in [b.get("text") for b in sent]
 
 
@@ -133,7 +135,7 @@ def test_escape_declines_a_permission_request(plain_tmux: Any, project: Path) ->
     session.send("Escape")
     session.wait_for("Fine, I will not.")
     assert not (project / "nope").exists()
-    result = server.requests[-1]["messages"][-1]["content"][0]
+    result = conversation(server.requests[-1])[-1]["content"][0]
     assert result["type"] == "tool_result" and result["is_error"] is True
 
 
@@ -176,7 +178,7 @@ def test_escape_interrupts_and_keys_typed_during_a_turn_wait_for_the_next_prompt
     assert "accept edits on (shift+tab to cycle)" in screen.splitlines()[-1]
     session.send("Enter")
     session.wait_for("Continuing as asked.")
-    sent = server.requests[-1]["messages"][-1]["content"]
+    sent = conversation(server.requests[-1])[-1]["content"]
     assert "queued words" in [b.get("text") for b in sent]
 
 
@@ -238,7 +240,7 @@ def test_no_with_feedback_tells_the_model_what_to_do_instead(plain_tmux: Any,
     session.type("keep dist, delete build")
     session.send("Enter")
     session.wait_for("Keeping dist.")
-    result = server.requests[-1]["messages"][-1]["content"][0]
+    result = conversation(server.requests[-1])[-1]["content"][0]
     assert result["is_error"] is True
     assert "keep dist, delete build" in str(result["content"])
 
@@ -272,7 +274,7 @@ def test_a_bang_command_runs_directly_and_can_be_stopped(plain_tmux: Any, projec
     session.type("what happened?")
     session.send("Enter")
     session.wait_for("Noted.")
-    texts = [b.get("text", "") for b in server.requests[-1]["messages"][-1]["content"]]
+    texts = [b.get("text", "") for b in conversation(server.requests[-1])[-1]["content"]]
     assert any("<bash-stdout>direct\n</bash-stdout>" in t for t in texts)
     assert "what happened?" in texts
 

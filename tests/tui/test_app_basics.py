@@ -7,6 +7,7 @@ from typing import Any
 
 from claude_harness.tui.widgets.assistant_text import AssistantTextView
 from claude_harness.tui.widgets.status_bar import StatusBar
+from tests.e2e.support import conversation
 from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
 
 
@@ -153,4 +154,4 @@ async def test_continued_session_draws_its_tail_and_goes_on(api: Any, make_app: 
         assert "Bash(ls)" in text and "README.md" in text
         await send(pilot, "and now?")
         await wait_for(pilot, lambda: "New answer." in screen_text(app), what="new answer")
-    assert len(server.requests[0]["messages"]) == 5
+    assert len(conversation(server.requests[0])) == 5

@@ -193,7 +193,9 @@ async def test_custom_command_from_project_folder(api: Any, make_app: Any,
         await ready_app(pilot, app)
         await send(pilot, "/review src/app.py")
         await wait_for(pilot, lambda: "Reviewed." in screen_text(app), what="answer")
-    assert "Review src/app.py carefully." in sent_texts(server.requests[0]["messages"][0])
+    sent = [t.strip() for t in sent_texts(server.requests[0]["messages"][0])]
+    assert "<command-name>/review</command-name>" in sent[0]
+    assert "Review src/app.py carefully." in sent
 
 
 async def test_permissions_command_adds_and_lists_a_rule(api: Any, make_app: Any,

@@ -35,3 +35,28 @@ async def test_sub_agent_bash_write_prompts_in_the_parent(api: Any, make_app: An
         assert "REPORT: made.txt created." in screen_text(app)
     assert (project / "made.txt").exists()
     assert len(server.requests) == 4
+
+
+async def test_a_custom_agents_steps_carry_its_name_and_colour(api: Any, make_app: Any,
+                                                                project: Path) -> None:
+    agents = project / ".claude" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "scout.md").write_text("---\nname: scout\ndescription: looks\ntools: Glob\n"
+                                     "color: purple\n---\nYou look.\n")
+    from claude_harness.commands.catalog import load_catalog
+
+    load_catalog(project)  # as bootstrap does: the session's catalog
+    server = api([
+        {"content": [{"type": "tool_use", "name": "Agent", "input": {
+            "description": "Look around", "prompt": "glob", "subagent_type": "scout"}}]},
+        {"content": [{"type": "tool_use", "name": "Glob", "input": {"pattern": "*.md"}}]},
+        "REPORT: one file.", "Done."])
+    app = make_app(server)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "look")
+        await wait_for(pilot, lambda: not app.busy and server.remaining_turns == 0,
+                       timeout=20, what="turn end")
+        view = next(v for v in app.query(ToolCallView) if v.tool_name == "Agent")
+        assert "scout → Glob(*.md)" in "\n".join(view._progress)
+        assert view._progress_view.styles.color.rgb == (128, 0, 128)  # purple

@@ -10,6 +10,7 @@ import pytest
 
 from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 from claude_harness.tui.widgets.tool_call import ToolCallView
+from tests.e2e.support import conversation
 from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
 
 
@@ -216,7 +217,7 @@ async def test_message_typed_while_working_is_queued_and_sent_next(
         await send(pilot, "second")
         await wait_for(pilot, lambda: app.queued == ["second"], what="queued in the session")
         await wait_for(pilot, lambda: "Second done." in screen_text(app), what="queued answer")
-    assert "second" in sent_texts(server.requests[-1]["messages"][-1])
+    assert "second" in sent_texts(conversation(server.requests[-1])[-1])
 
 
 async def test_edit_prompt_shows_the_diff_and_the_result_preview(api: Any, make_app: Any,

@@ -28,6 +28,7 @@ from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.bash.capture import CapturedText, StreamCapture
 from claude_harness.tools.bash.output_file import OutputFile
 from claude_harness.tools.bash.process import ShellProcess, exit_status
+from claude_harness.tools.bash.session_env import env_prelude
 
 MAX_FINISHED_KEPT = 50  # finished shells remembered for a last read; older ones are forgotten
 ShellState = Literal["running", "completed", "failed", "killed", "expired"]
@@ -140,7 +141,7 @@ class BackgroundRegistry:
         output = OutputFile(output_dir / f"{shell_id}.output", spill_at)
         output.spill()
         finished = FinishSignal()
-        process = ShellProcess(command, cwd, StreamCapture(sink=output.write),
+        process = ShellProcess(env_prelude() + command, cwd, StreamCapture(sink=output.write),
                                StreamCapture(sink=output.write), on_finish=finished.fire,
                                drain_seconds=None, argv_prefix=argv_prefix)
         return self.adopt(shell_id, command, process, output, finished,

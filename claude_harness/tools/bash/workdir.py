@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claude_harness.sandbox.tempdir import session_temp_dir
+from claude_harness.tools.bash.session_env import env_prelude
 
 
 def build_script(command: str, cwd_file: Path) -> str:
-    """The text handed to `bash -c`: the pwd-reporting trap, then the command untouched."""
+    """The text handed to `bash -c`: the pwd-reporting trap, what hooks exported for the
+    session (session_env.py), then the command untouched."""
     report = f"pwd -P >| {shlex.quote(str(cwd_file))} 2>/dev/null"
-    return f"trap {shlex.quote(report)} EXIT\n{command}"
+    return f"trap {shlex.quote(report)} EXIT\n{env_prelude()}{command}"
 
 
 def new_cwd_file() -> Path:

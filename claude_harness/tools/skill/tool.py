@@ -1,9 +1,10 @@
 """Skill: load a skill's instructions (or a custom command's prompt) into the conversation.
 
-Claude Code 2.1.332's contract (observed): input `{skill, args?}`; the result is `Launching
-skill: NAME` followed by the instructions, which for a skill start with `Base directory for this
-skill: DIR` so its scripts and references can be read and run (each through the normal
-permission checks). A skill with `allowed-tools` goes through the permission chain like any
+Claude Code 2.1.332's contract (observed): input `{skill, args?}`; the tool_result is `Launching
+skill: NAME`, and the instructions follow it as a text block of their own in the same user
+message (after the batch's results); a skill's start with `Base directory for this skill: DIR`
+so its scripts and references can be read and run (each through the normal permission
+checks). A skill with `allowed-tools` goes through the permission chain like any
 tool (`Skill(name)` rules decide; else the person is asked); one without loads without asking. Its `allowed-tools` are then pre-approved for the
 rest of the turn. Unknown names and `disable-model-invocation` ones are refused.
 """
@@ -16,8 +17,8 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.permissions.rules import RuleSyntaxError, parse_rule
-from claude_harness.permissions.types import PermissionDecision, PermissionRule
+from claude_harness.permissions.rules import allow_rules
+from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     VALID,
@@ -40,7 +41,7 @@ class SkillInput(ToolInput):
 def _find(name: str, ctx: ToolUseContext) -> Any:
     from claude_harness.commands.catalog import catalog_for
 
-    return catalog_for(ctx.cwd).find_command(name.strip().lstrip("/"))
+    return catalog_for(ctx.permission.cwd).find_command(name.strip().lstrip("/"))
 
 
 async def _validate(inp: SkillInput, ctx: ToolUseContext) -> ValidationResult:
@@ -48,7 +49,7 @@ async def _validate(inp: SkillInput, ctx: ToolUseContext) -> ValidationResult:
     if command is None:
         from claude_harness.commands.catalog import catalog_for
 
-        names = [c.name for c in catalog_for(ctx.cwd).command_list() if c.listed_to_model]
+        names = [c.name for c in catalog_for(ctx.permission.cwd).command_list() if c.listed_to_model]
         close = get_close_matches(inp.skill.lstrip("/"), names, n=1)
         hint = f" Did you mean {close[0]}?" if close else ""
         return ValidationResult.fail(f"Unknown skill: {inp.skill}.{hint}", "unknown_skill")
@@ -70,12 +71,7 @@ async def _check(inp: SkillInput, ctx: ToolUseContext) -> PermissionDecision:
 
 def _pre_approve(allowed: tuple[str, ...]) -> Any:
     """A context modifier adding the skill's allowed-tools as allow rules for later calls."""
-    rules = []
-    for text in allowed:
-        try:
-            rules.append(PermissionRule("session", "allow", parse_rule(text)))
-        except RuleSyntaxError:
-            continue
+    rules = allow_rules(allowed)
     if not rules:
         return None
 
@@ -94,14 +90,14 @@ async def _call(inp: SkillInput, ctx: ToolUseContext, progress: Progress) -> Too
         raise ToolError(f"Unknown skill: {inp.skill}")
     expanded = expand(command, inp.args or "", session_id=ctx.session_id,
                       project_dir=ctx.cwd)
-    data = {"commandName": command.name, "text": expanded.text,
+    data = {"success": True, "commandName": command.name,
             "allowedTools": list(command.allowed_tools), "model": command.model}
-    return ToolResult(data, context_modifier=_pre_approve(command.allowed_tools))
+    return ToolResult(data, context_modifier=_pre_approve(command.allowed_tools),
+                      extra_content=[{"type": "text", "text": expanded.text}])
 
 
-def _render(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"type": "text", "text": f"Launching skill: {data['commandName']}"},
-            {"type": "text", "text": data["text"]}]
+def _render(data: dict[str, Any]) -> str:
+    return f"Launching skill: {data['commandName']}"
 
 
 TOOL = build_tool(

@@ -72,6 +72,12 @@ class ToolCallView(Vertical):
         return self.finished is None
 
     def add_progress(self, data: Any) -> None:
+        color = getattr(data, "color", None)  # a sub-agent's colour, from its definition
+        if color:
+            try:
+                self._progress_view.styles.color = color
+            except Exception:  # noqa: BLE001 - a colour Textual does not know: keep the theme's
+                pass
         for line in previews.progress_text(data):
             self._progress.append(line[:500])
         self._progress_view.update("\n".join(self._progress))

@@ -1,0 +1,109 @@
+"""The loop's hook points beyond a single tool call: after a batch of tool calls
+(PostToolBatch), after a compaction (PostCompact) and when a turn ends on an API error
+(StopFailure). Each returns the events to show, and what the model must be told.
+
+Also the reminders a batch brings: `.claude/rules` files whose `paths` match a file the batch
+read or changed (the session's `ctx.file_reminders` decides which are new).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from claude_harness.api.errors import ApiError
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.events import AgentEvent, HookRan, Notice
+from claude_harness.tools.pipeline import ToolOutcome
+
+FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit"})
+
+
+def reminder(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": f"<system-reminder>\n{text}\n</system-reminder>"}
+
+
+def _hook_events(outcome: Any) -> list[AgentEvent]:
+    events: list[AgentEvent] = [HookRan(outcome.event, outcome)] if outcome.ran else []
+    events += [Notice(m) for m in outcome.system_messages]
+    events += [Notice(m, "warning") for m in outcome.errors]
+    return events
+
+
+def _response(outcome: ToolOutcome) -> Any:
+    """What a hook sees of a result: the tool's data when it is JSON, else its content."""
+    data = outcome.data
+    if isinstance(data, dict | list | str | int | float | bool):
+        return data
+    return outcome.content
+
+
+async def after_batch(ctx: ToolUseContext, outcomes: list[ToolOutcome],
+                      inputs: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                                  list[AgentEvent]]:
+    """(blocks to send after the batch's results, events to show): PostToolBatch hooks'
+    feedback and context, and the rules reminders for the files the batch touched."""
+    blocks: list[dict[str, Any]] = []
+    events: list[AgentEvent] = []
+    if ctx.hooks is not None and ctx.hooks.has_hooks("PostToolBatch"):
+        calls = [{"tool_name": o.name, "tool_input": inputs.get(o.tool_use_id, {}),
+                  "tool_use_id": o.tool_use_id, "tool_response": _response(o)}
+                 for o in outcomes]
+        outcome = await ctx.hooks.run("PostToolBatch", {"tool_calls": calls,
+                                                        "cwd": str(ctx.cwd)})
+        events += _hook_events(outcome)
+        if outcome.blocked and outcome.block_reason:
+            blocks.append(reminder(f"PostToolBatch hook feedback:\n{outcome.block_reason}"))
+        blocks += [reminder(c) for c in outcome.additional_context if c.strip()]
+    if ctx.file_reminders is not None:
+        touched = [Path(str(inputs[o.tool_use_id].get("file_path") or
+                             inputs[o.tool_use_id].get("notebook_path")))
+                   for o in outcomes if o.name in FILE_TOOLS and not o.is_error
+                   and (inputs.get(o.tool_use_id, {}).get("file_path")
+                        or inputs.get(o.tool_use_id, {}).get("notebook_path"))]
+        blocks += [reminder(text) for text in ctx.file_reminders(touched)]
+    return blocks, events
+
+
+async def post_compact(ctx: ToolUseContext, trigger: str, summary: str) -> list[AgentEvent]:
+    if ctx.hooks is None or not ctx.hooks.has_hooks("PostCompact"):
+        return []
+    outcome = await ctx.hooks.run("PostCompact", {"trigger": trigger,
+                                                  "compact_summary": summary,
+                                                  "cwd": str(ctx.cwd)})
+    return _hook_events(outcome)
+
+
+def error_kind(exc: ApiError) -> str:
+    """The Agent SDK's name for an API failure (SDKAssistantMessageError)."""
+    status = exc.status
+    if status in (401, 403):
+        return "authentication_failed"
+    if status == 402:
+        return "billing_error"
+    if status == 429:
+        return "rate_limit"
+    if status == 529:
+        return "overloaded"
+    if status == 404:
+        return "model_not_found"
+    if status in (400, 413, 422):
+        return "invalid_request"
+    if status is not None and status >= 500:
+        return "server_error"
+    return "unknown"
+
+
+async def stop_failure(ctx: ToolUseContext, exc: ApiError,
+                       messages: list[dict[str, Any]]) -> list[AgentEvent]:
+    """StopFailure hooks when the turn ends on an API error (they can change nothing)."""
+    if ctx.hooks is None or not ctx.hooks.has_hooks("StopFailure"):
+        return []
+    last = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
+    text = "".join(b.get("text", "") for b in (last or {}).get("content", [])
+                   if isinstance(b, dict) and b.get("type") == "text")
+    outcome = await ctx.hooks.run("StopFailure", {"error": error_kind(exc),
+                                                  "error_details": exc.message,
+                                                  "last_assistant_message": text,
+                                                  "cwd": str(ctx.cwd)})
+    return _hook_events(outcome)
