@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -82,6 +82,10 @@ class QueryParams:
     compact_threshold: int | None = None  # context tokens past which the history is compacted
     context_tokens: int = 0  # context size of the previous request, when known
     settings: RequestSettings = field(default_factory=_settings_from_env)
+    # After each tool batch that the turn goes on from: (blocks to add after the results, in
+    # the same user message: prompts the user sent meanwhile; `role: system` messages to add
+    # after it: background tasks that ended). The session provides it; None: nothing to add.
+    between_batches: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]] | None = None
 
 
 class _Aborted(Exception):
@@ -356,14 +360,25 @@ class _Loop:
         for event in self._context_changes(executor.ctx):
             yield event
         self.ctx = executor.ctx
-        yield _results_message(self.messages, outcomes)
+        self._check_limits(outcomes)
+        steering, notes = self._between_batches()
+        yield _results_message(self.messages, outcomes, steering)
         enforce_aggregate_budget(self.messages, self.ctx.content_replacement,
                                  self.ctx.options.session_dir)
         for event in self._new_messages(outcomes):
             yield event
-        self._check_limits(outcomes)
+        for note in notes:
+            self.messages.append(note)
+            yield UserMessage(note)
         if self.end is not None and self.end.reason == "hook_stopped":
             yield Notice(next(o.stop_reason for o in outcomes if o.stop_reason) or "", "warning")
+
+    def _between_batches(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """What the session adds after this batch, when the turn goes on (see QueryParams)."""
+        hook = self.params.between_batches
+        if hook is None or self.end is not None or self.ctx.agent_id is not None:
+            return [], []
+        return hook()
 
     def _context_changes(self, after: ToolUseContext) -> list[AgentEvent]:
         """What the batch's context modifiers changed that outlives the turn, as events."""
@@ -467,8 +482,10 @@ def _withhold_cut_tool(executor: StreamingToolExecutor,
     return stop_reasons.cut_tool_outcome(cut)
 
 
-def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome]) -> UserMessage:
+def _results_message(messages: list[dict[str, Any]], outcomes: list[ToolOutcome],
+                     extra: list[dict[str, Any]] | None = None) -> UserMessage:
     content = [tool_result_block(o.tool_use_id, o.content, o.is_error) for o in outcomes]
+    content += extra or []
     message = {"role": "user", "content": content}
     messages.append(message)
     return UserMessage(message)

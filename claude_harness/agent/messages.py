@@ -52,10 +52,25 @@ def _answered_ids(message: Message) -> set[str]:
     }
 
 
+def _system_message(message: Message) -> Message:
+    """A `role: system` message in the conversation (Claude Code sends them for output-style
+    changes and background-task notices): text blocks only, sent as they are."""
+    content = message.get("content")
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else [
+        {"type": "text", "text": str(b.get("text", ""))} for b in content or []
+        if isinstance(b, dict) and b.get("type") == "text" and str(b.get("text", "")).strip()]
+    return {"role": "system", "content": blocks}
+
+
 def normalize_for_api(messages: list[Message]) -> list[Message]:
     """Return a copy of `messages` that satisfies the Messages API's structural rules."""
     merged: list[Message] = []
     for msg in messages:
+        if msg.get("role") == "system" and not msg.get("isSidechain"):
+            note = _system_message(msg)  # a mid-conversation note (style, a task that ended)
+            if note["content"]:
+                merged.append(note)
+            continue
         if msg.get("isSidechain") or msg.get("role") not in ("user", "assistant"):
             continue  # sub-agent transcripts and attachments live in the transcript only
         content = msg.get("content")

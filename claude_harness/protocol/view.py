@@ -17,9 +17,12 @@ from claude_harness.protocol.events import (
     HistoryReplaced,
     ModeChanged,
     ModelChanged,
+    OutputStyleChanged,
     QueueChanged,
     RulesChanged,
+    SessionRenamed,
     SessionStarted,
+    StatusLineChanged,
     TodosChanged,
     TotalsChanged,
     UserMessage,
@@ -39,6 +42,9 @@ class SessionView:
     denials: list[DenialRecorded] = field(default_factory=list)
     messages: list[dict[str, Any]] = field(default_factory=list)  # the main conversation
     session_id: str = ""
+    status_line: str = ""  # the status line command's first line (ANSI kept)
+    output_style: str = "default"
+    title: str = ""  # /rename
 
     @property
     def ready(self) -> bool:
@@ -51,6 +57,7 @@ class SessionView:
                 self.started = event
                 self.model, self.mode, self.session_id = event.model, event.mode, event.session_id
                 self.messages = list(event.history)
+                self.output_style = event.output_style
             case UserMessage(message=message) | AssistantMessage(message=message):
                 if not message.get("isSidechain"):
                     self.messages.append(message)
@@ -77,3 +84,9 @@ class SessionView:
                 self.rules = rules
             case DenialRecorded():
                 self.denials.append(event)
+            case StatusLineChanged(text=text):
+                self.status_line = text
+            case OutputStyleChanged(name=name):
+                self.output_style = name
+            case SessionRenamed(title=title):
+                self.title = title

@@ -384,6 +384,16 @@ class Checkpoints:
                 saved=saved,
             )
 
+    def mark_rewound(self, key: str) -> str:
+        """The conversation went back to before prompt `key` with the code left as it is: that
+        prompt and the later ones leave the picker (their changes stay restorable from an
+        earlier prompt). Returns the prompt's id."""
+        with self._lock:
+            prompt_id = self._prompts[self._start_index(key)].prompt_id
+            self._mark_rewound(prompt_id)
+            self._append(["r", prompt_id, {}, {}])
+            return prompt_id
+
     def _save_current(self, paths: list[str]) -> dict[str, str]:
         """Keep what a restore is about to overwrite (one batch, one fsync): nothing is lost,
         even a forced overwrite of the person's own change."""

@@ -77,6 +77,7 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.tool import Tool
+from claude_harness.session.daily import DailyOps
 from claude_harness.session.describe import describe, mcp_action
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
@@ -115,6 +116,8 @@ class SessionConfig:
     memory_files: tuple[Path, ...] = ()
     mcp: Any = None  # an McpManager when servers are configured (set by bootstrap)
     request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
+    status_line: Any = None  # a statusline.StatusLineConfig (settings' `statusLine`), or None
+    output_style: str = "default"  # the output style in the system prompt (`outputStyle`)
 
 
 Job = Callable[[], Awaitable[None]]
@@ -155,6 +158,7 @@ class Session:
         self._abort: AbortSignal | None = None
         self._queued: list[ops.UserPrompt] = []
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
+        self.daily = DailyOps(self)  # checkpoints, questions, background notes, status line...
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -191,6 +195,7 @@ class Session:
     def _emit(self, event: SessionEvent) -> None:
         assert self._out is not None
         self._out.put_nowait(event)
+        self.daily.observe(event)
 
     async def _drive(self) -> None:
         await self._start()
@@ -223,7 +228,7 @@ class Session:
             memory_files=tuple(str(p) for p in self.config.memory_files),
             mcp_servers=tuple(mcp.init_info()) if mcp is not None else (),
             mcp_pending_approval=tuple(c.name for c in mcp.pending_approvals()) if mcp else (),
-            history=tuple(self.messages)))
+            history=tuple(self.messages), output_style=self.daily.output_style))
         self._emit(RulesChanged(self._rule_listing()))
 
     def _dispatch(self, op: ops.Op) -> None:
@@ -261,6 +266,8 @@ class Session:
                 self._emit(Report(topic, describe(topic, self)))
             case ops.McpServer(action=action, name=name):
                 self._emit(mcp_action(self.config.mcp, action, name, self.config.cwd))
+            case _:
+                self.daily.dispatch(op)
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -315,6 +322,7 @@ class Session:
             self._abort.abort()
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
+        self.daily.interrupted()
         if self._queued:
             texts = tuple(_prompt_text(p) for p in self._queued)
             self._queued = []
@@ -343,6 +351,10 @@ class Session:
             if self._shell_output:
                 content = [*({"type": "text", "text": c} for c in self._shell_output), *content]
                 self._shell_output = []
+            content, problems = await self.daily.attach_mentions(prompt, content,
+                                                                 self._context(abort))
+            for notice in problems:
+                yield notice
             extra, hook_events = await prompt_hooks(
                 self.config.hooks, prompt, self.shell.cwd, session_start=self._session_start())
             for event in hook_events:
@@ -356,6 +368,8 @@ class Session:
             message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
+            for note in self.daily.prompt_sent(_prompt_text(op)):
+                yield note
             async for event in query(self.messages, self._params(), self._context(abort),
                                      self.api):
                 yield event
@@ -409,7 +423,8 @@ class Session:
                            max_tokens=self.config.max_tokens, max_turns=self.config.max_turns,
                            compact_threshold=threshold,
                            context_tokens=self.totals.last_context_tokens,
-                           settings=self.request_settings)
+                           settings=self.request_settings,
+                           between_batches=self.daily.between_batches)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -434,6 +449,8 @@ class Session:
             spawn_agent=self._spawn_agent,
             side_query=partial(side_query, self.api),
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
+            checkpoints=self.daily.checkpoints.service,
+            questions=self.daily.questions,
         )
 
     async def _spawn_agent(self, spec: SubAgentSpec, parent: ToolUseContext,
@@ -447,6 +464,7 @@ class Session:
 
     def _apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""
+        self.daily.applied(event)
         match event:
             case AssistantMessage() | UserMessage():
                 self._append(event.message)
@@ -608,6 +626,7 @@ class Session:
                 await self.config.hooks.run("SessionEnd", {"reason": reason,
                                                            "cwd": str(self.shell.cwd)})
         finally:
+            await self.daily.close()
             if self.transcript is not None:
                 self.transcript.close()
             await self.api.close()

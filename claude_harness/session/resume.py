@@ -146,6 +146,8 @@ def _messages(chain: list[Entry]) -> list[dict[str, Any]]:
         message = entry.get("message")
         if entry.get("type") in ("user", "assistant") and isinstance(message, dict):
             messages.append(message)
+        elif isinstance(message, dict) and message.get("role") == "system":
+            messages.append(message)  # a note in the conversation (output style, task ended)
     if messages and (uses := tool_uses(messages[-1])):
         messages.append({"role": "user", "content": [
             tool_result_block(u["id"], INTERRUPTED_RESULT, True) for u in uses]})

@@ -1,0 +1,121 @@
+"""The session's checkpoint store and what a rewind does with it.
+
+One store per session, in `<session folder>/checkpoints` (see checkpoints.py). The session calls
+`prompt_sent` once a user prompt is in the transcript (so the prompt is known by its message
+uuid, the SDK's `user_message_id`), `settle` after each tool batch and `close` at exit; tools call
+`before_change` through `ctx.checkpoints`.
+
+A conversation restore forks the transcript (session/fork.py) into a new session; that session's
+folder gets a `checkpoints` link to this store, so resuming either branch later finds the same
+file history (it is one set of files on disk, whatever the branch).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from claude_harness.protocol.context import NO_CHECKPOINTS, FileCheckpointer
+from claude_harness.protocol.events import RewindPlanned, RewindPoint, RewindPoints
+from claude_harness.session.checkpoints import (
+    CheckpointError,
+    Checkpoints,
+    PromptCheckpoint,
+    RestoreResult,
+)
+from claude_harness.session.restore_journal import Progress
+
+FOLDER = "checkpoints"
+
+
+def _point(prompt: PromptCheckpoint) -> RewindPoint:
+    return RewindPoint(prompt.prompt_id, prompt.message_uuid, prompt.text, prompt.created,
+                       tuple(prompt.files), prompt.rewound)
+
+
+class SessionCheckpoints:
+    """The store (None when the session keeps no transcript: nothing to rewind to)."""
+
+    def __init__(self, session_dir: Path | None) -> None:
+        self.folder = session_dir / FOLDER if session_dir is not None else None
+        self._store: Checkpoints | None = None
+        self._count = 0
+
+    @property
+    def store(self) -> Checkpoints | None:
+        """Opened on first use: a session that never edits a file reads no index."""
+        if self._store is None and self.folder is not None:
+            self._store = Checkpoints.open(self.folder)
+        return self._store
+
+    @property
+    def service(self) -> FileCheckpointer:
+        """What tools get as `ctx.checkpoints`."""
+        return self.store if self.folder is not None else NO_CHECKPOINTS  # type: ignore[return-value]
+
+    def prompt_sent(self, message_uuid: str | None, text: str) -> None:
+        store = self.store
+        if store is None:
+            return
+        self._count += 1
+        store.begin_prompt(message_uuid or f"prompt-{os.getpid()}-{self._count}",
+                           message_uuid=message_uuid, text=text)
+
+    def settle(self) -> None:
+        if self._store is not None:
+            self._store.settle()
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    # ── the rewind ops ──────────────────────────────────────────────────────────────────────
+
+    def points(self) -> RewindPoints:
+        store = self.store
+        prompts = store.prompts() if store is not None else []
+        return RewindPoints(tuple(_point(p) for p in prompts if not p.rewound))
+
+    def plan(self, key: str) -> RewindPlanned:
+        store = self.store
+        if store is None:
+            return RewindPlanned(key, None, "This session keeps no checkpoints.")
+        try:
+            return RewindPlanned(key, store.plan_restore(key))
+        except CheckpointError as exc:
+            return RewindPlanned(key, None, str(exc))
+
+    def find(self, key: str) -> PromptCheckpoint:
+        store = self.store
+        prompt = store.find(key) if store is not None else None
+        if prompt is None or prompt.rewound:
+            raise CheckpointError(f"No prompt {key!r} to rewind to.")
+        return prompt
+
+    async def restore_code(self, key: str, *, force: bool,
+                           progress: Callable[[str, int, int], None] | None) -> RestoreResult:
+        """Write the files back in a worker thread (a thousand files must not freeze a UI)."""
+        store = self.store
+        assert store is not None
+        report: Progress | None = progress
+        return await asyncio.to_thread(store.restore, key, force=force, progress=report)
+
+    def forget_from(self, key: str) -> None:
+        """The conversation went back (the code stayed): drop that prompt and later ones."""
+        if self.store is not None:
+            self.store.mark_rewound(key)
+
+    def link_into(self, session_dir: Path) -> None:
+        """Let a forked session (in `session_dir`) find this store when it is resumed."""
+        if self.folder is None:
+            return
+        target = session_dir / FOLDER
+        if target.exists() or target.is_symlink():
+            return
+        try:
+            session_dir.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(self.folder.resolve(), target_is_directory=True)
+        except OSError:
+            pass  # the fork still works; only its later resume lacks the file history
