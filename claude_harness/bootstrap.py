@@ -18,6 +18,7 @@ from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
 from claude_harness.api.request_params import settings_from_sources
 from claude_harness.config.memory import load_memory
+from claude_harness.config.output_styles import load_output_styles
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.config.trust import is_trusted
@@ -26,7 +27,9 @@ from claude_harness.hooks.runner import HookRunner
 from claude_harness.mcp import McpManager, ProjectPolicy
 from claude_harness.options import RunOptions
 from claude_harness.session.core import Session, SessionConfig
+from claude_harness.session.fork import fork_transcript
 from claude_harness.session.transcript import find_session, latest_session, load_messages
+from claude_harness.statusline import StatusLineConfig
 from claude_harness.tools.agent.definitions import with_agent_types
 from claude_harness.tools.registry import assemble_tool_pool
 
@@ -48,13 +51,22 @@ def _history(opts: RunOptions, cwd: Path, store: Path) -> tuple[list[dict[str, A
         path = find_session(store, cwd, opts.resume)
         if path is None:
             raise StartupError(f"No conversation found with session ID: {opts.resume}")
-        return load_messages(path), path.stem
+        return _continued(opts, path)
     if opts.continue_session:
         path = latest_session(store, cwd)
         if path is None:
             raise StartupError("No conversation found to continue in this directory.")
-        return load_messages(path), path.stem
+        return _continued(opts, path)
     return [], opts.session_id
+
+
+def _continued(opts: RunOptions, path: Path) -> tuple[list[dict[str, Any]], str]:
+    """The conversation in `path`, under its own id, or (--fork-session) copied into a new
+    session so the original stays as it was."""
+    if not opts.fork_session:
+        return load_messages(path), path.stem
+    fork = fork_transcript(path, session_id=opts.session_id)
+    return load_messages(fork.path), fork.session_id
 
 
 def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Session, list[str]]:
@@ -71,9 +83,12 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store)
     memory = load_memory(cwd)
+    style, style_warnings = _output_style(cwd, loaded)
+    warnings.extend(style_warnings)
     system = render_system_prompt(
         cwd, model, memory=memory.text, override=opts.system_prompt,
-        append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
+        append=_joined(style.prompt_section(), opts.append_system_prompt),
+        additional_dirs=permission.additional_dirs,
     )
     request_settings, setting_warnings = settings_from_sources(
         flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
@@ -87,11 +102,28 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=opts.print_mode, memory_files=tuple(memory.files),
         mcp=_mcp_manager(opts, cwd, loaded, warnings), request_settings=request_settings,
+        status_line=_status_line(loaded), output_style=style.name,
     ))
     session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
     return session, warnings
+
+
+def _output_style(cwd: Path, loaded: Any) -> tuple[Any, list[str]]:
+    """The output style the settings name (`outputStyle`), built-ins and custom ones."""
+    catalog = load_output_styles(cwd)
+    return catalog.resolve(loaded.value("outputStyle")), list(catalog.problems)
+
+
+def _joined(*parts: str | None) -> str | None:
+    text = "\n\n".join(p.strip() for p in parts if p and p.strip())
+    return text or None
+
+
+def _status_line(loaded: Any) -> Any:
+    """The `statusLine` command (statusline.StatusLineConfig), or None."""
+    return StatusLineConfig.from_settings(loaded.value("statusLine"))
 
 
 def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:

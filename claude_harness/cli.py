@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-r", "--resume", nargs="?", const="", metavar="ID",
                    help="resume a conversation by session id")
     p.add_argument("--session-id", metavar="UUID")
+    p.add_argument("--fork-session", action="store_true",
+                   help="with -r or -c: continue the conversation under a new session id (the "
+                   "original transcript is left as it is)")
     p.add_argument("--system-prompt")
     p.add_argument("--append-system-prompt")
     p.add_argument("--theme", help="dark, light, high-contrast, or a theme file name")
@@ -110,6 +113,7 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         plain=args.plain,
         interactive=not args.print_mode,
         trust_workspace=args.trust_workspace,
+        fork_session=args.fork_session,
     )
 
 

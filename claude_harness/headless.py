@@ -22,9 +22,11 @@ from typing import IO, Any
 
 from claude_harness.agent.messages import final_text
 from claude_harness.bootstrap import NO_KEY_HELP
+from claude_harness.context_usage import render_markdown
 from claude_harness.protocol.events import (
     ApiRetry,
     AssistantMessage,
+    ContextMeasured,
     HookRan,
     Notice,
     SessionClosed,
@@ -34,7 +36,7 @@ from claude_harness.protocol.events import (
     TurnEnd,
     UserMessage,
 )
-from claude_harness.protocol.ops import Shutdown, UserPrompt
+from claude_harness.protocol.ops import MeasureContext, Shutdown, UserPrompt
 from claude_harness.protocol.view import SessionView
 
 SUBTYPES = {"max_turns": "error_max_turns", "error": "error_during_execution",
@@ -131,6 +133,8 @@ class Headless:
             pass
 
     async def _turn(self, prompt: Any, last_text: str) -> tuple[TurnEnd | None, str]:
+        if isinstance(prompt, str) and prompt.strip() == "/context":
+            return await self._context()
         self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
         self.stop_reason = None
         while True:
@@ -157,6 +161,13 @@ class Headless:
                 if event.reason == "refusal":
                     self.stop_reason = "refusal"  # even when the refused message was empty
                 return event, last_text
+
+    async def _context(self) -> tuple[TurnEnd, str]:
+        """`-p /context` answers locally, as Claude Code does: the usage table in Markdown."""
+        self.session.submit(MeasureContext())
+        while not isinstance(event := await self._next(), ContextMeasured):
+            pass
+        return TurnEnd("end_turn", 0), render_markdown(event.usage)
 
     def _emit_message(self, kind: str, message: dict[str, Any]) -> None:
         if self.format != "stream-json":

@@ -37,3 +37,4 @@ class RunOptions:
     plain: bool = False
     interactive: bool = True
     trust_workspace: bool = False  # --trust-workspace: this run treats the folder as trusted
+    fork_session: bool = False  # --fork-session: -r/-c continue under a new session id
