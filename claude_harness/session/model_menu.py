@@ -17,10 +17,6 @@ DESCRIPTIONS = {
 }
 
 
-def _window(tokens: int) -> str:
-    return f"{tokens // 1_000_000}M" if tokens >= 1_000_000 else f"{tokens // 1000}k"
-
-
 def _row(alias: str, model: str, label: str, spec: ModelSpec) -> ModelInfo:
     price = f"${spec.price.input:g}/${spec.price.output:g} per Mtok"
     return ModelInfo(alias, model, label, spec.context_window, tuple(spec.efforts),
@@ -33,8 +29,3 @@ def models_listing(current: str, effort: str | None) -> ModelsListed:
     if current not in (row.model for row in rows):
         rows.append(_row("", current, f"{current} (current)", spec_for(current)))
     return ModelsListed(tuple(rows), current, effort)
-
-
-def window_label(tokens: int) -> str:
-    """"1M" or "200k": how the picker names a context window."""
-    return _window(tokens)

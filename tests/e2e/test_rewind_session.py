@@ -15,9 +15,9 @@ from typing import Any
 
 from claude_harness.protocol.events import (
     HistoryReplaced,
-    Rewound,
     RewindPlanned,
     RewindPoints,
+    Rewound,
 )
 from claude_harness.protocol.ops import ListRewindPoints, PlanRewind, Rewind
 from claude_harness.session.restore_journal import PENDING
