@@ -12,6 +12,10 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from pathlib import Path
+
+from claude_harness.config.paths import data_dir
 
 TIMEOUT_SECONDS = 3.0
 SIGNATURES = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"GIF8", ".gif"),
@@ -52,3 +56,23 @@ def read_clipboard_image() -> tuple[bytes, str] | None:
         if suffix is not None and len(data) <= MAX_BYTES:
             return data, suffix
     return None
+
+
+def paste_image() -> Path | None:
+    """The clipboard's image saved with the harness's data (to attach by an `@path` mention),
+    or None when the clipboard holds no image. Blocking: call it from a worker thread."""
+    image = read_clipboard_image()
+    if image is None:
+        return None
+    data, suffix = image
+    folder = data_dir() / "pasted-images"
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"pasted-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns()}{suffix}"
+    target.write_bytes(data)
+    return target
+
+
+def mention_for(path: Path, before: str) -> str:
+    """The text to insert after `before` so the image rides along as a mention."""
+    space = "" if not before or before.endswith((" ", "\n")) else " "
+    return f"{space}@{path} "

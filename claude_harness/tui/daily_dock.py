@@ -18,6 +18,7 @@ from typing import Any
 from textual.containers import Vertical
 from textual.widget import Widget
 
+from claude_harness.previews import window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
     ContextMeasured,
@@ -269,12 +270,8 @@ def _model_rows(event: ModelsListed) -> list[Row]:
             efforts = f" · effort {'/'.join(model.efforts)}"
             if model.default_effort:
                 efforts += f" (default {model.default_effort})"
-        detail = f"{model.model} · {_window(model.context_window)} context{efforts} · " \
+        detail = f"{model.model} · {window_label(model.context_window)} context{efforts} · " \
                  f"{model.price}"
         rows.append(Row(model.alias or model.model, model.label, detail,
                         model.model == event.current))
     return rows
-
-
-def _window(tokens: int) -> str:
-    return f"{tokens // 1_000_000}M" if tokens >= 1_000_000 else f"{tokens // 1000}k"

@@ -15,14 +15,12 @@ import os
 import shlex
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from textual.app import SuspendNotSupported
 
-from claude_harness.clipboard_image import read_clipboard_image
-from claude_harness.config.paths import data_dir
+from claude_harness.clipboard_image import mention_for, paste_image
 
 
 def editor_command() -> list[str] | None:
@@ -63,17 +61,10 @@ async def edit_in_editor(app: Any, text: str) -> str | None:
 
 async def paste_clipboard_image(app: Any) -> bool:
     """Attach the clipboard's image (True), or do nothing when it holds none (False)."""
-    image = await asyncio.to_thread(read_clipboard_image)
-    if image is None:
+    path = await asyncio.to_thread(paste_image)
+    if path is None:
         return False
-    data, suffix = image
-    folder = data_dir() / "pasted-images"
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"pasted-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{suffix}"
-    target.write_bytes(data)
-    prompt = app.prompt
-    before = prompt.text
-    space = "" if not before or before.endswith((" ", "\n")) else " "
-    prompt.insert(f"{space}@{target} ")
-    app.notify(f"Image pasted ({len(data) // 1024 or 1} KB): it goes with the prompt.")
+    app.prompt.insert(mention_for(path, app.prompt.text))
+    app.notify(f"Image pasted ({max(1, path.stat().st_size // 1024)} KB): it goes with the "
+               "prompt.")
     return True

@@ -26,6 +26,7 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Static
 
+from claude_harness.previews import ago
 from claude_harness.session.checkpoints import PromptCheckpoint, RestorePlan
 
 VISIBLE_ROWS = 8
@@ -47,17 +48,6 @@ ACTIONS: tuple[tuple[str, bool, bool], ...] = (  # label, code, conversation
     ("Restore code", True, False),
     ("Never mind", False, False),
 )
-
-
-def ago(created: float, now: float | None = None) -> str:
-    seconds = max(0, int((now or time.time()) - created))
-    if seconds < 60:
-        return f"{seconds}s ago"
-    if seconds < 3600:
-        return f"{seconds // 60}m ago"
-    if seconds < 86400:
-        return f"{seconds // 3600}h ago"
-    return f"{seconds // 86400}d ago"
 
 
 def _files_summary(prompt: PromptCheckpoint | Any) -> str:
