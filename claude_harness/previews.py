@@ -180,3 +180,12 @@ def ago(created: float, now: float | None = None) -> str:
 def window_label(tokens: int) -> str:
     """A context window as the model pickers name it: "1M", "200k"."""
     return f"{tokens // 1_000_000}M" if tokens >= 1_000_000 else f"{tokens // 1000}k"
+
+
+REWIND_CHOICES: tuple[tuple[str, bool, bool], ...] = (  # label, restore code, conversation
+    ("Restore code and conversation", True, True),
+    ("Restore conversation", False, True),
+    ("Restore code", True, False),
+    ("Never mind", False, False),
+)
+"""What a rewind can take back, in the order both pickers offer it."""

@@ -348,31 +348,22 @@ def _measure(args: argparse.Namespace) -> int:
         print(f"claude-harness -r <a {args.messages}-message session>: process start to its "
               f"tail on screen {_fmt(whole)}")
 
-        # 3. keystrokes while a command streams its output into the conversation
-        stream_env = {**env, "ANTHROPIC_BASE_URL": stream_server.url}
-        _start_child(args, "stream", stream_env, base, proj)
-        tmux("send-keys", "-t", SESSION, "-l", "run the streaming command")
-        tmux("send-keys", "-t", SESSION, "Enter")
-        if wait_screen(lambda s: "streamed line" in s, timeout=30) is None:
-            print("streaming: the command never started (FAILED)")
-        else:
-            keys = min(args.keys, 20)
-            _print_echo(f"while a command streams {args.stream_lines:,} lines",
-                        _echo_latencies(keys), keys)
-        tmux("kill-session", "-t", SESSION)
-
-        # 4. keystrokes while a background command streams into its output file
-        background_env = {**env, "ANTHROPIC_BASE_URL": background_server.url}
-        _start_child(args, "stream", background_env, base, proj)
-        tmux("send-keys", "-t", SESSION, "-l", "start it in the background")
-        tmux("send-keys", "-t", SESSION, "Enter")
-        if wait_screen(lambda s: "It streams in the background." in s, timeout=30) is None:
-            print("background streaming: the command never started (FAILED)")
-        else:
-            keys = min(args.keys, 20)
-            _print_echo(f"while a background command streams {args.stream_lines:,} lines",
-                        _echo_latencies(keys), keys)
-        tmux("kill-session", "-t", SESSION)
+        # 3. keystrokes while a command streams its output into the conversation, then while
+        #    one streams in the background (into its output file)
+        keys = min(args.keys, 20)
+        for server_url, marker, what in (
+                (stream_server.url, "streamed line", "a command streams"),
+                (background_server.url, "It streams in the background.",
+                 "a background command streams")):
+            _start_child(args, "stream", {**env, "ANTHROPIC_BASE_URL": server_url}, base, proj)
+            tmux("send-keys", "-t", SESSION, "-l", "run the streaming command")
+            tmux("send-keys", "-t", SESSION, "Enter")
+            if wait_screen(lambda s, m=marker: m in s, timeout=30) is None:
+                print(f"streaming ({what}): the command never started (FAILED)")
+            else:
+                _print_echo(f"while {what} {args.stream_lines:,} lines", _echo_latencies(keys),
+                            keys)
+            tmux("kill-session", "-t", SESSION)
     return 0
 
 

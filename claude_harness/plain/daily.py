@@ -19,15 +19,15 @@ from prompt_toolkit.application.current import get_app_or_none
 from claude_harness.config.paths import data_dir
 from claude_harness.context_usage import render_rich
 from claude_harness.plain.ask import PlainQuestionAsker
-from claude_harness.previews import ago, window_label
+from claude_harness.previews import REWIND_CHOICES, ago, window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
+    DAILY_EVENTS,
     ContextMeasured,
     HistoryReplaced,
     ModelsListed,
     OutputStylesListed,
     QuestionsAsked,
-    QuestionsSettled,
     RewindPlanned,
     RewindPoints,
     RewindProgress,
@@ -39,15 +39,9 @@ from claude_harness.session.titles import search, summarize
 from claude_harness.session.transcript import list_sessions
 from claude_harness.tools.ask_user_question.model import Question
 
-EVENTS = (RewindPoints, RewindPlanned, RewindProgress, Rewound, QuestionsAsked,
-          QuestionsSettled, TasksListed, ContextMeasured, StatusLineChanged, OutputStylesListed,
-          ModelsListed)
+EVENTS = DAILY_EVENTS
 ACTIONS = {"rewind", "tasks", "model", "output-style", "resume", "rename"}
 ANSWER_TIMEOUT = 30.0
-REWIND_CHOICES = (("Restore code and conversation", True, True),
-                  ("Restore conversation", False, True),
-                  ("Restore code", True, False),
-                  ("Never mind", False, False))
 
 
 class PlainDaily:

@@ -612,3 +612,9 @@ SessionEvent = (
     | SessionRenamed
 )
 """Everything `Session.events()` yields."""
+
+DAILY_EVENTS = (RewindPoints, RewindPlanned, RewindProgress, Rewound, QuestionsAsked,
+                QuestionsSettled, TasksListed, ContextMeasured, StatusLineChanged,
+                OutputStylesListed, ModelsListed)
+"""The daily loop's events a front end draws itself: pickers' answers, questions, /context,
+the status line (issue 18)."""

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from claude_harness.previews import window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
+    DAILY_EVENTS,
     ContextMeasured,
     ModelsListed,
     OutputStylesListed,
@@ -37,9 +38,7 @@ from claude_harness.tui.widgets.choice_list import ChoiceList, Row
 from claude_harness.tui.widgets.history_search import HistorySearch
 from claude_harness.tui.widgets.rewind_picker import RewindPicker
 
-EVENTS = (RewindPoints, RewindPlanned, RewindProgress, Rewound, QuestionsAsked,
-          QuestionsSettled, TasksListed, ContextMeasured, StatusLineChanged, OutputStylesListed,
-          ModelsListed)
+EVENTS = DAILY_EVENTS
 DOUBLE_ESCAPE_SECONDS = 0.8
 MEMORY_ROWS = (Row("project", "Project memory", "./CLAUDE.md: shared with this repository"),
                Row("user", "User memory", "~/.claude/CLAUDE.md: every project of yours"))

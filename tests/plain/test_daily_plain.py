@@ -123,7 +123,7 @@ def test_ctrl_r_searches_history_and_the_status_line_shows_in_the_toolbar(
     (project / ".claude").mkdir(exist_ok=True)
     (project / ".claude" / "settings.local.json").write_text(json.dumps(
         {"statusLine": {"type": "command", "command": f"{sys.executable} {script}"}}))
-    session, _server = plain_tmux(["First answer."])
+    session, _server = plain_tmux(["First answer.", "Second answer."])
     session.wait_for("STATUS Sonnet 5.5")
     styled = session.screen(styled=True)
     assert "\x1b[35mSTATUS" in styled  # its colours kept
@@ -134,5 +134,7 @@ def test_ctrl_r_searches_history_and_the_status_line_shows_in_the_toolbar(
     session.type("tokeni")
     session.wait_for("I-search backward: tokeni")
     session.send("Enter")  # takes the match into the prompt, to edit or send
-    after = session.wait_for(lambda s: "> fix the tokenizer" in s.partition("First answer.")[2])
-    assert "I-search" not in after.partition("First answer.")[2]
+    session.wait_for(lambda s: "I-search" not in s
+                     and "> fix the tokenizer" in s.partition("First answer.")[2])
+    session.send("Enter")
+    session.wait_for(lambda s: s.count("> fix the tokenizer") == 2)  # sent again

@@ -26,7 +26,7 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Static
 
-from claude_harness.previews import ago
+from claude_harness.previews import REWIND_CHOICES, ago
 from claude_harness.session.checkpoints import PromptCheckpoint, RestorePlan
 
 VISIBLE_ROWS = 8
@@ -42,12 +42,7 @@ class RewindChoice:
     force: bool = False  # overwrite files changed outside the session
 
 
-ACTIONS: tuple[tuple[str, bool, bool], ...] = (  # label, code, conversation
-    ("Restore code and conversation", True, True),
-    ("Restore conversation", False, True),
-    ("Restore code", True, False),
-    ("Never mind", False, False),
-)
+ACTIONS = REWIND_CHOICES  # label, restore code, restore conversation
 
 
 def _files_summary(prompt: PromptCheckpoint | Any) -> str:
