@@ -448,6 +448,8 @@ class Rewound:
     conversation: bool = False
     session_id: str = ""
     prompt_text: str = ""
+    insertions: int = 0  # lines the restore added back (the SDK's RewindFilesResult)
+    deletions: int = 0
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,8 @@ class DailyOps:
     def __init__(self, session: Any) -> None:
         self.session = session  # the Session this half belongs to
         config = session.config
-        self.checkpoints = SessionCheckpoints(self.session_dir)
+        self.checkpoints = SessionCheckpoints(
+            self.session_dir, lambda text: session._emit(Notice(text, "warning")))
         self.questions = SessionQuestions(session._emit, config.permission.interactive)
         self.task_notes = TaskNotes(self._shell_ended)
         self.task_notes.watch(self.session_dir)
@@ -246,15 +247,16 @@ class DailyOps:
             self._emit(Notice("This prompt's place in the conversation is not known; only its "
                               "code can be restored.", "error"))
             return
-        written: tuple[str, ...] = ()
-        deleted: tuple[str, ...] = ()
-        conflicts: tuple[str, ...] = ()
+        result = None
         if op.restore_code:
-            result = await self.checkpoints.restore_code(prompt.prompt_id, force=op.force,
-                                                         progress=self._progress_reporter())
+            try:
+                result = await self.checkpoints.restore_code(
+                    prompt.prompt_id, force=op.force, progress=self._progress_reporter())
+            except (CheckpointError, OSError) as exc:  # the journal left every file as it was
+                self._emit(Notice(f"Could not restore the files: {exc}", "error"))
+                return
             for path in result.files_changed:
                 self.session.read_file_state.discard(path)
-            written, deleted, conflicts = result.written, result.deleted, result.conflicts
         new_id = ""
         if op.restore_conversation:
             try:
@@ -264,8 +266,11 @@ class DailyOps:
             else:
                 if not op.restore_code:
                     self.checkpoints.forget_from(prompt.prompt_id)
-        self._emit(Rewound(prompt.prompt_id, written, deleted, conflicts, bool(new_id), new_id,
-                           prompt.text if new_id else ""))
+        self._emit(Rewound(
+            prompt.prompt_id, result.written if result else (), result.deleted if result else (),
+            result.conflicts if result else (), bool(new_id), new_id,
+            prompt.text if new_id else "", result.insertions if result else 0,
+            result.deletions if result else 0))
 
     def _progress_reporter(self) -> Callable[[str, int, int], None]:
         loop = asyncio.get_running_loop()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from claude_harness.protocol.context import NO_CHECKPOINTS, FileCheckpointer
@@ -36,40 +36,73 @@ def _point(prompt: PromptCheckpoint) -> RewindPoint:
 
 
 class SessionCheckpoints:
-    """The store (None when the session keeps no transcript: nothing to rewind to)."""
+    """The store (None when the session keeps no transcript: nothing to rewind to), and the
+    FileCheckpointer tools call. Checkpoints are a safety net, never a reason for a turn or an
+    edit to fail: when the disk refuses them (full, read-only), they switch off for the rest
+    of the session and `on_failure` says so once."""
 
-    def __init__(self, session_dir: Path | None) -> None:
+    def __init__(self, session_dir: Path | None,
+                 on_failure: Callable[[str], None] | None = None) -> None:
         self.folder = session_dir / FOLDER if session_dir is not None else None
+        self.on_failure = on_failure
+        self.failure = ""
         self._store: Checkpoints | None = None
         self._count = 0
 
     @property
+    def enabled(self) -> bool:
+        return self.folder is not None and not self.failure
+
+    @property
     def store(self) -> Checkpoints | None:
         """Opened on first use: a session that never edits a file reads no index."""
-        if self._store is None and self.folder is not None:
-            self._store = Checkpoints.open(self.folder)
-        return self._store
+        if self._store is None and self.enabled:
+            assert self.folder is not None
+            self._guard(lambda: setattr(self, "_store", Checkpoints.open(self.folder)))
+        return self._store if self.enabled else None
 
     @property
     def service(self) -> FileCheckpointer:
         """What tools get as `ctx.checkpoints`."""
-        return self.store if self.folder is not None else NO_CHECKPOINTS  # type: ignore[return-value]
+        return self if self.folder is not None else NO_CHECKPOINTS
+
+    def _guard(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except OSError as exc:
+            self.failure = f"{exc.strerror or exc}"
+            if self.on_failure is not None:
+                self.on_failure(f"File checkpoints are off for this session (the disk refused "
+                                f"them: {self.failure}); /rewind cannot restore files changed "
+                                "from now on.")
+
+    def before_change(self, path: str | os.PathLike[str]) -> None:
+        self.before_changes([path])
+
+    def before_changes(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        store = self.store
+        if store is not None:
+            self._guard(lambda: store.before_changes(paths))
 
     def prompt_sent(self, message_uuid: str | None, text: str) -> None:
         store = self.store
         if store is None:
             return
         self._count += 1
-        store.begin_prompt(message_uuid or f"prompt-{os.getpid()}-{self._count}",
-                           message_uuid=message_uuid, text=text)
+        self._guard(lambda: store.begin_prompt(
+            message_uuid or f"prompt-{os.getpid()}-{self._count}", message_uuid=message_uuid,
+            text=text))
 
     def settle(self) -> None:
-        if self._store is not None:
-            self._store.settle()
+        if self._store is not None and self.enabled:
+            self._guard(self._store.settle)
 
     def close(self) -> None:
         if self._store is not None:
-            self._store.close()
+            try:
+                self._store.close()
+            except OSError:
+                pass  # at exit: the index lines written so far stay readable
 
     # ── the rewind ops ──────────────────────────────────────────────────────────────────────
 
