@@ -18,7 +18,6 @@ from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, resolve_alias
 from claude_harness.api.request_params import settings_from_sources
 from claude_harness.config.memory import load_memory
-from claude_harness.config.output_styles import load_output_styles
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.config.trust import is_trusted
@@ -27,9 +26,7 @@ from claude_harness.hooks.runner import HookRunner
 from claude_harness.mcp import McpManager, ProjectPolicy
 from claude_harness.options import RunOptions
 from claude_harness.session.core import Session, SessionConfig
-from claude_harness.session.fork import fork_transcript
 from claude_harness.session.transcript import find_session, latest_session, load_messages
-from claude_harness.statusline import StatusLineConfig
 from claude_harness.tools.agent.definitions import with_agent_types
 from claude_harness.tools.registry import assemble_tool_pool
 
@@ -65,6 +62,8 @@ def _continued(opts: RunOptions, path: Path) -> tuple[list[dict[str, Any]], str]
     session so the original stays as it was."""
     if not opts.fork_session:
         return load_messages(path), path.stem
+    from claude_harness.session.fork import fork_transcript  # only with --fork-session
+
     fork = fork_transcript(path, session_id=opts.session_id)
     return load_messages(fork.path), fork.session_id
 
@@ -83,11 +82,11 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
     model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store)
     memory = load_memory(cwd)
-    style, style_warnings = _output_style(cwd, loaded)
+    style_name, style_section, style_warnings = _output_style(cwd, loaded)
     warnings.extend(style_warnings)
     system = render_system_prompt(
         cwd, model, memory=memory.text, override=opts.system_prompt,
-        append=_joined(style.prompt_section(), opts.append_system_prompt),
+        append=_joined(style_section, opts.append_system_prompt),
         additional_dirs=permission.additional_dirs,
     )
     request_settings, setting_warnings = settings_from_sources(
@@ -102,7 +101,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=opts.print_mode, memory_files=tuple(memory.files),
         mcp=_mcp_manager(opts, cwd, loaded, warnings), request_settings=request_settings,
-        status_line=_status_line(loaded), output_style=style.name,
+        status_line=_status_line(loaded), output_style=style_name,
     ))
     session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
     _prestart_command_guardian(session)
@@ -110,10 +109,17 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
     return session, warnings
 
 
-def _output_style(cwd: Path, loaded: Any) -> tuple[Any, list[str]]:
-    """The output style the settings name (`outputStyle`), built-ins and custom ones."""
+def _output_style(cwd: Path, loaded: Any) -> tuple[str, str, list[str]]:
+    """(name, system prompt section, problems) of the style the settings name (`outputStyle`):
+    a built-in or custom one. Without the setting nothing is read: the default style."""
+    name = loaded.value("outputStyle")
+    if not isinstance(name, str) or name.strip().casefold() in ("", "default"):
+        return "default", "", []
+    from claude_harness.config.output_styles import load_output_styles  # a style is set
+
     catalog = load_output_styles(cwd)
-    return catalog.resolve(loaded.value("outputStyle")), list(catalog.problems)
+    style = catalog.resolve(name)
+    return style.name, style.prompt_section(), list(catalog.problems)
 
 
 def _joined(*parts: str | None) -> str | None:
@@ -123,6 +129,10 @@ def _joined(*parts: str | None) -> str | None:
 
 def _status_line(loaded: Any) -> Any:
     """The `statusLine` command (statusline.StatusLineConfig), or None."""
+    if loaded.value("statusLine") is None:
+        return None
+    from claude_harness.statusline import StatusLineConfig  # a status line is configured
+
     return StatusLineConfig.from_settings(loaded.value("statusLine"))
 
 

@@ -22,7 +22,6 @@ from typing import IO, Any
 
 from claude_harness.agent.messages import final_text
 from claude_harness.bootstrap import NO_KEY_HELP
-from claude_harness.context_usage import render_markdown
 from claude_harness.protocol.events import (
     ApiRetry,
     AssistantMessage,
@@ -164,6 +163,8 @@ class Headless:
 
     async def _context(self) -> tuple[TurnEnd, str]:
         """`-p /context` answers locally, as Claude Code does: the usage table in Markdown."""
+        from claude_harness.context_usage import render_markdown  # -p /context only
+
         self.session.submit(MeasureContext())
         while not isinstance(event := await self._next(), ContextMeasured):
             pass

@@ -214,12 +214,13 @@ class Checkpoints:
     # ── recording ──────────────────────────────────────────────────────────────────────────
 
     def begin_prompt(self, prompt_id: str, *, message_uuid: str | None = None,
-                     text: str = "") -> PromptCheckpoint:
-        """Start grouping changes under a new user prompt (call before it is sent)."""
+                     text: str = "", created: float | None = None) -> PromptCheckpoint:
+        """Start grouping changes under a new user prompt (call before its changes begin);
+        `created`: when it was sent, if not now."""
         with self._lock:
             self._settle_locked()
             prompt = PromptCheckpoint(prompt_id, message_uuid, text[:PROMPT_TEXT_CHARS],
-                                      time.time())
+                                      created if created is not None else time.time())
             self._add_prompt(prompt)
             self._append(["p", prompt_id, message_uuid, prompt.text, round(prompt.created, 3)])
             return prompt

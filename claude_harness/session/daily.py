@@ -17,22 +17,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claude_harness import __version__
 from claude_harness.api.pricing import context_window_for
 from claude_harness.config.local_rules import local_settings_path
 from claude_harness.config.memory import load_memory
 from claude_harness.config.memory_notes import append_memory
-from claude_harness.config.output_styles import (
-    OutputStyle,
-    StyleCatalog,
-    load_output_styles,
-    style_change_message,
-)
 from claude_harness.config.settings_write import update_json_file
-from claude_harness.context_usage import measure_context
-from claude_harness.mentions import attach_mentions
 from claude_harness.protocol import ops
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import (
@@ -55,20 +47,21 @@ from claude_harness.protocol.events import (
     TasksListed,
     UserMessage,
 )
-from claude_harness.session.checkpoints import CheckpointError, PromptCheckpoint
-from claude_harness.session.fork import ForkError, fork_transcript
 from claude_harness.session.model_menu import models_listing
 from claude_harness.session.prompt_extras import Reminders
 from claude_harness.session.questions import SessionQuestions
 from claude_harness.session.resume import load_session
-from claude_harness.session.rewind import SessionCheckpoints
+from claude_harness.session.rewind import RewindUnavailable, SessionCheckpoints
 from claude_harness.session.status_line import StatusLineFeed
 from claude_harness.session.task_notes import TaskNotes
 from claude_harness.session.transcript import Transcript
-from claude_harness.statusline import SessionState
-from claude_harness.tools.bash.background import REGISTRY, BackgroundShell
-from claude_harness.tools.bash.foreground import FOREGROUND
 from claude_harness.tools.tool_search import loaded_from_history
+
+if TYPE_CHECKING:
+    from claude_harness.config.output_styles import OutputStyle, StyleCatalog
+    from claude_harness.session.checkpoints import PromptCheckpoint
+    from claude_harness.statusline import SessionState
+    from claude_harness.tools.bash.background import BackgroundShell
 
 STEERING = ("The user sent this message while you were working:\n{text}\n\nTake it into account "
             "as you continue this turn.")
@@ -143,6 +136,8 @@ class DailyOps:
         count as read); mentions that could not be attached become notices."""
         if not isinstance(prompt, str) or "@" not in prompt:
             return content, []
+        from claude_harness.mentions import attach_mentions  # Read's machinery, for an @ only
+
         attached = await asyncio.to_thread(attach_mentions, prompt, self.session.config.cwd,
                                            ctx.permission)
         attached.mark_read(ctx)
@@ -219,6 +214,8 @@ class DailyOps:
     # ── background commands ─────────────────────────────────────────────────────────────────
 
     def _background_commands(self) -> None:
+        from claude_harness.tools.bash.foreground import FOREGROUND  # Ctrl+B: Bash is loaded
+
         moved = FOREGROUND.background_all()
         if not moved:
             self._emit(Notice("No command is running in the foreground."))
@@ -226,6 +223,8 @@ class DailyOps:
         self._emit(Notice(f"Moved to the background: {', '.join(moved)} (/tasks lists them)."))
 
     async def _stop_task(self, task_id: str) -> None:
+        from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
+
         try:
             shell = await asyncio.to_thread(REGISTRY.kill, task_id)
         except Exception as exc:  # ToolError: no such task
@@ -237,9 +236,11 @@ class DailyOps:
     # ── rewind ──────────────────────────────────────────────────────────────────────────────
 
     async def _rewind(self, op: ops.Rewind) -> None:
+        from claude_harness.session.checkpoints import CheckpointError  # a rewind: the store
+
         try:
             prompt = self.checkpoints.find(op.prompt_id)
-        except CheckpointError as exc:
+        except RewindUnavailable as exc:
             self._emit(Notice(str(exc), "error"))
             return
         if op.restore_conversation and (prompt.message_uuid is None
@@ -259,6 +260,8 @@ class DailyOps:
                 self.session.read_file_state.discard(path)
         new_id = ""
         if op.restore_conversation:
+            from claude_harness.session.fork import ForkError  # a conversation rewind
+
             try:
                 new_id = self._fork_conversation(prompt)
             except (ForkError, OSError) as exc:
@@ -284,6 +287,8 @@ class DailyOps:
     def _fork_conversation(self, prompt: PromptCheckpoint) -> str:
         """Continue in a new session whose transcript ends just before `prompt`; the old
         transcript stays as it is (resumable)."""
+        from claude_harness.session.fork import fork_transcript  # a conversation rewind
+
         session = self.session
         old: Transcript = session.transcript
         old.sync()
@@ -307,6 +312,8 @@ class DailyOps:
     # ── /context, styles, /rename, memory ───────────────────────────────────────────────────
 
     def _measure(self) -> Any:
+        from claude_harness.context_usage import measure_context  # /context only
+
         session = self.session
         model = session.model
         params = session._params()
@@ -321,6 +328,8 @@ class DailyOps:
     @property
     def styles(self) -> StyleCatalog:
         if self._styles is None:
+            from claude_harness.config.output_styles import load_output_styles  # /output-style
+
             self._styles = load_output_styles(self.session.config.cwd)
         return self._styles
 
@@ -341,6 +350,8 @@ class DailyOps:
             self._emit(Notice(f"Could not save the output style: {exc}", "error"))
             return
         if style.name.casefold() != self.output_style.casefold():
+            from claude_harness.config.output_styles import style_change_message  # a change
+
             self.output_style = style.name
             self._notes.append(style_change_message(style))
         self._emit(OutputStyleChanged(style.name))
@@ -370,9 +381,12 @@ class DailyOps:
         self._emit(Notice(f"Saved to {path}."))
 
     def _status_state(self) -> SessionState:
+        from claude_harness.statusline import SessionState  # only with a status line command
+
         session = self.session
         totals = session.totals
         usage = {"input_tokens": totals.last_context_tokens} if totals.last_context_tokens else {}
+
         return SessionState(
             session_id=session.session_id, transcript_path=session.transcript_path,
             cwd=session.shell.cwd, project_dir=session.config.cwd, model=session.model,
@@ -384,6 +398,8 @@ class DailyOps:
 
 
 def _tasks() -> TasksListed:
+    from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
+
     return TasksListed(tuple(TaskInfo(s.id, s.command, s.state, s.summary(),
                                       str(s.output.path)) for s in REGISTRY.shells()))
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from claude_harness.protocol.events import QuestionsAsked, QuestionsSettled, SessionEvent
 from claude_harness.protocol.ops import AnswerQuestions
-from claude_harness.tools.ask_user_question.model import Answers, Question
+
+if TYPE_CHECKING:
+    from claude_harness.tools.ask_user_question.model import Answers, Question
 
 
 class SessionQuestions:
@@ -41,12 +44,18 @@ class SessionQuestions:
         future = self._waiting.get(op.request_id)
         if future is None or future.done():
             return
+        from claude_harness.tools.ask_user_question.model import Answers  # loaded with the tool
+
         if op.declined:
             future.set_result(Answers.decline())
         else:
             future.set_result(Answers(dict(op.answers), dict(op.annotations)))
 
     def decline_all(self) -> None:
+        if not self._waiting:
+            return
+        from claude_harness.tools.ask_user_question.model import Answers  # loaded with the tool
+
         for future in list(self._waiting.values()):
             if not future.done():
                 future.set_result(Answers.decline())

@@ -5,6 +5,10 @@ One store per session, in `<session folder>/checkpoints` (see checkpoints.py). T
 uuid, the SDK's `user_message_id`), `settle` after each tool batch and `close` at exit; tools call
 `before_change` through `ctx.checkpoints`.
 
+Cheap until needed: a session that never changes a file never loads the store. Prompts are kept
+in memory and written to the index in one go when the store first opens (a file is about to
+change, the picker asks, or the session ends), so a turn that edits nothing pays no fsync.
+
 A conversation restore forks the transcript (session/fork.py) into a new session; that session's
 folder gets a `checkpoints` link to this store, so resuming either branch later finds the same
 file history (it is one set of files on disk, whatever the branch).
@@ -14,20 +18,23 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claude_harness.protocol.context import NO_CHECKPOINTS, FileCheckpointer
 from claude_harness.protocol.events import RewindPlanned, RewindPoint, RewindPoints
-from claude_harness.session.checkpoints import (
-    CheckpointError,
-    Checkpoints,
-    PromptCheckpoint,
-    RestoreResult,
-)
-from claude_harness.session.restore_journal import Progress
+
+if TYPE_CHECKING:
+    from claude_harness.session.checkpoints import Checkpoints, PromptCheckpoint, RestoreResult
 
 FOLDER = "checkpoints"
+PendingPrompt = tuple[str, str | None, str, float]  # id, message uuid, text, time sent
+
+
+class RewindUnavailable(Exception):
+    """There is no such prompt to go back to (unknown, or already rewound)."""
 
 
 def _point(prompt: PromptCheckpoint) -> RewindPoint:
@@ -47,6 +54,7 @@ class SessionCheckpoints:
         self.on_failure = on_failure
         self.failure = ""
         self._store: Checkpoints | None = None
+        self._pending: list[PendingPrompt] = []
         self._count = 0
 
     @property
@@ -55,11 +63,24 @@ class SessionCheckpoints:
 
     @property
     def store(self) -> Checkpoints | None:
-        """Opened on first use: a session that never edits a file reads no index."""
-        if self._store is None and self.enabled:
-            assert self.folder is not None
-            self._guard(lambda: setattr(self, "_store", Checkpoints.open(self.folder)))
+        """Opened on first use, with the prompts sent so far written to it."""
+        if not self.enabled:
+            return None
+        if self._store is None:
+            self._guard(self._open)
+        if self._store is not None and self._pending:
+            pending, self._pending = self._pending, []
+            store = self._store
+            for prompt_id, uuid, text, sent in pending:
+                self._guard(lambda p=prompt_id, u=uuid, t=text, c=sent: store.begin_prompt(
+                    p, message_uuid=u, text=t, created=c))
         return self._store if self.enabled else None
+
+    def _open(self) -> None:
+        from claude_harness.session.checkpoints import Checkpoints  # the first file change
+
+        assert self.folder is not None
+        self._store = Checkpoints.open(self.folder)
 
     @property
     def service(self) -> FileCheckpointer:
@@ -85,22 +106,21 @@ class SessionCheckpoints:
             self._guard(lambda: store.before_changes(paths))
 
     def prompt_sent(self, message_uuid: str | None, text: str) -> None:
-        store = self.store
-        if store is None:
+        if not self.enabled:
             return
         self._count += 1
-        self._guard(lambda: store.begin_prompt(
-            message_uuid or f"prompt-{os.getpid()}-{self._count}", message_uuid=message_uuid,
-            text=text))
+        prompt_id = message_uuid or f"prompt-{os.getpid()}-{self._count}"
+        self._pending.append((prompt_id, message_uuid, text, time.time()))
 
     def settle(self) -> None:
         if self._store is not None and self.enabled:
             self._guard(self._store.settle)
 
     def close(self) -> None:
-        if self._store is not None:
+        store = self.store if self._pending else self._store  # unwritten prompts go down now
+        if store is not None:
             try:
-                self._store.close()
+                store.close()
             except OSError:
                 pass  # at exit: the index lines written so far stay readable
 
@@ -112,6 +132,8 @@ class SessionCheckpoints:
         return RewindPoints(tuple(_point(p) for p in prompts if not p.rewound))
 
     def plan(self, key: str) -> RewindPlanned:
+        from claude_harness.session.checkpoints import CheckpointError  # a rewind is under way
+
         store = self.store
         if store is None:
             return RewindPlanned(key, None, "This session keeps no checkpoints.")
@@ -124,21 +146,22 @@ class SessionCheckpoints:
         store = self.store
         prompt = store.find(key) if store is not None else None
         if prompt is None or prompt.rewound:
-            raise CheckpointError(f"No prompt {key!r} to rewind to.")
+            raise RewindUnavailable(f"No prompt {key!r} to rewind to.")
         return prompt
 
     async def restore_code(self, key: str, *, force: bool,
                            progress: Callable[[str, int, int], None] | None) -> RestoreResult:
-        """Write the files back in a worker thread (a thousand files must not freeze a UI)."""
+        """Write the files back in a worker thread (a thousand files must not freeze a UI).
+        Raises CheckpointError or OSError; the journal then left every file as it was."""
         store = self.store
         assert store is not None
-        report: Progress | None = progress
-        return await asyncio.to_thread(store.restore, key, force=force, progress=report)
+        return await asyncio.to_thread(store.restore, key, force=force, progress=progress)
 
     def forget_from(self, key: str) -> None:
         """The conversation went back (the code stayed): drop that prompt and later ones."""
-        if self.store is not None:
-            self.store.mark_rewound(key)
+        store = self.store
+        if store is not None:
+            self._guard(lambda: store.mark_rewound(key))
 
     def link_into(self, session_dir: Path) -> None:
         """Let a forked session (in `session_dir`) find this store when it is resumed."""

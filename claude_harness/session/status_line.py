@@ -13,14 +13,17 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claude_harness.protocol.events import SessionEvent, StatusLineChanged
-from claude_harness.statusline import (
-    SessionState,
-    StatusLineConfig,
-    StatusLineOutput,
-    StatusLineRunner,
-)
+
+if TYPE_CHECKING:
+    from claude_harness.statusline import (
+        SessionState,
+        StatusLineConfig,
+        StatusLineOutput,
+        StatusLineRunner,
+    )
 
 
 class StatusLineFeed:
@@ -46,6 +49,8 @@ class StatusLineFeed:
         if self.config is None:
             return
         if self._runner is None:
+            from claude_harness.statusline import StatusLineRunner  # a status line is set
+
             self._runner = StatusLineRunner(self.config, self.cwd, self._updated)
         elapsed = int((time.monotonic() - self._started) * 1000)
         self._runner.request(replace(state, duration_ms=elapsed).payload())
