@@ -55,6 +55,7 @@ class DailyDock(Vertical):
         self.questions: dict[str, Widget] = {}  # request id -> its AskUserQuestionPrompt
         self._last_escape = 0.0
         self._memory_note = ""
+        self.task_outputs: dict[str, str] = {}  # /tasks: id -> output file
 
     # ── showing and closing ─────────────────────────────────────────────────────────────────
 
@@ -159,6 +160,7 @@ class DailyDock(Vertical):
                 await self.close(self.questions.pop(request_id, None))
             case TasksListed(tasks=tasks) if "tasks" in self.wanted:
                 self.wanted.discard("tasks")
+                self.task_outputs = {t.task_id: t.output_path for t in tasks}
                 await self._replace("tasks", ChoiceList(
                     "Background tasks", [Row(t.task_id, t.summary) for t in tasks],
                     keys={"k": "kill"}, name="tasks",
@@ -239,8 +241,9 @@ class DailyDock(Vertical):
                 self._submit(ops.StopTask(key))
                 self.wanted.add("tasks")  # the session lists them again after the kill
             else:
-                await self.host.post_notice(f"{key}: its output is in the tasks folder of this "
-                                            "session; the model can Read it.")
+                path = self.task_outputs.get(key, "")
+                await self.host.post_notice(f"{key}: its output is in {path or 'its file'} "
+                                            "(the model can Read it).")
             return
         await self.close(owner)
         if owner.name == "models":
