@@ -57,18 +57,31 @@ def _history(opts: RunOptions, cwd: Path, store: Path, warnings: list[str]
         path = find_session(store, cwd, opts.resume)
         if path is None:
             raise StartupError(f"No conversation found with session ID: {opts.resume}")
-    elif opts.continue_session:
+        return _continued(opts, path, warnings)
+    if opts.continue_session:
         path = latest_session(store, cwd)
         if path is None:
             raise StartupError("No conversation found to continue in this directory.")
-    else:
-        return [], opts.session_id
+        return _continued(opts, path, warnings)
+    return [], opts.session_id
+
+
+def _continued(opts: RunOptions, path: Path, warnings: list[str]
+               ) -> tuple[list[dict[str, Any]], str]:
+    """The conversation in `path`, under its own id, or (--fork-session) copied into a new
+    session so the original stays as it was."""
+    session_id = path.stem
+    if opts.fork_session:
+        from claude_harness.session.fork import fork_transcript  # only with --fork-session
+
+        fork = fork_transcript(path, session_id=opts.session_id)
+        path, session_id = fork.path, fork.session_id
     try:
         resumed = load_session(path)
     except OSError as exc:
         raise StartupError(f"Could not read the conversation {path}: {exc}") from exc
     warnings.extend(resumed.warnings)
-    return resumed.messages, opts.session_id if opts.fork_session else path.stem
+    return resumed.messages, session_id
 
 
 def build_session(opts: RunOptions, *, trusted: bool | None = None,
@@ -94,9 +107,12 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     catalog = _catalog(opts, cwd, loaded, tools, warnings)
     chosen = session_settings(loaded)
     memory = load_memory(cwd)
+    style_name, style_section, style_warnings = _output_style(cwd, loaded)
+    warnings.extend(style_warnings)
     system = render_system_prompt(
         cwd, model, memory=memory.text, override=opts.system_prompt,
-        append=opts.append_system_prompt, additional_dirs=permission.additional_dirs,
+        append=_joined(style_section, opts.append_system_prompt),
+        additional_dirs=permission.additional_dirs,
     )
     request_settings, setting_warnings = settings_from_sources(
         flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
@@ -112,7 +128,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         tools_before_start=headless, memory_files=tuple(memory.files),
         mcp=_mcp_manager(opts, cwd, loaded, warnings, catalog, sdk_channel),
         request_settings=request_settings, catalog=catalog, trusted=trusted,
-        output_style=chosen.output_style, wait_for_background=headless,
+        output_style=style_name, status_line=_status_line(loaded), wait_for_background=headless,
         setup_trigger=opts.setup_trigger, compact_fraction=_compact_fraction(chosen),
         attribution=_attribution(loaded, chosen),
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
@@ -227,6 +243,33 @@ def _debug_report(opts: RunOptions, session: Session) -> None:
                 out.write(text)
         except OSError:
             pass
+
+
+def _output_style(cwd: Path, loaded: Any) -> tuple[str, str, list[str]]:
+    """(name, system prompt section, problems) of the style the settings name (`outputStyle`):
+    a built-in or custom one. Without the setting nothing is read: the default style."""
+    name = loaded.value("outputStyle")
+    if not isinstance(name, str) or name.strip().casefold() in ("", "default"):
+        return "default", "", []
+    from claude_harness.config.output_styles import load_output_styles  # a style is set
+
+    catalog = load_output_styles(cwd)
+    style = catalog.resolve(name)
+    return style.name, style.prompt_section(), list(catalog.problems)
+
+
+def _joined(*parts: str | None) -> str | None:
+    text = "\n\n".join(p.strip() for p in parts if p and p.strip())
+    return text or None
+
+
+def _status_line(loaded: Any) -> Any:
+    """The `statusLine` command (statusline.StatusLineConfig), or None."""
+    if loaded.value("statusLine") is None:
+        return None
+    from claude_harness.statusline import StatusLineConfig  # a status line is configured
+
+    return StatusLineConfig.from_settings(loaded.value("statusLine"))
 
 
 def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:

@@ -24,6 +24,7 @@ from claude_harness import __version__
 from claude_harness.bootstrap import NO_KEY_HELP
 from claude_harness.protocol.events import (
     ApiRetry,
+    ContextMeasured,
     HookRan,
     Notice,
     SessionClosed,
@@ -32,7 +33,7 @@ from claude_harness.protocol.events import (
     StopNotice,
     TurnEnd,
 )
-from claude_harness.protocol.ops import Shutdown, UserPrompt
+from claude_harness.protocol.ops import MeasureContext, Shutdown, UserPrompt
 from claude_harness.protocol.view import SessionView
 from claude_harness.sdk.lines import Shaper
 
@@ -127,6 +128,8 @@ class Headless:
             pass
 
     async def _turn(self, prompt: Any) -> TurnEnd | None:
+        if isinstance(prompt, str) and prompt.strip() == "/context":
+            return await self._context()
         self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
         while True:
             event = await self._next()
@@ -144,6 +147,16 @@ class Headless:
     def result_object(self, end: TurnEnd | None) -> dict[str, Any]:
         """The `result` line (json and stream-json print it; text prints its `result`)."""
         return self.shaper.result_line(end)
+
+    async def _context(self) -> TurnEnd:
+        """`-p /context` answers locally, as Claude Code does: the usage table in Markdown."""
+        from claude_harness.context_usage import render_markdown  # -p /context only
+
+        self.session.submit(MeasureContext())
+        while not isinstance(event := await self._next(), ContextMeasured):
+            pass
+        self.shaper.turn.last_text = render_markdown(event.usage)
+        return TurnEnd("end_turn", 0)
 
     def _finish(self, end: TurnEnd | None) -> int:
         result = self.result_object(end)

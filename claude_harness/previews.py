@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,29 @@ def format_elapsed(seconds: float) -> str:
         return f"{seconds:.1f}s"
     minutes, secs = divmod(int(seconds), 60)
     return f"{minutes}m{secs:02d}s"
+
+
+def ago(created: float, now: float | None = None) -> str:
+    """"12s ago", "5m ago", "3h ago", "2d ago": when a prompt was sent (the rewind pickers)."""
+    seconds = max(0, int((now or time.time()) - created))
+    if seconds < 60:
+        return f"{seconds}s ago"
+    if seconds < 3600:
+        return f"{seconds // 60}m ago"
+    if seconds < 86400:
+        return f"{seconds // 3600}h ago"
+    return f"{seconds // 86400}d ago"
+
+
+def window_label(tokens: int) -> str:
+    """A context window as the model pickers name it: "1M", "200k"."""
+    return f"{tokens // 1_000_000}M" if tokens >= 1_000_000 else f"{tokens // 1000}k"
+
+
+REWIND_CHOICES: tuple[tuple[str, bool, bool], ...] = (  # label, restore code, conversation
+    ("Restore code and conversation", True, True),
+    ("Restore conversation", False, True),
+    ("Restore code", True, False),
+    ("Never mind", False, False),
+)
+"""What a rewind can take back, in the order both pickers offer it."""

@@ -14,10 +14,13 @@ What it prints:
 - echo: median / p90 time from `tmux send-keys` to the character appearing on screen, after
   that session;
 - idle CPU over `--idle` seconds after that session, and the process's RSS;
-- resume: an N-message session handed to the conversation's load_history (as `--resume` will):
+- resume: an N-message session handed to the conversation's load_history (what `-r` does):
   time until its tail has been drawn, measured inside the app, and the tail seen on screen;
+  then the whole path: `claude-harness -r <id>` of a stored N-message transcript, from the
+  process start to the tail on screen (the startup figure above is part of it);
 - streaming: keystroke echo while a Bash tool call prints `--stream-lines` lines over a few
-  seconds (its progress flows into the tool call's widget).
+  seconds (its progress flows into the tool call's widget), and while a background command
+  (run_in_background) prints as many into its output file.
 
 The app runs against the project's scripted Messages API server with a throwaway HOME and
 data dir; nothing touches the network or the real home directory.
@@ -282,8 +285,14 @@ def _measure(args: argparse.Namespace) -> int:
                        "if (( i % 100 == 0 )); then sleep 0.05; fi; done",
             "description": "Stream many lines"}}]},
         "The command finished."]}
+    background_script = {"turns": [
+        {"content": [{"type": "tool_use", "name": "Bash", "input": {
+            "command": stream_script["turns"][0]["content"][0]["input"]["command"],
+            "description": "Stream many lines", "run_in_background": True}}]},
+        "It streams in the background."]}
     with tempfile.TemporaryDirectory() as tmp, MockApiServer({"turns": []}) as server, \
-            MockApiServer(stream_script) as stream_server:
+            MockApiServer(stream_script) as stream_server, \
+            MockApiServer(background_script) as background_server:
         base = Path(tmp)
         proj, home = base / "proj", base / "home"
         proj.mkdir()
@@ -332,20 +341,41 @@ def _measure(args: argparse.Namespace) -> int:
               f"({cpu * 1000:.0f} ms CPU), tail on screen: {seen}  target < 500 ms")
         print(f"memory (RSS) after resuming {args.messages} messages: {rss_mib(pid):.0f} MiB")
         tmux("kill-session", "-t", SESSION)
+        session_id = _stored_session(home / "data", proj, args.messages)
+        last = f"question {args.messages // 4 - 1}"
+        whole = [time_startup(f"{py} -m claude_harness -r {session_id}", last, env, proj)
+                 for _ in range(args.runs)]
+        print(f"claude-harness -r <a {args.messages}-message session>: process start to its "
+              f"tail on screen {_fmt(whole)}")
 
-        # 3. keystrokes while a command streams its output into the conversation
-        stream_env = {**env, "ANTHROPIC_BASE_URL": stream_server.url}
-        _start_child(args, "stream", stream_env, base, proj)
-        tmux("send-keys", "-t", SESSION, "-l", "run the streaming command")
-        tmux("send-keys", "-t", SESSION, "Enter")
-        if wait_screen(lambda s: "streamed line" in s, timeout=30) is None:
-            print("streaming: the command never started (FAILED)")
-        else:
-            keys = min(args.keys, 20)
-            _print_echo(f"while a command streams {args.stream_lines:,} lines",
-                        _echo_latencies(keys), keys)
-        tmux("kill-session", "-t", SESSION)
+        # 3. keystrokes while a command streams its output into the conversation, then while
+        #    one streams in the background (into its output file)
+        keys = min(args.keys, 20)
+        for server_url, marker, what in (
+                (stream_server.url, "streamed line", "a command streams"),
+                (background_server.url, "It streams in the background.",
+                 "a background command streams")):
+            _start_child(args, "stream", {**env, "ANTHROPIC_BASE_URL": server_url}, base, proj)
+            tmux("send-keys", "-t", SESSION, "-l", "run the streaming command")
+            tmux("send-keys", "-t", SESSION, "Enter")
+            if wait_screen(lambda s, m=marker: m in s, timeout=30) is None:
+                print(f"streaming ({what}): the command never started (FAILED)")
+            else:
+                _print_echo(f"while {what} {args.stream_lines:,} lines", _echo_latencies(keys),
+                            keys)
+            tmux("kill-session", "-t", SESSION)
     return 0
+
+
+def _stored_session(data: Path, proj: Path, count: int) -> str:
+    """A transcript of `count` messages in the data dir, as an earlier session left it."""
+    from claude_harness.session.transcript import Transcript
+
+    transcript = Transcript.create(data, proj.resolve())
+    for message in _session(count):
+        transcript.append_message(message)
+    transcript.close()
+    return transcript.session_id
 
 
 def _fmt(values: list[float | None]) -> str:

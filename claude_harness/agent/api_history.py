@@ -1,10 +1,10 @@
 """The history as the Messages API takes it, kept up to date a turn at a time.
 
 The rules (the one place that makes a history acceptable to the API):
-  - only user and assistant messages are sent (sub-agent transcripts and attachments live in
-    the transcript only); text content becomes a text block; empty text blocks and our private
+  - only user and assistant messages are sent, and `role: system` notes (sub-agent transcripts
+    and attachments live in the transcript only); text content becomes a text block; empty text blocks and our private
     `_keys` are dropped; a message left with no block is not sent;
-  - consecutive messages of one role are merged into one;
+  - consecutive messages of one role are merged into one (system notes stay apart);
   - the conversation starts with a user message (leading assistant messages are dropped);
   - every tool_use gets an answer in the next user message (a synthesized "not run" result when
     there is none), answers come first in that message, and a tool_result that does not answer
@@ -63,10 +63,26 @@ class _Group:
     end: int  # one past the index of its last message in the history
 
 
+def _system_blocks(message: Message) -> list[Block]:
+    """A `role: system` note in the conversation (Claude Code sends them for output-style
+    changes and background tasks that ended): its text blocks, sent as they are."""
+    if message.get("isSidechain"):
+        return []
+    content = message.get("content")
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    return [{"type": "text", "text": str(b.get("text", ""))} for b in content or []
+            if isinstance(b, dict) and b.get("type") == "text" and str(b.get("text", "")).strip()]
+
+
 def _groups(history: list[Message], start: int) -> list[_Group]:
     groups: list[_Group] = []
     for index in range(start, len(history)):
         message = history[index]
+        if message.get("role") == "system":  # a note of its own, never merged
+            if notes := _system_blocks(message):
+                groups.append(_Group("system", notes, index + 1))
+            continue
         blocks = sendable_blocks(message)
         if not blocks:
             continue
@@ -84,8 +100,8 @@ def _answer_order(block: Block) -> int:
 
 def _api_message(group: _Group, previous: Message | None) -> Message:
     """The API form of `group`, given the API message sent right before it."""
-    if group.role == "assistant":
-        return {"role": "assistant", "content": list(group.blocks)}
+    if group.role in ("assistant", "system"):
+        return {"role": group.role, "content": list(group.blocks)}
     asked = tool_uses(previous) if previous is not None else []
     answered = {b.get("tool_use_id") for b in group.blocks if b.get("type") == "tool_result"}
     missing = [tool_result_block(u["id"], CANCELLED_MESSAGE, True) for u in asked
@@ -167,13 +183,14 @@ class ApiHistory:
             self._reset()
             done = 0
         groups = _groups(history, done)
-        if done and (not groups or groups[0].role == self._last_role):
+        if done and (not groups or (groups[0].role == self._last_role
+                                    and groups[0].role != "system")):
             self._reset()
             groups = _groups(history, 0)
         return groups
 
     def _close(self, group: _Group, history: list[Message]) -> None:
-        if self._closed or group.role == "user":  # leading assistant messages are not sent
+        if self._closed or group.role == "user":  # leading assistant/system ones are not sent
             message = _api_message(group, self._closed[-1] if self._closed else None)
             self._closed.append(message)
             self._closed_json.append(dump_json(message))
@@ -182,7 +199,7 @@ class ApiHistory:
 
     def _tail(self, group: _Group | None) -> list[Message]:
         """The API form of the open group, and the answers its tool calls still lack."""
-        if group is None or (not self._closed and group.role == "assistant"):
+        if group is None or (not self._closed and group.role != "user"):
             return []
         message = _api_message(group, self._closed[-1] if self._closed else None)
         uses = tool_uses(message)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -94,6 +94,10 @@ class QueryParams:
     # listings, as Claude Code sends them): never stored in the history, so compaction and
     # /clear keep it, and at a fixed place, so the cached prefix never moves.
     context_message: dict[str, Any] | None = None
+    # After each tool batch that the turn goes on from: (blocks to add after the results, in
+    # the same user message: prompts the user sent meanwhile; `role: system` messages to add
+    # after it: background tasks that ended). The session provides it; None: nothing to add.
+    between_batches: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]] | None = None
 
 
 FALLBACK_AFTER_OVERLOADS = 3  # overloaded answers in a row before the fallback model is taken
@@ -410,18 +414,29 @@ class _Loop:
         for event in self._context_changes(executor.ctx):
             yield event
         self.ctx = executor.ctx
+        self._check_limits(outcomes)
         inputs = {t.id: t.block.get("input") or {} for t in executor.tools}
         extra, hook_events = await after_batch(self.ctx, outcomes, inputs)
         for event in hook_events:
             yield event
-        yield _results_message(self.messages, outcomes, extra)
+        steering, notes = self._between_batches()
+        yield _results_message(self.messages, outcomes, [*extra, *steering])
         enforce_aggregate_budget(self.messages, self.ctx.content_replacement,
                                  self.ctx.options.session_dir)
         for event in self._new_messages(outcomes):
             yield event
-        self._check_limits(outcomes)
+        for note in notes:
+            self.messages.append(note)
+            yield UserMessage(note)
         if self.end is not None and self.end.reason == "hook_stopped":
             yield Notice(next(o.stop_reason for o in outcomes if o.stop_reason) or "", "warning")
+
+    def _between_batches(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """What the session adds after this batch, when the turn goes on (see QueryParams)."""
+        hook = self.params.between_batches
+        if hook is None or self.end is not None or self.ctx.agent_id is not None:
+            return [], []
+        return hook()
 
     def _context_changes(self, after: ToolUseContext) -> list[AgentEvent]:
         """What the batch's context modifiers changed that outlives the turn, as events."""

@@ -114,7 +114,22 @@ BUILTINS: tuple[Command, ...] = (
             action="agents"),
     Command("plugin", "plugins and what each one contributes", aliases=("plugins",),
             to_ops=lambda a: [ops.Describe("plugins")]),
+    # the daily loop (issue 18)
+    Command("rewind", "restore the code and/or the conversation to before a prompt "
+            "(also Esc Esc)", action="rewind"),
+    Command("tasks", "background commands: list them, kill one", "[kill <id>]",
+            to_ops=lambda a: _tasks(a), action="tasks"),
+    Command("context", "what fills the context window", to_ops=lambda a: [ops.MeasureContext()]),
+    Command("output-style", "how the assistant talks: Default, Explanatory, Learning, yours",
+            "[style]", to_ops=_optional(ops.SetOutputStyle), action="output-style"),
+    Command("rename", "give this conversation a title (shown by /resume)", "<title>",
+            to_ops=lambda a: [ops.RenameSession(a)] if a else [], action="rename"),
 )
+
+
+def _tasks(args: str) -> list[ops.Op]:
+    verb, _, task_id = args.partition(" ")
+    return [ops.StopTask(task_id.strip())] if verb == "kill" and task_id.strip() else []
 _BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
 
 

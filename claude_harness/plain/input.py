@@ -19,11 +19,13 @@ from typing import IO, Protocol
 from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import History, InMemoryHistory
+from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.styles import Style
 
 from claude_harness.history import PromptHistory
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
+from claude_harness.plain.daily_keys import daily_bindings
 from claude_harness.plain.keys import enable_shift_enter, prompt_bindings
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
@@ -36,6 +38,7 @@ class InputSide(Protocol):
     async def feedback(self) -> str: ...
     def wake(self) -> None: ...
     def stop(self) -> None: ...
+    async def ask_line(self, prompt: str) -> str | None: ...
 
 
 class PromptInput:
@@ -55,7 +58,8 @@ class PromptInput:
             history=_history(history_cwd),
             completer=PlainCompleter(cwd),
             complete_while_typing=True,
-            key_bindings=prompt_bindings(on_cycle_mode),
+            key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
+                                             daily_bindings()]),
             bottom_toolbar=toolbar,
             style=self.style,
             enable_history_search=False,
@@ -101,6 +105,15 @@ class PromptInput:
         app = self.session.app
         if app.is_running:
             app.exit(exception=EOFError)
+
+    async def ask_line(self, prompt: str) -> str | None:
+        """One answer to a question of ours (a picker's number); None on Ctrl+C or Ctrl+D."""
+        session: PromptSession[str] = PromptSession(style=self.style)
+        try:
+            return await session.prompt_async(FormattedText([("class:prompt", prompt)]),
+                                               handle_sigint=False)
+        except (EOFError, KeyboardInterrupt):
+            return None
 
 
 class SharedHistory(History):
@@ -220,6 +233,16 @@ class LineInput:
             picked = parse_typed_choice(str(item), options)
             if picked is not None:
                 return ChoiceResult(picked)
+
+    async def ask_line(self, prompt: str) -> str | None:
+        """One answer to a question of ours (a picker's number); None at the end of input."""
+        self._write(prompt)
+        item = await self._line()
+        if item is self._EOF or item is self._WAKE:
+            self._echo("")
+            return None
+        self._echo(str(item))
+        return str(item)
 
     async def feedback(self) -> str:
         self._write("  What should the model do instead? (Enter to skip) ")

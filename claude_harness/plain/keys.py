@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.filters import is_searching
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -24,7 +25,7 @@ def enable_shift_enter() -> None:
 def prompt_bindings(on_cycle_mode: Callable[[], None]) -> KeyBindings:
     kb = KeyBindings()
 
-    @kb.add("enter")
+    @kb.add("enter", filter=~is_searching)  # while Ctrl+R searches, Enter accepts the match
     def _enter(event: KeyPressEvent) -> None:
         buf = event.current_buffer
         state = buf.complete_state

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.formatted_text import ANSI, FormattedText, to_formatted_text
 from rich.text import Text
 
 from claude_harness.bootstrap import NO_KEY_HELP, StartupError, build_session, data_dir, preload_sdk
@@ -27,6 +27,9 @@ from claude_harness.options import RunOptions
 from claude_harness.plain import previews
 from claude_harness.plain.choice import ChoiceResult, options_for
 from claude_harness.plain.commands import ACTIONS, UNAVAILABLE
+from claude_harness.plain.daily import ACTIONS as DAILY_ACTIONS
+from claude_harness.plain.daily import EVENTS as DAILY_EVENTS
+from claude_harness.plain.daily import PlainDaily
 from claude_harness.plain.input import (
     InputSide,
     LineInput,
@@ -50,6 +53,7 @@ from claude_harness.protocol.events import (
 from claude_harness.protocol.labels import MODE_LABELS
 from claude_harness.protocol.ops import (
     AnswerPermission,
+    BackgroundCommands,
     CycleMode,
     Interrupt,
     Op,
@@ -80,7 +84,9 @@ class PlainRepl:
         self.terminal = terminal
         self.view = SessionView()
         self.input: InputSide | None = None
-        self.keys = TurnKeys(self._on_escape, self._on_backtab_in_turn)
+        self.keys = TurnKeys(self._on_escape, self._on_backtab_in_turn,
+                             on_background=self._on_ctrl_b, on_send=self._steer)
+        self.daily = PlainDaily(self)  # pickers, questions, /context, the status line
         self._events: Any = None
         self._waiting: tuple[int, asyncio.Future[None]] | None = None  # the op being followed
         self._job_started = False
@@ -99,12 +105,15 @@ class PlainRepl:
     def toolbar(self) -> FormattedText:
         v = self.view
         label = MODE_LABELS.get(v.mode, v.mode)
-        return FormattedText([
+        parts = [
             ("class:toolbar.mode", f" {label}"),
             ("class:toolbar.info", f" (shift+tab to cycle) · {v.model} · "
                                    f"${v.totals.cost_usd:.4f} · "
                                    f"{v.totals.context_percent:.0f}% context"),
-        ])
+        ]
+        if self.daily.status_line.strip():  # the status line command's, with its colours
+            parts += [("", "\n "), *to_formatted_text(ANSI(self.daily.status_line))]
+        return FormattedText(parts)
 
     def cycle_mode(self) -> None:
         self.session.submit(CycleMode())
@@ -187,12 +196,18 @@ class PlainRepl:
         if text.startswith("!"):
             await self.shell(text[1:].strip())
             return True
+        if text.startswith("#") and text[1:].strip():
+            await self.daily.memory(text[1:].strip())
+            return True
         invocation = invoke(text)
         if invocation is None:
             await self.turn(line)
             return True
         if invocation.action == "exit":
             return False
+        if invocation.action in DAILY_ACTIONS and not invocation.ops:
+            await self.daily.run(invocation.action, invocation.args)
+            return True
         if invocation.action in UNAVAILABLE:
             self.out.line(f"/{invocation.name} is only available in the full-screen app.",
                           "ch.dim")
@@ -223,6 +238,10 @@ class PlainRepl:
             self.view.apply(event)
             if isinstance(event, PermissionRequest):
                 await self.answer(event)
+            elif isinstance(event, DAILY_EVENTS):
+                await self.daily.on_event(event)
+            elif isinstance(event, HistoryReplaced) and event.reason == "rewind":
+                self.daily.history_replaced(event)
             elif isinstance(event, HistoryReplaced) and event.reason == "resume":
                 replay_history(list(event.messages), self.out)
             else:
@@ -257,6 +276,16 @@ class PlainRepl:
 
     def _on_backtab_in_turn(self) -> None:
         self.session.submit(CycleMode())
+
+    def _on_ctrl_b(self) -> None:
+        """Ctrl+B mid-turn: the running command goes on in the background."""
+        self.session.submit(BackgroundCommands())
+
+    def _steer(self, text: str) -> None:
+        """Text typed mid-turn, then Enter: queued now; the model reads it after the current
+        tool batch (or as the next prompt when the turn ends first)."""
+        self.out.line(f"› {text.strip()}  (queued: sent after the current step)", "ch.dim")
+        self.session.submit(UserPrompt(text.strip()))
 
     @contextlib.contextmanager
     def _sigint(self, handler: Callable[[], None]) -> Iterator[None]:

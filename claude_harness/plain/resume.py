@@ -6,33 +6,14 @@ so it works the same on a terminal, TERM=dumb or a pipe.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from claude_harness.session.transcript import list_sessions, live_mark, load_messages
+from claude_harness.session.titles import summarize
+from claude_harness.session.transcript import list_sessions
 
 MAX_LISTED = 20
-
-
-def first_prompt(path: Path) -> str:
-    """The first thing the user typed in a session, on one line."""
-    try:
-        messages = load_messages(path)
-    except (OSError, ValueError):
-        return "(unreadable)"
-    for message in messages:
-        if message.get("role") != "user":
-            continue
-        content = message.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        for block in blocks or []:
-            text = str(block.get("text", "")) if block.get("type") == "text" else ""
-            if text.strip() and not text.lstrip().startswith("<"):
-                line = " ".join(text.split())
-                return line if len(line) <= 70 else line[:69] + "…"
-    return "(no prompt)"
 
 
 def pick_session(store: Path, cwd: Path, out: IO[str],
@@ -44,8 +25,7 @@ def pick_session(store: Path, cwd: Path, out: IO[str],
         return None
     out.write("Resume which conversation?\n")
     for number, path in enumerate(sessions, 1):
-        when = dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        out.write(f"  {number:>2}. {when}  {first_prompt(path)}{live_mark(path)}\n")
+        out.write(f"  {number:>2}. {summarize(path).label()}\n")
     while True:
         out.write(f"Number (1-{len(sessions)}, Enter for a new conversation): ")
         out.flush()

@@ -3,7 +3,9 @@
 Between prompts the terminal would be in cooked mode: typed keys would echo into the answer
 and Esc or Shift+Tab would do nothing. Instead the REPL reads the keyboard itself (no echo, no
 line buffering, signals kept so Ctrl+C still interrupts): Esc interrupts the turn, Shift+Tab
-cycles the permission mode, and any other text is kept as type-ahead for the next prompt.
+cycles the permission mode, Ctrl+B sends the running command to the background, and text typed
+then Enter goes to the session at once (it steers the turn: the model reads it after the current
+tool batch); text not yet sent is kept as type-ahead for the next prompt.
 """
 
 from __future__ import annotations
@@ -17,13 +19,18 @@ from collections.abc import Callable, Iterator
 
 ESC = "\x1b"
 BACKTAB = "\x1b[Z"
+CTRL_B = "\x02"
 ERASE = ("\x7f", "\x08")
 
 
 class TurnKeys:
-    def __init__(self, on_escape: Callable[[], None], on_backtab: Callable[[], None]) -> None:
+    def __init__(self, on_escape: Callable[[], None], on_backtab: Callable[[], None],
+                 on_background: Callable[[], None] | None = None,
+                 on_send: Callable[[str], None] | None = None) -> None:
         self.on_escape = on_escape
         self.on_backtab = on_backtab
+        self.on_background = on_background
+        self.on_send = on_send
         self.typeahead = ""
         self._fd = -1
         self._saved: list | None = None  # type: ignore[type-arg]
@@ -43,6 +50,11 @@ class TurnKeys:
                 ch, data = data[0], data[1:]
                 if ch in ERASE:
                     self.typeahead = self.typeahead[:-1]
+                elif ch == CTRL_B and self.on_background is not None:
+                    self.on_background()
+                elif ch in "\r\n" and self.on_send is not None and self.typeahead.strip():
+                    text, self.typeahead = self.typeahead, ""
+                    self.on_send(text)
                 elif ch in "\r\n":
                     self.typeahead += "\n"
                 elif ch.isprintable() or ch == "\t":

@@ -138,6 +138,10 @@ class FileStateCache:
     def __contains__(self, path: object) -> bool:
         return str(path) in self._data
 
+    def discard(self, path: str | Path) -> None:
+        """Forget a file (a rewind rewrote it: it must be read again before an edit)."""
+        self._data.pop(str(path), None)
+
     def __len__(self) -> int:
         return len(self._data)
 

@@ -402,7 +402,7 @@ class PromptsReturned:
 class HistoryReplaced:
     """/clear or /resume replaced the conversation: redraw from `messages`."""
 
-    reason: Literal["clear", "resume"]
+    reason: Literal["clear", "resume", "rewind"]
     messages: tuple[dict[str, Any], ...] = ()
     session_id: str = ""
 
@@ -463,6 +463,161 @@ class TranscriptStatus:
     problem: str = ""
 
 
+# ── the daily loop (issue 18) ───────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class RewindPoint:
+    """One prompt of the session a rewind can go back to (the point just before it)."""
+
+    prompt_id: str
+    message_uuid: str | None  # the prompt's user message in the transcript
+    text: str
+    created: float
+    files: tuple[str, ...] = ()  # the files changed while answering it
+    rewound: bool = False
+
+
+@dataclass(frozen=True)
+class RewindPoints:
+    """The answer to ListRewindPoints: the session's prompts, newest first."""
+
+    points: tuple[RewindPoint, ...]
+
+
+@dataclass(frozen=True)
+class RewindPlanned:
+    """The answer to PlanRewind: what restoring the code would do (a checkpoints.RestorePlan,
+    or None with `error` when that prompt cannot be rewound)."""
+
+    prompt_id: str
+    plan: Any = None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Rewound:
+    """A rewind happened: the files written back or deleted, those left alone because they
+    changed outside the session, and (after a conversation restore) the new session id and the
+    prompt's text, which goes back into the input to be edited or resent."""
+
+    prompt_id: str
+    written: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    conversation: bool = False
+    session_id: str = ""
+    prompt_text: str = ""
+    insertions: int = 0  # lines the restore added back (the SDK's RewindFilesResult)
+    deletions: int = 0
+
+
+@dataclass(frozen=True)
+class RewindProgress:
+    """A code restore is under way: `phase` "prepared" (new contents written aside) then
+    "applied" (files swapped in), `done` of `total` files."""
+
+    phase: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class QuestionsAsked:
+    """AskUserQuestion: put these questions (Claude Code's JSON shape: question, header, options
+    [{label, description}], multiSelect) to the person, then submit `AnswerQuestions` with the
+    same `request_id`."""
+
+    request_id: str
+    questions: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class QuestionsSettled:
+    """The questions are closed (answered, or declined by an interrupt): drop their widget."""
+
+    request_id: str
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """One background shell as /tasks lists it."""
+
+    task_id: str
+    command: str
+    state: str  # running, completed, failed, killed, expired
+    summary: str  # one line: id, status, age, command
+    output_path: str = ""
+
+
+@dataclass(frozen=True)
+class TasksListed:
+    """The answer to ListTasks (newest first)."""
+
+    tasks: tuple[TaskInfo, ...]
+
+
+@dataclass(frozen=True)
+class ContextMeasured:
+    """The answer to MeasureContext: a context_usage.ContextUsage (grid, legend, markdown)."""
+
+    usage: Any
+
+
+@dataclass(frozen=True)
+class StatusLineChanged:
+    """The status line command printed a new first line (ANSI colours kept)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class OutputStyleInfo:
+    name: str
+    description: str
+    source: str  # built-in, user, project
+
+
+@dataclass(frozen=True)
+class OutputStylesListed:
+    """The answer to ListOutputStyles."""
+
+    styles: tuple[OutputStyleInfo, ...]
+    current: str
+
+
+@dataclass(frozen=True)
+class OutputStyleChanged:
+    name: str
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """One row of the /model picker."""
+
+    alias: str  # what to submit in SetModel ("" when the id is the only name)
+    model: str
+    label: str
+    context_window: int
+    efforts: tuple[str, ...] = ()
+    default_effort: str | None = None
+    price: str = ""  # "$3/$15 per Mtok"
+
+
+@dataclass(frozen=True)
+class ModelsListed:
+    """The answer to ListModels: the models table, the current model and effort."""
+
+    models: tuple[ModelInfo, ...]
+    current: str
+    effort: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionRenamed:
+    title: str
+
+
 AgentEvent = (
     TextDelta
     | ThinkingDelta
@@ -507,5 +662,24 @@ SessionEvent = (
     | OpDone
     | SessionClosed
     | TranscriptStatus
+    | RewindPoints
+    | RewindPlanned
+    | Rewound
+    | RewindProgress
+    | QuestionsAsked
+    | QuestionsSettled
+    | TasksListed
+    | ContextMeasured
+    | StatusLineChanged
+    | OutputStylesListed
+    | OutputStyleChanged
+    | ModelsListed
+    | SessionRenamed
 )
 """Everything `Session.events()` yields."""
+
+DAILY_EVENTS = (RewindPoints, RewindPlanned, RewindProgress, Rewound, QuestionsAsked,
+                QuestionsSettled, TasksListed, ContextMeasured, StatusLineChanged,
+                OutputStylesListed, ModelsListed)
+"""The daily loop's events a front end draws itself: pickers' answers, questions, /context,
+the status line (issue 18)."""

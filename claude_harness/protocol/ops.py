@@ -12,7 +12,7 @@ for that `request_id`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from claude_harness.protocol.events import PermissionChoice
@@ -178,6 +178,101 @@ class Shutdown:
     reason: str = "other"
 
 
+# ── the daily loop (issue 18): rewind, background commands, questions, context, styles ──────
+
+
+@dataclass(frozen=True)
+class ListRewindPoints:
+    """Esc Esc or /rewind: ask for the session's prompts (RewindPoints, newest first)."""
+
+
+@dataclass(frozen=True)
+class PlanRewind:
+    """What rewinding the code to before prompt `prompt_id` would do (RewindPlanned)."""
+
+    prompt_id: str
+
+
+@dataclass(frozen=True)
+class Rewind:
+    """Go back to the point before prompt `prompt_id` (an id from RewindPoints, or its user
+    message's uuid): restore the files, the conversation (forked into a new session whose
+    transcript continues from that point; the old one stays resumable), or both. Files changed
+    outside the session are left alone unless `force`."""
+
+    prompt_id: str
+    restore_code: bool = True
+    restore_conversation: bool = True
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class AnswerQuestions:
+    """The answer to the QuestionsAsked with `request_id` (AskUserQuestion): question text ->
+    the chosen label(s) or the person's own words; `declined` when they closed the questions."""
+
+    request_id: str
+    answers: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, dict[str, str]] = field(default_factory=dict)
+    declined: bool = False
+
+
+@dataclass(frozen=True)
+class BackgroundCommands:
+    """Ctrl+B: move the Bash commands running in the foreground to the background."""
+
+
+@dataclass(frozen=True)
+class ListTasks:
+    """/tasks: the background shells (TasksListed)."""
+
+
+@dataclass(frozen=True)
+class StopTask:
+    """Kill the background shell `task_id` (from /tasks)."""
+
+    task_id: str
+
+
+@dataclass(frozen=True)
+class MeasureContext:
+    """/context: what fills the context window (ContextMeasured)."""
+
+
+@dataclass(frozen=True)
+class ListOutputStyles:
+    """/output-style without a name: the styles to choose from (OutputStylesListed)."""
+
+
+@dataclass(frozen=True)
+class SetOutputStyle:
+    """Switch the output style (saved as `outputStyle` in .claude/settings.local.json)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ListModels:
+    """/model without a name, Alt+P: the models table (ModelsListed)."""
+
+
+@dataclass(frozen=True)
+class RenameSession:
+    """/rename: give this conversation a title (shown by /resume)."""
+
+    title: str
+
+
+@dataclass(frozen=True)
+class AddMemory:
+    """`#` at the start of a prompt: append `text` to a CLAUDE.md ("project" or "user")."""
+
+    text: str
+    scope: Literal["project", "user"] = "project"
+
+
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
-      | RegisterHookCallbacks | AnswerHookCallback | Shutdown | SetSandbox)
+      | RegisterHookCallbacks | AnswerHookCallback | Shutdown | SetSandbox | ListRewindPoints
+      | PlanRewind | Rewind | AnswerQuestions | BackgroundCommands | ListTasks | StopTask
+      | MeasureContext | ListOutputStyles | SetOutputStyle | ListModels | RenameSession | AddMemory)

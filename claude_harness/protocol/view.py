@@ -17,9 +17,12 @@ from claude_harness.protocol.events import (
     HistoryReplaced,
     ModeChanged,
     ModelChanged,
+    OutputStyleChanged,
     QueueChanged,
     RulesChanged,
+    SessionRenamed,
     SessionStarted,
+    StatusLineChanged,
     TodosChanged,
     TotalsChanged,
     TranscriptStatus,
@@ -42,6 +45,9 @@ class SessionView:
     session_id: str = ""
     transcript_problem: str = ""  # the first time the transcript could not be written
     transcript_written: bool = True  # everything is on disk now
+    status_line: str = ""  # the status line command's first line (ANSI kept)
+    output_style: str = "default"
+    title: str = ""  # /rename
 
     @property
     def ready(self) -> bool:
@@ -54,6 +60,7 @@ class SessionView:
                 self.started = event
                 self.model, self.mode, self.session_id = event.model, event.mode, event.session_id
                 self.messages = list(event.history)
+                self.output_style = event.output_style
             case UserMessage(message=message) | AssistantMessage(message=message):
                 if not message.get("isSidechain"):
                     self.messages.append(message)
@@ -83,3 +90,9 @@ class SessionView:
             case TranscriptStatus(problem=problem):
                 self.transcript_problem = self.transcript_problem or problem
                 self.transcript_written = not problem
+            case StatusLineChanged(text=text):
+                self.status_line = text
+            case OutputStyleChanged(name=name):
+                self.output_style = name
+            case SessionRenamed(title=title):
+                self.title = title

@@ -214,12 +214,13 @@ class Checkpoints:
     # ── recording ──────────────────────────────────────────────────────────────────────────
 
     def begin_prompt(self, prompt_id: str, *, message_uuid: str | None = None,
-                     text: str = "") -> PromptCheckpoint:
-        """Start grouping changes under a new user prompt (call before it is sent)."""
+                     text: str = "", created: float | None = None) -> PromptCheckpoint:
+        """Start grouping changes under a new user prompt (call before its changes begin);
+        `created`: when it was sent, if not now."""
         with self._lock:
             self._settle_locked()
             prompt = PromptCheckpoint(prompt_id, message_uuid, text[:PROMPT_TEXT_CHARS],
-                                      time.time())
+                                      created if created is not None else time.time())
             self._add_prompt(prompt)
             self._append(["p", prompt_id, message_uuid, prompt.text, round(prompt.created, 3)])
             return prompt
@@ -383,6 +384,16 @@ class Checkpoints:
                 deletions=sum(f.deletions for f in applied),
                 saved=saved,
             )
+
+    def mark_rewound(self, key: str) -> str:
+        """The conversation went back to before prompt `key` with the code left as it is: that
+        prompt and the later ones leave the picker (their changes stay restorable from an
+        earlier prompt). Returns the prompt's id."""
+        with self._lock:
+            prompt_id = self._prompts[self._start_index(key)].prompt_id
+            self._mark_rewound(prompt_id)
+            self._append(["r", prompt_id, {}, {}])
+            return prompt_id
 
     def _save_current(self, paths: list[str]) -> dict[str, str]:
         """Keep what a restore is about to overwrite (one batch, one fsync): nothing is lost,

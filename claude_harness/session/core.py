@@ -84,6 +84,7 @@ from claude_harness.session import transcript_notices
 from claude_harness.session.agents import BackgroundAgents, child_setup
 from claude_harness.session.command_prompt import AsIs, CommandPreparation, typed_command
 from claude_harness.session.config_report import unsupported_settings
+from claude_harness.session.daily import DailyOps
 from claude_harness.session.describe import mcp_action, report
 from claude_harness.session.hook_callbacks import HookCallbacks
 from claude_harness.session.hook_setup import build_hook_runner
@@ -142,6 +143,7 @@ class SessionConfig:
     compact_fraction: float | None = None  # autoCompactThreshold: share of the window
     attribution: str | None = None  # the line commits end with (settings `attribution`)
     load_report: Any = None  # config/load_report.LoadReport of this start: /doctor shows it
+    status_line: Any = None  # a statusline.StatusLineConfig (settings' `statusLine`), or None
 
 
 Job = Callable[[], Awaitable[None]]
@@ -200,6 +202,7 @@ class Session:
         self._queued: list[ops.UserPrompt] = []
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
         self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
+        self.daily = DailyOps(self)  # checkpoints, questions, background notes, status line...
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -236,6 +239,7 @@ class Session:
     def _emit(self, event: SessionEvent) -> None:
         assert self._out is not None
         self._out.put_nowait(event)
+        self.daily.observe(event)
 
     def _emit_all(self, events: list[SessionEvent]) -> None:
         for event in events:
@@ -289,7 +293,7 @@ class Session:
         fields = self.catalog.init_fields()
         return {"agents": tuple(fields["agents"]), "slash_commands": tuple(fields["slash_commands"]),
                 "skills": tuple(fields["skills"]), "plugins": tuple(fields["plugins"]),
-                "output_style": self.config.output_style}
+                "output_style": self.daily.output_style}
 
     async def _setup_hooks(self, trigger: str) -> None:
         """`--init` / `--maintenance`: Setup hooks, before anything else; what they print
@@ -342,6 +346,8 @@ class Session:
                 self.hook_callbacks.answer(rid, output, error)
             case ops.SetSandbox(enabled=enabled):
                 self._switch_sandbox(enabled)
+            case _:
+                self.daily.dispatch(op)
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -401,6 +407,7 @@ class Session:
             self._abort.abort(reason or "interrupted by user")
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
+        self.daily.interrupted()
         if self._queued:
             texts = tuple(_prompt_text(p) for p in self._queued)
             self._queued = []
@@ -433,6 +440,11 @@ class Session:
                 yield TurnEnd("end_turn", 0)
                 return
             content = prepared.content
+            if isinstance(preparation, AsIs):  # a command attaches its own @paths
+                content, problems = await self.daily.attach_mentions(op.content, content,
+                                                                     self._context(abort))
+                for notice in problems:
+                    yield notice
             allowed_tools = (*allowed_tools, *prepared.allowed_tools)
             if allowed_tools:
                 self.permission = replace(saved, rules=(*saved.rules,
@@ -456,6 +468,8 @@ class Session:
             message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
+            for note in self.daily.prompt_sent(_prompt_text(op)):
+                yield note
             async for event in self._answer(self._params(prepared.model), abort):
                 yield event
         finally:
@@ -538,7 +552,8 @@ class Session:
                            stream_events=self.config.stream_events,
                            budget_usd=None if budget is None else budget - self.totals.cost_usd,
                            fallback_model=self.config.fallback_model,
-                           api_history=self.api_history, context_message=self._listing)
+                           api_history=self.api_history, context_message=self._listing,
+                           between_batches=self.daily.between_batches)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -565,6 +580,8 @@ class Session:
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
             file_reminders=self.path_rules.for_files if self.path_rules is not None else None,
             spawn_background=self._spawn_background,
+            checkpoints=self.daily.checkpoints.service,
+            questions=self.daily.questions,
         )
 
     async def _spawn_agent(self, spec: SubAgentSpec, parent: ToolUseContext,
@@ -616,6 +633,7 @@ class Session:
         """What a turn's event changes in the session (it is passed on as it is)."""
         if self.journal is not None:
             self.journal.record(event)
+        self.daily.applied(event)
         match event:
             case AssistantMessage() | UserMessage():
                 pass  # written by the journal
@@ -803,6 +821,7 @@ class Session:
                 await self.config.hooks.run("SessionEnd", {"reason": reason,
                                                            "cwd": str(self.shell.cwd)})
         finally:
+            await self.daily.close()
             if self.transcript is not None:
                 self.transcript.close()
             await self.api.close()

@@ -148,6 +148,8 @@ def _messages(chain: list[Entry]) -> list[dict[str, Any]]:
         message = entry.get("message")
         if entry.get("type") in ("user", "assistant") and isinstance(message, dict):
             messages.append(message)
+        elif isinstance(message, dict) and message.get("role") == "system":
+            messages.append(message)  # a note in the conversation (output style, task ended)
     return _answer_every_call(messages)
 
 

@@ -157,6 +157,16 @@ class Transcript:
         if self._error is None or time.monotonic() >= self._next_retry:
             self._flush_pending()
 
+    def append_metadata(self, kind: str, **fields: Any) -> None:
+        """A line beside the conversation (a /rename title): no uuid, so the chain of messages
+        never passes through it and resume ignores it."""
+        entry = {"type": kind, **fields, "sessionId": self.session_id}
+        line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode(
+            "utf-8", "surrogatepass")
+        self._pending.append(line)
+        if self._error is None or time.monotonic() >= self._next_retry:
+            self._flush_pending()
+
     def sync(self) -> None:
         """Write what is pending and fsync (turn end, exit, signals); never raises."""
         self._flush_pending()

@@ -33,6 +33,7 @@ from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.notice import NoticeView
 from claude_harness.tui.widgets.prompt_input import PromptInput
 from claude_harness.tui.widgets.status_bar import StatusBar
+from claude_harness.tui.widgets.status_line import StatusLineView
 from claude_harness.tui.widgets.todo_panel import TodoPanel
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from claude_harness.protocol.events import PermissionRequest
     from claude_harness.protocol.ops import Op
     from claude_harness.protocol.view import SessionView
+    from claude_harness.tui.daily_dock import DailyDock
     from claude_harness.tui.link import SessionLink
     from claude_harness.tui.router import TurnRenderer
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
@@ -62,6 +64,11 @@ class HarnessApp(App[None]):
         Binding("ctrl+d", "exit", "Exit", show=False, priority=True),
         Binding("ctrl+o", "toggle_details", "Details", show=False, priority=True),
         Binding("ctrl+t", "toggle_todos", "Todos", show=False, priority=True),
+        Binding("ctrl+b", "background_commands", "Background", show=False, priority=True),
+        Binding("alt+p", "pick_model", "Model", show=False, priority=True),
+        Binding("ctrl+r", "search_history", "History search", show=False, priority=True),
+        Binding("ctrl+g", "edit_prompt", "Edit in $EDITOR", show=False, priority=True),
+        Binding("ctrl+v", "paste_image", "Paste image", show=False, priority=True),
     ]
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
@@ -95,6 +102,7 @@ class HarnessApp(App[None]):
             yield Static(id="completion-hint", markup=False)
             yield self._prompt
             yield StatusBar()
+            yield StatusLineView()
 
     @property
     def conversation(self) -> Conversation:
@@ -263,6 +271,9 @@ class HarnessApp(App[None]):
         if text.startswith("!"):
             await self.run_shell(text[1:].strip())
             return
+        if text.startswith("#") and self.dock is not None and text[1:].strip():
+            await self.dock.ask_memory_scope(text[1:].strip())
+            return
         await self.send_prompt(text)
 
     async def send_prompt(self, text: str) -> None:
@@ -337,7 +348,7 @@ class HarnessApp(App[None]):
             self.link.interrupt()
             self.prompt.display = True
             self.prompt.focus()
-        else:
+        elif self.dock is None or not self.dock.escape_pressed():
             self._hide_completion()
 
     def action_ctrl_c(self) -> None:
@@ -367,6 +378,39 @@ class HarnessApp(App[None]):
 
     def toggle_todos(self) -> None:
         self.query_one(TodoPanel).toggle()
+
+    # ── the daily loop: Ctrl+B, Alt+P, Ctrl+R, Ctrl+G, Ctrl+V (tui/daily_dock.py) ──────────
+
+    @property
+    def dock(self) -> DailyDock | None:
+        """Where pickers and questions show, once the session is ready."""
+        return self.link.dock if self.link is not None else None
+
+    def action_background_commands(self) -> None:
+        if self.dock is not None:
+            self.dock.background_commands()
+
+    def action_pick_model(self) -> None:
+        if self.dock is not None:
+            self.dock.open_models()
+
+    async def action_search_history(self) -> None:
+        if self.dock is not None:
+            await self.dock.search_history()
+
+    async def action_edit_prompt(self) -> None:
+        from claude_harness.tui.external_editor import edit_in_editor  # on Ctrl+G only
+
+        edited = await edit_in_editor(self, self.prompt.text)
+        if edited is not None:
+            self.prompt.set_text(edited)
+        self.prompt.focus()
+
+    async def action_paste_image(self) -> None:
+        from claude_harness.tui.external_editor import paste_clipboard_image  # on Ctrl+V only
+
+        if not await paste_clipboard_image(self):
+            self.prompt.action_paste()  # no image on the clipboard: the usual paste
 
     # ── completion (`/command`, `@path`) ────────────────────────────────────────────────────
 

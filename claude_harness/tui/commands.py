@@ -16,7 +16,8 @@ from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
 from claude_harness.config.paths import data_dir
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
-from claude_harness.session.transcript import list_sessions, live_mark, read_entries
+from claude_harness.session.titles import search, summarize
+from claude_harness.session.transcript import list_sessions
 from claude_harness.tui.export import conversation_markdown
 from claude_harness.tui.themes import save_user_theme
 
@@ -24,7 +25,9 @@ KEYS_HELP = (
     "Keys: Enter send · Shift+Enter or \\+Enter newline · Up/Down history · Tab completes "
     "/commands and @paths · Shift+Tab mode · Esc interrupt · Ctrl+C interrupt (twice on an "
     "empty prompt exits) · Ctrl+D exit · Ctrl+O tool details · Ctrl+T todos · !cmd runs a "
-    "shell command and gives its output to the model"
+    "shell command and gives its output to the model · Esc Esc rewind · Ctrl+B running "
+    "command to the background · Alt+P model · Ctrl+R search history · Ctrl+G edit in $EDITOR "
+    "· Ctrl+V paste an image · #note saves to memory"
 )
 
 
@@ -46,9 +49,13 @@ class Host(Protocol):
     def suspend(self) -> Any: ...
     def toggle_todos(self) -> None: ...
 
+    @property
+    def dock(self) -> Any: ...  # tui/daily_dock.DailyDock once the session is ready
+
 
 Action = Callable[[Host, str], Awaitable[None]]
-NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory"}
+NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory", "rewind",
+                 "tasks", "output-style"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -75,7 +82,8 @@ async def _help(host: Host, _args: str) -> None:
 
 
 async def _model(host: Host, _args: str) -> None:
-    await host.post_notice(f"Current model: {host.view.model}. Use /model <name> to switch.")
+    """No argument: the models table to pick from (also Alt+P)."""
+    host.dock.open_models()
 
 
 async def _mode(host: Host, _args: str) -> None:
@@ -89,41 +97,27 @@ async def _resume(host: Host, args: str) -> None:
         return
     sessions = [p for p in list_sessions(data_dir(), host.cwd) if p.stem != host.view.session_id]
     choice = args.strip()
-    if not choice:
-        if not sessions:
-            await host.post_notice("No earlier sessions in this project.")
-            return
-        from claude_harness.tui.screens.session_picker import SessionPicker  # a rare screen
-
-        items = []
-        for path in sessions[:50]:
-            when = _dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-            items.append((path, f"{when}  {_first_prompt(path) or path.stem}{live_mark(path)}"))
-
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                host.submit(Resume(path.stem))
-
-        host.push_screen(SessionPicker(items), chosen)
-        return
     if choice.isdigit() and 1 <= int(choice) <= len(sessions):
         host.submit(Resume(sessions[int(choice) - 1].stem))
-    elif (path := next((p for p in sessions if p.stem.startswith(choice)), None)) is not None:
+        return
+    if choice and (path := next((p for p in sessions if p.stem.startswith(choice)), None)):
         host.submit(Resume(path.stem))
-    else:
-        await host.post_notice(f"No session {choice!r}.", "error")
+        return
+    # No argument, or words to search the titles and first prompts for: the picker.
+    summaries = [summarize(path) for path in sessions[:200]]
+    if not summaries:
+        await host.post_notice("No earlier sessions in this project.")
+        return
+    if choice and not search(summaries, choice):
+        await host.post_notice(f"No session matches {choice!r}.", "error")
+        return
+    from claude_harness.tui.screens.session_picker import SessionPicker  # a rare screen
 
+    def chosen(path: Path | None) -> None:
+        if path is not None:
+            host.submit(Resume(path.stem))
 
-def _first_prompt(path: Path) -> str:
-    for entry in read_entries(path):
-        message = entry.get("message")
-        if entry.get("type") == "user" and isinstance(message, dict):
-            content = message.get("content")
-            if isinstance(content, list):
-                content = next((b.get("text") for b in content if b.get("type") == "text"), "")
-            if isinstance(content, str) and content.strip():
-                return " ".join(content.split())[:60]
-    return ""
+    host.push_screen(SessionPicker(summaries, query=choice), chosen)
 
 
 async def _cost(host: Host, _args: str) -> None:
@@ -214,8 +208,25 @@ async def _agents(host: Host, args: str) -> None:
     await host.post_notice(message, level)
 
 
+async def _rewind(host: Host, _args: str) -> None:
+    host.dock.open_rewind()
+
+
+async def _tasks(host: Host, _args: str) -> None:
+    host.dock.open_tasks()
+
+
+async def _output_style(host: Host, _args: str) -> None:
+    host.dock.open_styles()
+
+
+async def _rename(host: Host, _args: str) -> None:
+    await host.post_notice("Usage: /rename <title>")
+
+
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "resume": _resume, "cost": _cost,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
-    "memory": _memory, "agents": _agents,
+    "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,
+    "output-style": _output_style, "rename": _rename,
 }

@@ -37,6 +37,8 @@ from claude_harness.protocol.ops import (
 )
 from claude_harness.protocol.view import SessionView
 from claude_harness.tui import commands
+from claude_harness.tui.daily_dock import EVENTS as DOCK_EVENTS
+from claude_harness.tui.daily_dock import DailyDock
 from claude_harness.tui.router import TurnRenderer, history_widgets
 from claude_harness.tui.widgets.notice import NoticeView
 from claude_harness.tui.widgets.todo_panel import TodoPanel
@@ -54,6 +56,8 @@ class SessionLink:
         self.session = session  # only ever used through submit() and events()
         self.view = SessionView()
         self.renderer = TurnRenderer(app.conversation)
+        self.dock = DailyDock()  # pickers and questions, in place of the prompt
+        app.query_one("#input-area").mount(self.dock, before=app.prompt)
 
     # ── ops out ─────────────────────────────────────────────────────────────────────────────
 
@@ -122,6 +126,8 @@ class SessionLink:
                 app.query_one(TodoPanel).set_todos(list(todos))
             case SessionClosed():
                 return
+            case _ if isinstance(event, DOCK_EVENTS):
+                await self.dock.on_session_event(event)
             case _:
                 await self.renderer.handle(event)
 
@@ -135,7 +141,7 @@ class SessionLink:
         if not started.has_credentials:
             await app.post_notice(NO_KEY_NOTICE, "warning", boxed=True)
         if started.history:
-            await app.conversation.add_many(history_widgets(list(started.history[-60:])))
+            await app.conversation.load_history(list(started.history), history_widgets)
             await app.post_notice(
                 f"Continuing the conversation ({len(started.history)} messages).")
         elif app.pick_session:
@@ -152,8 +158,9 @@ class SessionLink:
         if event.reason == "clear":
             await app.post_notice("Conversation cleared: the model starts from a fresh context.")
             return
-        await app.conversation.add_many(history_widgets(list(event.messages[-60:])))
-        await app.post_notice(f"Resumed {event.session_id} ({len(event.messages)} messages).")
+        await app.conversation.load_history(list(event.messages), history_widgets)
+        if event.reason == "resume":
+            await app.post_notice(f"Resumed {event.session_id} ({len(event.messages)} messages).")
 
     def _busy(self, running: bool, label: str) -> None:
         app = self.app

@@ -160,8 +160,8 @@ def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
     widgets: list[Widget] = []
     pending: dict[str, ToolCallView] = {}
     for message in messages:
-        if message.get("isSidechain"):
-            continue  # a sub-agent's own transcript: summarised by its Agent call's view
+        if message.get("isSidechain") or message.get("role") == "system":
+            continue  # a sub-agent's transcript (its Agent call sums it up), a note to the model
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
         for block in blocks:

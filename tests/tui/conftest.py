@@ -31,7 +31,7 @@ def available_tools(perm: Any) -> tuple[Any, ...]:
 
 def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "default",
                 bypass: bool = False, key: str | None = "test",
-                history: list[dict[str, Any]] | None = None) -> Any:
+                history: list[dict[str, Any]] | None = None, **config: Any) -> Any:
     """A session wired as bootstrap does, pointed at `server`, without reading settings files."""
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.types import PermissionContext
@@ -45,7 +45,7 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
         api=ApiSettings(api_key=key, auth_token=None,
                         base_url=server.url if server else "http://127.0.0.1:9",
                         retry_base_delay=0.05, max_retries=1),
-        data_dir=proj.parent / "home" / "data", history=list(history or []),
+        data_dir=proj.parent / "home" / "data", history=list(history or []), **config,
     )
     return Session(config)
 

@@ -10,7 +10,7 @@ import pytest
 
 from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 from claude_harness.tui.widgets.tool_call import ToolCallView
-from tests.e2e.support import conversation
+from claude_harness.tui.widgets.user_prompt import UserPromptView
 from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
 
 
@@ -206,9 +206,9 @@ async def test_escape_interrupts_a_long_command_and_the_next_prompt_works(
     assert "next one" in sent_texts(last[-1])
 
 
-async def test_message_typed_while_working_is_queued_and_sent_next(
+async def test_message_typed_while_working_is_queued_then_steers_the_same_turn(
         api: Any, make_app: Any) -> None:
-    server = api([{"content": [bash("sleep 3")]}, "First done.", "Second done."])
+    server = api([{"content": [bash("sleep 2")]}, "Both done."])
     app = make_app(server, mode="bypassPermissions", bypass=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
@@ -216,8 +216,14 @@ async def test_message_typed_while_working_is_queued_and_sent_next(
         await wait_for(pilot, lambda: app.busy, what="busy")
         await send(pilot, "second")
         await wait_for(pilot, lambda: app.queued == ["second"], what="queued in the session")
-        await wait_for(pilot, lambda: "Second done." in screen_text(app), what="queued answer")
-    assert "second" in sent_texts(conversation(server.requests[-1])[-1])
+        queued = [v for v in app.query(UserPromptView) if v.has_class("-queued")]
+        assert len(queued) == 1  # shown dimmed while it waits for the tool batch to end
+        await wait_for(pilot, lambda: "Both done." in screen_text(app), what="the answer")
+        assert not any(v.has_class("-queued") for v in app.query(UserPromptView))
+    assert len(server.requests) == 2  # injected after the tool batch, inside the same turn
+    last = server.requests[1]["messages"][-1]
+    assert last["content"][0]["type"] == "tool_result"
+    assert "second" in sent_texts(last)[0]
 
 
 async def test_edit_prompt_shows_the_diff_and_the_result_preview(api: Any, make_app: Any,

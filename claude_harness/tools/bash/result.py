@@ -87,7 +87,7 @@ def _background_lines(run: BashRun) -> list[str]:
         timeout = _duration(run.timed_out_after_ms or 0)
         head = (f"Command did not complete within its {timeout} timeout and was moved to the "
                 f"background (ID: {shell}). It is running now: do not start a second copy.")
-    lines = [head]
+    lines = [head, "You will be notified when it ends (a <task-notification> message)."]
     if run.output_path:
         lines.append(f"Output is being written to: {run.output_path}. To check interim output, "
                      f"use Read on that file path, or TaskOutput with task_id {shell!r}.")

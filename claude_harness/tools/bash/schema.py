@@ -47,8 +47,9 @@ class BashInput(ToolInput):
     run_in_background: bool = Field(
         default=False,
         description=(
-            "Start the command in the background and return at once; read its output later "
-            "with BashOutput and stop it with KillShell."
+            "Start the command in the background and return at once. You are told when it "
+            "ends; meanwhile Read its output file (or use TaskOutput), and stop it with "
+            "TaskStop."
         ),
     )
     dangerouslyDisableSandbox: bool = Field(  # noqa: N815 - Claude Code's parameter name

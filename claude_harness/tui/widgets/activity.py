@@ -45,6 +45,12 @@ class ActivityLine(Static):
     def active(self) -> bool:
         return self._timer is not None
 
+    def relabel(self, label: str) -> None:
+        """A new label for the work under way (a rewind's progress), same timer."""
+        self.label = label
+        if self.active:
+            self._render_line()
+
     def set_queued(self, count: int) -> None:
         self.queued = count
         if self.active:

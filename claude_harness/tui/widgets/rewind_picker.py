@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,6 +26,7 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Static
 
+from claude_harness.previews import REWIND_CHOICES, ago
 from claude_harness.session.checkpoints import PromptCheckpoint, RestorePlan
 
 VISIBLE_ROWS = 8
@@ -40,26 +42,10 @@ class RewindChoice:
     force: bool = False  # overwrite files changed outside the session
 
 
-ACTIONS: tuple[tuple[str, bool, bool], ...] = (  # label, code, conversation
-    ("Restore code and conversation", True, True),
-    ("Restore conversation", False, True),
-    ("Restore code", True, False),
-    ("Never mind", False, False),
-)
+ACTIONS = REWIND_CHOICES  # label, restore code, restore conversation
 
 
-def ago(created: float, now: float | None = None) -> str:
-    seconds = max(0, int((now or time.time()) - created))
-    if seconds < 60:
-        return f"{seconds}s ago"
-    if seconds < 3600:
-        return f"{seconds // 60}m ago"
-    if seconds < 86400:
-        return f"{seconds // 3600}h ago"
-    return f"{seconds // 86400}d ago"
-
-
-def _files_summary(prompt: PromptCheckpoint) -> str:
+def _files_summary(prompt: PromptCheckpoint | Any) -> str:
     files = prompt.files
     if not files:
         return "no code changes"
@@ -100,10 +86,19 @@ class RewindPicker(Vertical, can_focus=True):
     class Cancelled(Message):
         pass
 
-    def __init__(self, prompts: Sequence[PromptCheckpoint],
-                 plan_for: Callable[[str], RestorePlan]) -> None:
-        """`prompts` newest first (Checkpoints.prompts()); `plan_for(prompt_id)` is what
-        restoring the code would do (Checkpoints.plan_restore)."""
+    class PlanWanted(Message):
+        """Without `plan_for`: ask the owner what restoring the code to before `prompt_id`
+        would do; it answers with `show_plan`."""
+
+        def __init__(self, prompt_id: str) -> None:
+            super().__init__()
+            self.prompt_id = prompt_id
+
+    def __init__(self, prompts: Sequence[PromptCheckpoint | Any],
+                 plan_for: Callable[[str], RestorePlan] | None = None) -> None:
+        """`prompts` newest first (Checkpoints.prompts(), or the session's RewindPoints);
+        `plan_for(prompt_id)` is what restoring the code would do (Checkpoints.plan_restore).
+        Without it the picker asks for the plan (PlanWanted) and waits for `show_plan`."""
         super().__init__(classes="rewind-picker")
         self.prompts = [p for p in prompts if not p.rewound]
         self.plan_for = plan_for
@@ -133,7 +128,11 @@ class RewindPicker(Vertical, can_focus=True):
 
     def _draw(self) -> None:
         {"prompt": self._draw_prompts, "action": self._draw_actions,
-         "confirm": self._draw_confirm}[self.step]()
+         "confirm": self._draw_confirm, "planning": self._draw_planning}[self.step]()
+
+    def _draw_planning(self) -> None:
+        self._body.update("Looking at the files this would restore…")
+        self._hint.update("Esc back")
 
     def _draw_prompts(self) -> None:
         self._title.update("Rewind: restore the code and/or the conversation to the point "
@@ -222,6 +221,11 @@ class RewindPicker(Vertical, can_focus=True):
         if self.step == "prompt":
             if self.prompt is None:
                 return
+            if self.plan_for is None:
+                self.step = "planning"
+                self.post_message(self.PlanWanted(self.prompt.prompt_id))
+                self._draw()
+                return
             self.plan = self.plan_for(self.prompt.prompt_id)
             self.step, self.action = "action", 0 if self._usable(True) else 1
         elif self.step == "action":
@@ -239,6 +243,14 @@ class RewindPicker(Vertical, can_focus=True):
                 return
         self._draw()
 
+    def show_plan(self, prompt_id: str, plan: RestorePlan | None) -> None:
+        """The plan asked for with PlanWanted (None: the code cannot be restored)."""
+        if self.step != "planning" or self.prompt is None or self.prompt.prompt_id != prompt_id:
+            return
+        self.plan = plan
+        self.step, self.action = "action", 0 if self._usable(True) else 1
+        self._draw()
+
     def action_answer(self, overwrite: bool) -> None:
         if self.step == "confirm" and self._pending is not None:
             pending = self._pending
@@ -250,7 +262,7 @@ class RewindPicker(Vertical, can_focus=True):
         if self.step == "prompt":
             self._finish(None)
             return
-        self.step = "prompt" if self.step == "action" else "action"
+        self.step = "action" if self.step == "confirm" else "prompt"
         self._draw()
 
     def _finish(self, choice: RewindChoice | None) -> None:

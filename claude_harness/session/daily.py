@@ -1,0 +1,425 @@
+"""The session's daily-loop services (issue 18), kept beside the core so core.py stays the
+conversation's driver: checkpoints and rewind, background commands and their notices, steering,
+`@` mentions, AskUserQuestion, /context, the status line command, output styles, /model's
+table, /rename and `#` memory notes.
+
+The Session owns one DailyOps. It calls, at fixed points:
+  - `dispatch(op)` for the ops below (from its driver, in order);
+  - `attach_mentions` before a prompt goes out and `prompt_sent` once it is in the transcript;
+  - `between_batches` (through the loop's QueryParams) after each tool batch;
+  - `applied(event)` for each turn event it applies, `observe(event)` for each it emits;
+  - `interrupted()` on Esc, `close()` at shutdown.
+Everything it reports goes out as events; front ends only ever see those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from claude_harness import __version__
+from claude_harness.api.pricing import context_window_for
+from claude_harness.config.local_rules import local_settings_path
+from claude_harness.config.memory import load_memory
+from claude_harness.config.memory_notes import append_memory
+from claude_harness.config.settings_write import update_json_file
+from claude_harness.protocol import ops
+from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.events import (
+    AgentEvent,
+    Busy,
+    ContextMeasured,
+    HistoryReplaced,
+    ModeChanged,
+    ModelChanged,
+    Notice,
+    OutputStyleChanged,
+    OutputStyleInfo,
+    OutputStylesListed,
+    RewindProgress,
+    Rewound,
+    SessionEvent,
+    SessionRenamed,
+    SessionStarted,
+    TaskInfo,
+    TasksListed,
+    UserMessage,
+)
+from claude_harness.session.model_menu import models_listing
+from claude_harness.session.prompt_extras import Reminders
+from claude_harness.session.questions import SessionQuestions
+from claude_harness.session.resume import load_session
+from claude_harness.session.rewind import RewindUnavailable, SessionCheckpoints
+from claude_harness.session.status_line import StatusLineFeed
+from claude_harness.session.task_notes import TaskNotes
+from claude_harness.session.transcript import Transcript
+from claude_harness.tools.tool_search import loaded_from_history
+
+if TYPE_CHECKING:
+    from claude_harness.config.output_styles import OutputStyle, StyleCatalog
+    from claude_harness.session.checkpoints import PromptCheckpoint
+    from claude_harness.statusline import SessionState
+    from claude_harness.tools.bash.background import BackgroundShell
+
+STEERING = ("The user sent this message while you were working:\n{text}\n\nTake it into account "
+            "as you continue this turn.")
+MEMORY_NOTE = ("The user added this to their memory ({where}); follow it from now on, as you "
+               "follow the rest of CLAUDE.md:\n{text}")
+PROGRESS_STEP = 25  # a RewindProgress event every so many files (and at the end of a phase)
+STATUS_TRIGGERS = (Busy, ModeChanged, ModelChanged, OutputStyleChanged, SessionStarted)
+
+
+class DailyOps:
+    def __init__(self, session: Any) -> None:
+        self.session = session  # the Session this half belongs to
+        config = session.config
+        self.checkpoints = SessionCheckpoints(
+            self.session_dir, lambda text: session._emit(Notice(text, "warning")))
+        self.questions = SessionQuestions(session._emit, config.permission.interactive)
+        self.task_notes = TaskNotes(self._shell_ended)
+        self.task_notes.watch(self.session_dir)
+        self.status_line = StatusLineFeed(getattr(config, "status_line", None), config.cwd,
+                                          session._emit)
+        self._styles: StyleCatalog | None = None
+        self.output_style = getattr(config, "output_style", "default") or "default"
+        self._notes: list[dict[str, Any]] = []  # system messages for the next prompt
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def session_dir(self) -> Path | None:
+        s = self.session
+        return (s.transcript.path.parent / s.session_id) if s.transcript is not None else None
+
+    def _emit(self, event: SessionEvent) -> None:
+        self.session._emit(event)
+
+    # ── ops ─────────────────────────────────────────────────────────────────────────────────
+
+    def dispatch(self, op: ops.Op) -> None:
+        """Apply one of issue 18's ops (any other op is not ours: ignored)."""
+        match op:
+            case ops.ListRewindPoints():
+                self._emit(self.checkpoints.points())
+            case ops.PlanRewind(prompt_id=key):
+                self._emit(self.checkpoints.plan(key))
+            case ops.Rewind():
+                self.session._start_job(lambda: self._rewind(op), "Rewinding", "/rewind")
+            case ops.AnswerQuestions():
+                self.questions.answer(op)
+            case ops.BackgroundCommands():
+                self._background_commands()
+            case ops.ListTasks():
+                self._emit(_tasks())
+            case ops.StopTask(task_id=task_id):
+                asyncio.get_running_loop().create_task(self._stop_task(task_id))
+            case ops.MeasureContext():
+                self._emit(ContextMeasured(self._measure()))
+            case ops.ListOutputStyles():
+                self._emit(self._style_listing())
+            case ops.SetOutputStyle(name=name):
+                self._set_output_style(name)
+            case ops.ListModels():
+                self._emit(models_listing(self.session.model,
+                                          self.session.request_settings.effort))
+            case ops.RenameSession(title=title):
+                self._rename(title)
+            case ops.AddMemory(text=text, scope=scope):
+                self._add_memory(text, scope)
+
+    # ── the turn's fixed points ─────────────────────────────────────────────────────────────
+
+    async def attach_mentions(self, prompt: Any, content: list[dict[str, Any]],
+                              ctx: ToolUseContext) -> tuple[list[dict[str, Any]], list[Notice]]:
+        """A text prompt's `@` mentions, attached as Read would (in a worker thread; the files
+        count as read); mentions that could not be attached become notices."""
+        if not isinstance(prompt, str) or "@" not in prompt:
+            return content, []
+        from claude_harness.mentions import attach_mentions  # Read's machinery, for an @ only
+
+        attached = await asyncio.to_thread(attach_mentions, prompt, self.session.config.cwd,
+                                           ctx.permission)
+        attached.mark_read(ctx)
+        notices = [Notice(f"Not attached: {problem}", "warning") for problem in attached.problems]
+        if not attached.blocks:
+            return content, notices
+        return [*attached.blocks, *content], notices
+
+    def prompt_sent(self, text: str) -> list[AgentEvent]:
+        """The prompt's user message is in the transcript: group the coming file changes under
+        it, and add the notes waiting for it (after it, as Claude Code places them)."""
+        transcript = self.session.transcript
+        self.checkpoints.prompt_sent(transcript.last_uuid if transcript else None, text)
+        return [self._append_note(note) for note in self._take_notes()]
+
+    def between_batches(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """After a tool batch the turn goes on from: prompts sent meanwhile (steering, in the
+        results' message) and notes (background tasks that ended) as system messages."""
+        return self._steering(), self._take_notes()
+
+    def applied(self, event: AgentEvent) -> None:
+        if isinstance(event, UserMessage) and _has_tool_results(event.message):
+            self.checkpoints.settle()
+
+    def observe(self, event: SessionEvent) -> None:
+        """Every event the session emits: the status line follows turns, modes and models."""
+        if isinstance(event, SessionStarted):
+            self._loop = asyncio.get_running_loop()  # shells end on other threads: hop here
+        if isinstance(event, STATUS_TRIGGERS) and self.status_line.enabled:
+            if isinstance(event, Busy) and event.running:
+                return
+            self.status_line.refresh(self._status_state())
+
+    def interrupted(self) -> None:
+        self.questions.decline_all()
+
+    async def close(self) -> None:
+        self.task_notes.close()
+        self.checkpoints.close()
+        await self.status_line.close()
+
+    # ── steering and notes ──────────────────────────────────────────────────────────────────
+
+    def _steering(self) -> list[dict[str, Any]]:
+        """Prompts queued during the turn, as text for the model to read now. A custom command
+        or a prompt with attachments waits for the turn's end instead (it is a turn of its own)."""
+        session = self.session
+        queued = session._queued
+        if not queued or any(
+                p.allowed_tools or not isinstance(p.content, str)
+                or session.expand_command(p.content) is not None for p in queued):
+            return []
+        prompt = session._take_queued()
+        return [{"type": "text", "text": STEERING.format(text=prompt.content)}]
+
+    def _take_notes(self) -> list[dict[str, Any]]:
+        notes, self._notes = self._notes, []
+        ended = self.task_notes.take_message()
+        return [*notes, *([ended] if ended else [])]
+
+    def _append_note(self, note: dict[str, Any]) -> UserMessage:
+        self.session.messages.append(note)
+        return UserMessage(note)
+
+    def _shell_ended(self, shell: BackgroundShell) -> None:
+        """From the shell's reader thread: tell the person (the model hears at its next turn)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        notice = Notice(f"Background command {shell.id} {shell.status()}: "
+                        f"{shell.command.strip().splitlines()[0] if shell.command.strip() else ''}")
+        loop.call_soon_threadsafe(self._emit, notice)
+
+    # ── background commands ─────────────────────────────────────────────────────────────────
+
+    def _background_commands(self) -> None:
+        from claude_harness.tools.bash.foreground import FOREGROUND  # Ctrl+B: Bash is loaded
+
+        moved = FOREGROUND.background_all()
+        if not moved:
+            self._emit(Notice("No command is running in the foreground."))
+            return
+        self._emit(Notice(f"Moved to the background: {', '.join(moved)} (/tasks lists them)."))
+
+    async def _stop_task(self, task_id: str) -> None:
+        from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
+
+        try:
+            shell = await asyncio.to_thread(REGISTRY.kill, task_id)
+        except Exception as exc:  # ToolError: no such task
+            self._emit(Notice(str(getattr(exc, "message", exc)), "error"))
+            return
+        self._emit(Notice(f"{shell.id}: {shell.status()}."))
+        self._emit(_tasks())
+
+    # ── rewind ──────────────────────────────────────────────────────────────────────────────
+
+    async def _rewind(self, op: ops.Rewind) -> None:
+        from claude_harness.session.checkpoints import CheckpointError  # a rewind: the store
+
+        try:
+            prompt = self.checkpoints.find(op.prompt_id)
+        except RewindUnavailable as exc:
+            self._emit(Notice(str(exc), "error"))
+            return
+        if op.restore_conversation and (prompt.message_uuid is None
+                                        or self.session.transcript is None):
+            self._emit(Notice("This prompt's place in the conversation is not known; only its "
+                              "code can be restored.", "error"))
+            return
+        result = None
+        if op.restore_code:
+            try:
+                result = await self.checkpoints.restore_code(
+                    prompt.prompt_id, force=op.force, progress=self._progress_reporter())
+            except (CheckpointError, OSError) as exc:  # the journal left every file as it was
+                self._emit(Notice(f"Could not restore the files: {exc}", "error"))
+                return
+            for path in result.files_changed:
+                self.session.read_file_state.discard(path)
+        new_id = ""
+        if op.restore_conversation:
+            from claude_harness.session.fork import ForkError  # a conversation rewind
+
+            try:
+                new_id = self._fork_conversation(prompt)
+            except (ForkError, OSError) as exc:
+                self._emit(Notice(f"Could not restore the conversation: {exc}", "error"))
+            else:
+                if not op.restore_code:
+                    self.checkpoints.forget_from(prompt.prompt_id)
+        self._emit(Rewound(
+            prompt.prompt_id, result.written if result else (), result.deleted if result else (),
+            result.conflicts if result else (), bool(new_id), new_id,
+            prompt.text if new_id else "", result.insertions if result else 0,
+            result.deletions if result else 0))
+
+    def _progress_reporter(self) -> Callable[[str, int, int], None]:
+        loop = asyncio.get_running_loop()
+
+        def report(phase: str, done: int, total: int) -> None:
+            if done == total or done % PROGRESS_STEP == 0:
+                loop.call_soon_threadsafe(self._emit, RewindProgress(phase, done, total))
+
+        return report
+
+    def _fork_conversation(self, prompt: PromptCheckpoint) -> str:
+        """Continue in a new session whose transcript ends just before `prompt`; the old
+        transcript stays as it is (resumable)."""
+        from claude_harness.session.fork import fork_transcript  # a conversation rewind
+
+        session = self.session
+        old: Transcript = session.transcript
+        old.sync()
+        fork = fork_transcript(old.path, ending_before=prompt.message_uuid)
+        old.close()
+        new = Transcript.create(session.config.data_dir, session.config.cwd, fork.session_id)
+        new.on_failure, new.on_recovered = old.on_failure, old.on_recovered
+        session.transcript, session.session_id = new, fork.session_id
+        session.messages[:] = load_session(fork.path).messages
+        session.loaded_deferred = loaded_from_history(session.messages)
+        session.reminders = Reminders.for_history(session.messages, session.mode)
+        session.totals.last_context_tokens = 0
+        _point_hooks_at(session.config.hooks, fork.session_id, str(new.path))
+        new_dir = self.session_dir
+        if new_dir is not None:
+            self.checkpoints.link_into(new_dir)
+            self.task_notes.watch(new_dir)
+        self._emit(HistoryReplaced("rewind", tuple(session.messages), fork.session_id))
+        return fork.session_id
+
+    # ── /context, styles, /rename, memory ───────────────────────────────────────────────────
+
+    def _measure(self) -> Any:
+        from claude_harness.context_usage import measure_context  # /context only
+
+        session = self.session
+        model = session.model
+        params = session._params()
+        return measure_context(
+            model=model, window=context_window_for(model),
+            system_prompt=session.config.system_prompt,
+            memory_text=load_memory(session.config.cwd).text,
+            memory_files=session.config.memory_files, tools=session._tool_schemas,
+            messages=session.messages, measured_total=session.totals.last_context_tokens or None,
+            auto_compact_threshold=params.compact_threshold)
+
+    @property
+    def styles(self) -> StyleCatalog:
+        if self._styles is None:
+            from claude_harness.config.output_styles import load_output_styles  # /output-style
+
+            self._styles = load_output_styles(self.session.config.cwd)
+        return self._styles
+
+    def _style_listing(self) -> OutputStylesListed:
+        rows = tuple(OutputStyleInfo(s.name, s.description, s.source) for s in self.styles.styles)
+        return OutputStylesListed(rows, self.output_style)
+
+    def _set_output_style(self, name: str) -> None:
+        self._styles = None  # a style file may have been added since
+        style = self.styles.find(name)
+        if style is None:
+            names = ", ".join(s.name for s in self.styles.styles)
+            self._emit(Notice(f"No output style {name!r}. Available: {names}.", "error"))
+            return
+        try:
+            _save_style(self.session.config.cwd, style)
+        except (OSError, ValueError) as exc:
+            self._emit(Notice(f"Could not save the output style: {exc}", "error"))
+            return
+        if style.name.casefold() != self.output_style.casefold():
+            from claude_harness.config.output_styles import style_change_message  # a change
+
+            self.output_style = style.name
+            self._notes.append(style_change_message(style))
+        self._emit(OutputStyleChanged(style.name))
+        self._emit(Notice(f"Output style set to {style.name} (saved to "
+                          ".claude/settings.local.json)."))
+
+    def _rename(self, title: str) -> None:
+        title = " ".join(title.split())
+        transcript = self.session.transcript
+        if not title:
+            self._emit(Notice("Usage: /rename <title>", "warning"))
+            return
+        if transcript is not None:
+            transcript.append_metadata("custom-title", customTitle=title)
+        self._emit(SessionRenamed(title))
+        self._emit(Notice(f"Conversation renamed to {title!r}."))
+
+    def _add_memory(self, text: str, scope: str) -> None:
+        where = "user" if scope == "user" else "project"
+        try:
+            path = append_memory(where, self.session.config.cwd, text)  # type: ignore[arg-type]
+        except (OSError, ValueError) as exc:
+            self._emit(Notice(f"Could not save the memory: {exc}", "error"))
+            return
+        self._notes.append({"role": "system", "content": [{"type": "text", "text": MEMORY_NOTE.format(
+            where=path, text=" ".join(text.split()))}]})
+        self._emit(Notice(f"Saved to {path}."))
+
+    def _status_state(self) -> SessionState:
+        from claude_harness.statusline import SessionState  # only with a status line command
+
+        session = self.session
+        totals = session.totals
+        usage = {"input_tokens": totals.last_context_tokens} if totals.last_context_tokens else {}
+
+        return SessionState(
+            session_id=session.session_id, transcript_path=session.transcript_path,
+            cwd=session.shell.cwd, project_dir=session.config.cwd, model=session.model,
+            version=__version__, output_style=self.output_style,
+            added_dirs=tuple(session.permission.additional_dirs), cost_usd=totals.cost_usd,
+            api_duration_ms=int(totals.api_seconds * 1000), input_tokens=totals.input_tokens,
+            output_tokens=totals.output_tokens, context_window=context_window_for(session.model),
+            last_usage=usage)
+
+
+def _tasks() -> TasksListed:
+    from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
+
+    return TasksListed(tuple(TaskInfo(s.id, s.command, s.state, s.summary(),
+                                      str(s.output.path)) for s in REGISTRY.shells()))
+
+
+def _save_style(cwd: Path, style: OutputStyle) -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["outputStyle"] = style.name
+
+    update_json_file(local_settings_path(cwd), change)
+
+
+def _point_hooks_at(hooks: Any, session_id: str, transcript_path: str) -> None:
+    """Hooks hear the forked session's id and transcript from now on."""
+    for name, value in (("session_id", session_id), ("transcript_path", transcript_path)):
+        if hooks is not None and hasattr(hooks, name):
+            setattr(hooks, name, value)
+
+
+def _has_tool_results(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+

@@ -1,0 +1,78 @@
+"""Fork a transcript: a new session whose file holds an earlier session's conversation, up to a
+chosen point, under a new session id.
+
+Two users: a conversation rewind ("go back to before this prompt": the new transcript ends just
+before the prompt's user message) and `--fork-session` with `-r`/`-c` (the whole conversation,
+continued under a new id). The old transcript is never touched, so that branch stays on disk and
+resumable. The entries are copied as they are (their uuids and parentUuids too, with the new
+sessionId), so the copied chain reads back exactly like the original, and a checkpoint that names
+a user message by uuid still finds it in the fork.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claude_harness.session.resume import read_entries
+
+Entry = dict[str, Any]
+
+
+class ForkError(Exception):
+    """The fork point is not in the transcript (or the transcript cannot be read)."""
+
+
+@dataclass(frozen=True)
+class Fork:
+    session_id: str
+    path: Path
+    entries: int  # conversation entries copied
+
+
+def chain_entries(path: Path, *, ending_before: str | None = None) -> list[Entry]:
+    """The transcript's chain from its root to its latest entry, oldest first; with
+    `ending_before`, only the part before the entry of that uuid (which must be on the chain)."""
+    try:
+        entries = [e for e in read_entries(path) if isinstance(e.get("uuid"), str)]
+    except OSError as exc:
+        raise ForkError(f"Cannot read {path}: {exc.strerror or exc}") from exc
+    by_uuid = {e["uuid"]: e for e in entries}
+    chain: list[Entry] = []
+    seen: set[str] = set()
+    entry = entries[-1] if entries else None
+    while entry is not None and entry["uuid"] not in seen:
+        seen.add(entry["uuid"])
+        chain.append(entry)
+        parent = entry.get("parentUuid")
+        entry = by_uuid.get(parent) if isinstance(parent, str) else None
+    chain.reverse()
+    if ending_before is None:
+        return chain
+    for index, entry in enumerate(chain):
+        if entry["uuid"] == ending_before:
+            return chain[:index]
+    raise ForkError("That prompt is not part of this conversation any more (it was compacted "
+                    "or rewound away).")
+
+
+def fork_transcript(source: Path, *, ending_before: str | None = None,
+                    session_id: str | None = None) -> Fork:
+    """Write the new session's transcript beside `source` and return it (nothing else changes;
+    the caller opens the new transcript to continue it)."""
+    chain = chain_entries(source, ending_before=ending_before)
+    new_id = session_id or str(uuid.uuid4())
+    target = source.with_name(f"{new_id}.jsonl")
+    lines = [json.dumps({**entry, "sessionId": new_id}, ensure_ascii=False,
+                        separators=(",", ":")) + "\n" for entry in chain]
+    tmp = target.with_name(f".{target.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.writelines(lines)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, target)
+    return Fork(new_id, target, sum(1 for e in chain if e.get("type") in ("user", "assistant")))
