@@ -23,7 +23,7 @@ from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.config.trust import is_trusted
 from claude_harness.hooks.config import HookConfig
 from claude_harness.hooks.runner import HookRunner
-from claude_harness.mcp import McpManager, ProjectPolicy
+from claude_harness.mcp import McpManager, ProjectPolicy, hook_answerer, hook_reviewer
 from claude_harness.options import RunOptions
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.transcript import find_session, latest_session, load_messages
@@ -89,9 +89,23 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None) -> tuple[Ses
         mcp=_mcp_manager(opts, cwd, loaded, warnings), request_settings=request_settings,
     ))
     session.config.hooks = _hook_runner(session, loaded, cwd, trusted, warnings)
+    _wire_mcp(session.config.mcp, session.config.hooks, permission.additional_dirs)
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
     return session, warnings
+
+
+def _wire_mcp(manager: Any, hooks: Any, directories: tuple[Path, ...]) -> None:
+    """MCP servers see every working directory as a root (`--add-dir` too), and the
+    `Elicitation` / `ElicitationResult` hooks answer and review a server's questions before the
+    user is asked."""
+    if manager is None:
+        return
+    for directory in directories:
+        manager.add_root(directory)
+    if hooks is not None:
+        manager.elicitation.answerers.append(hook_answerer(hooks))
+        manager.elicitation.reviewers.append(hook_reviewer(hooks))
 
 
 def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:

@@ -67,6 +67,8 @@ def _mcp(args: str) -> list[ops.Op]:
     verb, _, name = args.partition(" ")
     if verb in ("approve", "reconnect") and name.strip():
         return [ops.McpServer(verb, name.strip())]  # type: ignore[arg-type]
+    if verb == "authenticate" and name.strip():
+        return [ops.McpAuthenticate(name.strip())]
     return [ops.Describe("mcp")]
 
 
@@ -90,13 +92,18 @@ BUILTINS: tuple[Command, ...] = (
     Command("export", "write the conversation as Markdown", "[file]", action="export"),
     Command("hooks", "list configured hooks and where they come from",
             to_ops=lambda a: [ops.Describe("hooks")]),
-    Command("mcp", "MCP servers and their status; approve|reconnect <name>",
-            "[approve|reconnect <name>]", to_ops=_mcp),
+    Command("mcp", "MCP servers and their status; approve|reconnect|authenticate <name>",
+            "[approve|reconnect|authenticate <name>]", to_ops=_mcp),
     Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",
             action="memory"),
     Command("init", "ask the model to write a CLAUDE.md for this project",
             to_ops=lambda a: [ops.UserPrompt(INIT_PROMPT)]),
     Command("exit", "quit (also /quit)", action="exit", aliases=("quit",)),
+    Command("effort", "show or set the effort level (low, medium, high, xhigh, max, auto)",
+            "[low|medium|high|xhigh|max|auto]", to_ops=_optional(ops.SetEffort),
+            action="effort"),
+    Command("add-dir", "add a working directory for this session", "<directory>",
+            to_ops=_optional(ops.AddDirectory), action="add-dir"),
 )
 _BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
 

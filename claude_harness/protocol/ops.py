@@ -129,6 +129,43 @@ class Shutdown:
     reason: str = "other"
 
 
+@dataclass(frozen=True)
+class SetEffort:
+    """/effort LEVEL: low, medium, high, xhigh, max, or auto (the model's default)."""
+
+    level: str
+
+
+@dataclass(frozen=True)
+class ToggleThinking:
+    """Alt+T: thinking off (or back on) for the following requests."""
+
+
+@dataclass(frozen=True)
+class AnswerElicitation:
+    """The answer to the ElicitationRequested with `request_id`: accept (with the form's
+    `content`), decline or cancel."""
+
+    request_id: str
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class AddDirectory:
+    """/add-dir DIR: one more working directory for this session (permissions, MCP roots)."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class McpAuthenticate:
+    """/mcp authenticate NAME: log in to a remote MCP server (OAuth in the browser)."""
+
+    name: str
+
+
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
-      | Shutdown)
+      | Shutdown | SetEffort | ToggleThinking | AnswerElicitation | AddDirectory
+      | McpAuthenticate)

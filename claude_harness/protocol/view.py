@@ -14,10 +14,14 @@ from claude_harness.protocol.events import (
     Busy,
     Compaction,
     DenialRecorded,
+    DirectoriesChanged,
     HistoryReplaced,
+    McpPromptInfo,
+    McpPromptsChanged,
     ModeChanged,
     ModelChanged,
     QueueChanged,
+    RequestControlsChanged,
     RulesChanged,
     SessionStarted,
     TodosChanged,
@@ -39,6 +43,9 @@ class SessionView:
     denials: list[DenialRecorded] = field(default_factory=list)
     messages: list[dict[str, Any]] = field(default_factory=list)  # the main conversation
     session_id: str = ""
+    controls: RequestControlsChanged | None = None  # effort and thinking, once known
+    mcp_prompts: tuple[McpPromptInfo, ...] = ()  # offered as /mcp__server__prompt commands
+    directories: tuple[str, ...] = ()  # working directories beyond the cwd
 
     @property
     def ready(self) -> bool:
@@ -77,3 +84,9 @@ class SessionView:
                 self.rules = rules
             case DenialRecorded():
                 self.denials.append(event)
+            case RequestControlsChanged():
+                self.controls = event
+            case McpPromptsChanged(prompts=prompts):
+                self.mcp_prompts = prompts
+            case DirectoriesChanged(directories=directories):
+                self.directories = directories
