@@ -26,7 +26,9 @@ from textual.widgets import Static
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
+from claude_harness.tui.elicitation_queue import ElicitationQueue
 from claude_harness.tui.permission_queue import PermissionQueue
+from claude_harness.tui.terminal_filter import TerminalSafeFilter
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine
 from claude_harness.tui.widgets.conversation import Conversation
@@ -37,6 +39,9 @@ from claude_harness.tui.widgets.todo_panel import TodoPanel
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
+    from claude_harness.mcp.elicitation import ElicitationAnswer
     from claude_harness.protocol.events import PermissionRequest
     from claude_harness.protocol.ops import Op
     from claude_harness.protocol.view import SessionView
@@ -62,6 +67,7 @@ class HarnessApp(App[None]):
         Binding("ctrl+d", "exit", "Exit", show=False, priority=True),
         Binding("ctrl+o", "toggle_details", "Details", show=False, priority=True),
         Binding("ctrl+t", "toggle_todos", "Todos", show=False, priority=True),
+        Binding("alt+t", "toggle_thinking", "Thinking", show=False, priority=True),
     ]
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
@@ -83,6 +89,11 @@ class HarnessApp(App[None]):
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
+        self._safe_filter = TerminalSafeFilter()
+
+    def get_line_filters(self) -> list[LineFilter]:
+        """Textual's filters, then ours: no displayed text can act on the terminal."""
+        return [*super().get_line_filters(), self._safe_filter]
 
     # ── layout ──────────────────────────────────────────────────────────────────────────────
 
@@ -120,6 +131,8 @@ class HarnessApp(App[None]):
         self.conversation.mount(NoticeView(WELCOME, boxed=True))
         self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt,
                                            self.answer_permission)
+        self.questions = ElicitationQueue(self.query_one("#input-area"), self.prompt,
+                                          self.answer_elicitation)
         self.prompt.focus()
         self.call_after_refresh(self._start_background)
 
@@ -306,6 +319,10 @@ class HarnessApp(App[None]):
     def on_permission_prompt_answered(self, message: PermissionPrompt.Answered) -> None:
         self.permissions.answer(message.request, message.answer)
 
+    def answer_elicitation(self, request_id: str, answer: ElicitationAnswer) -> None:
+        if self.link is not None:
+            self.link.answer_elicitation(request_id, answer)
+
     # ── keys ────────────────────────────────────────────────────────────────────────────────
 
     def action_cycle_mode(self) -> None:
@@ -347,6 +364,13 @@ class HarnessApp(App[None]):
     def action_toggle_todos(self) -> None:
         self.toggle_todos()
 
+    def action_toggle_thinking(self) -> None:
+        """Alt+T: thinking off (or back on) for the following requests."""
+        if self.link is None or not self.ready:
+            self.notify("Still starting; try again in a moment.")
+            return
+        self.link.toggle_thinking()
+
     def toggle_todos(self) -> None:
         self.query_one(TodoPanel).toggle()
 
@@ -379,7 +403,8 @@ class HarnessApp(App[None]):
             # The command table is loaded on the first `/`, not before the first paint.
             from claude_harness.commands.registry import describe_commands
 
-            lines = [f"{name:<13} {text}" for name, text in describe_commands(self.cwd, text[1:])]
+            rows = describe_commands(self.cwd, text[1:]) + self._mcp_prompt_rows(text[1:])
+            lines = [f"{name:<13} {text}" for name, text in rows]
             if lines:
                 hint.update("\n".join(lines[:14]))
                 hint.add_class("-open")
@@ -393,7 +418,14 @@ class HarnessApp(App[None]):
     def command_names(self) -> list[str]:
         from claude_harness.commands.registry import command_names  # loaded with completion
 
-        return command_names(self.cwd)
+        prompts = self.view.mcp_prompts if self.view is not None else ()
+        return command_names(self.cwd) + [p.name for p in prompts]
+
+    def _mcp_prompt_rows(self, prefix: str) -> list[tuple[str, str]]:
+        """The MCP servers' prompts as `/mcp__server__prompt` rows of the command list."""
+        from claude_harness.commands.mcp_prompts import prompt_rows  # loaded with the `/` list
+
+        return prompt_rows(self.view.mcp_prompts, prefix) if self.view is not None else []
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 

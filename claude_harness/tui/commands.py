@@ -12,8 +12,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from claude_harness.commands.mcp_prompts import prompt_help_lines
 from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
 from claude_harness.config.paths import data_dir
+from claude_harness.event_text import effort_status
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
 from claude_harness.session.transcript import list_sessions, read_entries
@@ -23,8 +25,8 @@ from claude_harness.tui.themes import save_user_theme
 KEYS_HELP = (
     "Keys: Enter send · Shift+Enter or \\+Enter newline · Up/Down history · Tab completes "
     "/commands and @paths · Shift+Tab mode · Esc interrupt · Ctrl+C interrupt (twice on an "
-    "empty prompt exits) · Ctrl+D exit · Ctrl+O tool details · Ctrl+T todos · !cmd runs a "
-    "shell command and gives its output to the model"
+    "empty prompt exits) · Ctrl+D exit · Ctrl+O tool details and thinking · Ctrl+T todos · "
+    "Alt+T thinking on/off · !cmd runs a shell command and gives its output to the model"
 )
 
 
@@ -48,7 +50,7 @@ class Host(Protocol):
 
 
 Action = Callable[[Host, str], Awaitable[None]]
-NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory"}
+NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory", "effort"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -71,6 +73,8 @@ async def _help(host: Host, _args: str) -> None:
     lines = [f"/{c.name} — {c.description}" for c in BUILTINS]
     lines += [f"/{c.name} — {c.description or 'custom command'} ({c.path})"
               for c in custom_commands(host.cwd)]
+    if host.view is not None:
+        lines += prompt_help_lines(host.view.mcp_prompts)
     await host.post_notice("\n".join([*lines, "", KEYS_HELP]), boxed=True)
 
 
@@ -149,8 +153,21 @@ async def _status(host: Host, _args: str) -> None:
         f"Tools: {', '.join(started.tools)}",
         f"Context: {view.totals.context_percent:.1f}% · theme {host.theme}",
         "Memory files: " + (", ".join(started.memory_files) or "none"),
+        *effort_status(view.controls),
     ]
+    if view.directories:
+        lines.append("Additional working directories: " + ", ".join(view.directories))
     await host.post_notice("\n".join(lines), boxed=True)
+
+
+async def _effort(host: Host, _args: str) -> None:
+    """/effort without a level: what is in force, and the words that change it."""
+    current = effort_status(host.view.controls) or ["Effort: not known yet"]
+    await host.post_notice(f"{current[0]} · /effort low|medium|high|xhigh|max|auto")
+
+
+async def _add_dir(host: Host, _args: str) -> None:
+    await host.post_notice("Usage: /add-dir <directory>", "error")
 
 
 async def _todos(host: Host, _args: str) -> None:
@@ -203,5 +220,5 @@ async def _memory(host: Host, _args: str) -> None:
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "resume": _resume, "cost": _cost,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
-    "memory": _memory,
+    "memory": _memory, "effort": _effort, "add-dir": _add_dir,
 }

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from claude_harness.event_text import effort_label
 from claude_harness.protocol.events import (
     Busy,
+    ElicitationRequested,
+    ElicitationSettled,
     HistoryReplaced,
+    McpAuthUrl,
     ModeChanged,
     ModelChanged,
     PermissionRequest,
@@ -20,6 +24,7 @@ from claude_harness.protocol.events import (
     PromptsReturned,
     QueueChanged,
     Report,
+    RequestControlsChanged,
     SessionClosed,
     SessionStarted,
     ShellRan,
@@ -27,12 +32,14 @@ from claude_harness.protocol.events import (
     TotalsChanged,
 )
 from claude_harness.protocol.ops import (
+    AnswerElicitation,
     AnswerPermission,
     CycleMode,
     Interrupt,
     Op,
     ShellCommand,
     Shutdown,
+    ToggleThinking,
     UserPrompt,
 )
 from claude_harness.protocol.view import SessionView
@@ -78,6 +85,12 @@ class SessionLink:
     def shutdown(self) -> None:
         self.submit(Shutdown("prompt_input_exit"))
 
+    def toggle_thinking(self) -> None:
+        self.submit(ToggleThinking())
+
+    def answer_elicitation(self, request_id: str, answer: Any) -> None:
+        self.submit(AnswerElicitation(request_id, answer.action, answer.content))
+
     # ── events in ───────────────────────────────────────────────────────────────────────────
 
     async def pump(self) -> None:
@@ -119,6 +132,15 @@ class SessionLink:
                 self.refresh_status()
             case TodosChanged(todos=todos):
                 app.query_one(TodoPanel).set_todos(list(todos))
+            case RequestControlsChanged():
+                self.refresh_status()
+            case ElicitationRequested():
+                app.questions.add(event)
+            case ElicitationSettled(request_id=request_id):
+                app.questions.settled(request_id)
+            case McpAuthUrl(server=server, url=url):
+                await app.conversation.add(NoticeView(
+                    f"Open this link in your browser to log in to {server}:", link=url))
             case SessionClosed():
                 return
             case _:
@@ -171,4 +193,4 @@ class SessionLink:
             self.app.status.set_state(mode=view.mode, model=view.model,
                                       context_percent=totals.context_percent,
                                       cache_percent=totals.cache_read_percent,
-                                      cost=totals.cost_usd)
+                                      cost=totals.cost_usd, effort=effort_label(view.controls))
