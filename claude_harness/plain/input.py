@@ -24,6 +24,7 @@ from prompt_toolkit.styles import Style
 from claude_harness.history import PromptHistory
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
+from claude_harness.plain.elicitation import prompt_toolkit_reader
 from claude_harness.plain.keys import enable_shift_enter, prompt_bindings
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
@@ -34,6 +35,7 @@ class InputSide(Protocol):
     async def read(self, default: str = "") -> str | None: ...
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult: ...
     async def feedback(self) -> str: ...
+    async def ask_line(self, prompt: str) -> str | None: ...
     def wake(self) -> None: ...
 
 
@@ -42,7 +44,8 @@ class PromptInput:
 
     def __init__(self, cwd: Path, history_cwd: Path | None, style: dict[str, str],
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
-                 notify: Callable[[str], None]) -> None:
+                 notify: Callable[[str], None],
+                 extra_commands: Callable[[], dict[str, str]] | None = None) -> None:
         enable_shift_enter()
         self.style = Style.from_dict(style)
         self.notify = notify
@@ -52,7 +55,7 @@ class PromptInput:
             multiline=True,
             prompt_continuation="  ",
             history=_history(history_cwd),
-            completer=PlainCompleter(cwd),
+            completer=PlainCompleter(cwd, extra=extra_commands),
             complete_while_typing=True,
             key_bindings=prompt_bindings(on_cycle_mode),
             bottom_toolbar=toolbar,
@@ -90,6 +93,10 @@ class PromptInput:
         except (EOFError, KeyboardInterrupt):
             return ""
         return text.strip()
+
+    async def ask_line(self, prompt: str) -> str | None:
+        """One line for a question (an MCP server's form field); Esc or Ctrl+C: None."""
+        return await prompt_toolkit_reader(self.style)(prompt)
 
     def wake(self) -> None:
         """Ctrl+C arrives as a key while prompt-toolkit reads; nothing to do here."""
@@ -208,6 +215,16 @@ class LineInput:
             picked = parse_typed_choice(str(item), options)
             if picked is not None:
                 return ChoiceResult(picked)
+
+    async def ask_line(self, prompt: str) -> str | None:
+        """One line for a question; end of input or Ctrl+C: None."""
+        self._write(prompt)
+        item = await self._line()
+        if item is self._EOF or item is self._WAKE:
+            self._echo("")
+            return None
+        self._echo(str(item))
+        return str(item)
 
     async def feedback(self) -> str:
         self._write("  What should the model do instead? (Enter to skip) ")
