@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -354,6 +355,8 @@ class HarnessApp(App[None]):
         self.notify("Press Ctrl+C again to exit", timeout=EXIT_WINDOW)
 
     def action_exit(self) -> None:
+        if self.questions.current is not None:
+            raise SkipAction()  # Ctrl+D in a server's form declines it (the form's own key)
         self.exit()
 
     def action_toggle_details(self) -> None:
