@@ -54,6 +54,7 @@ from claude_harness.protocol.events import (
     SessionEvent,
     SessionStarted,
     ShellRan,
+    SideUsage,
     StopNotice,
     TextDelta,
     ThinkingDelta,
@@ -74,7 +75,7 @@ from claude_harness.terminal_safety import strip_unsafe
 SILENT = (Usage, UserMessage, Busy, OpDone, QueueChanged, TotalsChanged, RulesChanged,
           SessionStarted, TodosChanged, PermissionSettled, DenialRecorded, DeferredToolsLoaded,
           SessionClosed, PromptsReturned, RequestControlsChanged, McpPromptsChanged,
-          DirectoriesChanged, ElicitationRequested, ElicitationSettled)
+          DirectoriesChanged, ElicitationRequested, ElicitationSettled, SideUsage)
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 
