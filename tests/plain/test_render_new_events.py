@@ -200,3 +200,24 @@ def test_the_console_strips_what_a_print_point_might_forget(name: str) -> None:
     # (harmless text), the sequence does not.
     assert re.search("a.*b", ours) and re.search("c.*d", ours) and re.search("e.*f", ours)
     assert "\x1b[1;31m" in printed  # the style's own sequence is kept
+
+
+def test_resume_replay_skips_meta_messages_and_shows_thinking_as_one_line() -> None:
+    history = [
+        {"role": "user", "content": [{"type": "text", "text": "write a story"}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "Plot first."},
+                                          {"type": "text", "text": "Once upon a"}]},
+        {"role": "user", "content": [{"type": "text", "text": "Resume directly."}],
+         "isMeta": True},
+        {"role": "assistant", "content": [{"type": "redacted_thinking", "data": "x"},
+                                          {"type": "text", "text": "time."}]},
+    ]
+    for verbose in (False, True):
+        out, buf = renderer(verbose=verbose)
+        replay_history(history, out)
+        lines = buf.getvalue().splitlines()
+        assert lines[:2] == ["> write a story", "✻ Thought"]
+        assert ("  Plot first." in lines) is verbose
+        assert "Resume directly." not in buf.getvalue()
+        assert "✻ Thinking (redacted: the API keeps its text)" in lines
+        assert lines[-1] == "── resumed ──"

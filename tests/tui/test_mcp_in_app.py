@@ -143,6 +143,8 @@ async def test_tools_a_server_adds_are_appended_deferred_and_announced(
         await wait_for(pilot, lambda: not app.busy and "Grown." in screen_text(app),
                        timeout=30, what="grown")
         assert tool_results(server.requests[1]) == ["grown"]
+        await wait_for(pilot, lambda: "mcp__srv__summarize" in app.command_names(),
+                       timeout=15, what="the prompt the server added")
         await send(pilot, "use the new tool")
         await wait_for(pilot, lambda: not app.busy and "Late said hi." in screen_text(app),
                        timeout=30, what="late")
