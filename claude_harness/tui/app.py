@@ -22,12 +22,12 @@ from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
-from claude_harness.tui.elicitation_queue import ElicitationQueue
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.terminal_filter import TerminalSafeFilter
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
@@ -42,7 +42,6 @@ from claude_harness.tui.widgets.user_prompt import UserPromptView
 if TYPE_CHECKING:
     from textual.filter import LineFilter
 
-    from claude_harness.mcp.elicitation import ElicitationAnswer
     from claude_harness.protocol.events import PermissionRequest
     from claude_harness.protocol.ops import Op
     from claude_harness.protocol.view import SessionView
@@ -132,8 +131,6 @@ class HarnessApp(App[None]):
         self.conversation.mount(NoticeView(WELCOME, boxed=True))
         self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt,
                                            self.answer_permission)
-        self.questions = ElicitationQueue(self.query_one("#input-area"), self.prompt,
-                                          self.answer_elicitation)
         self.prompt.focus()
         self.call_after_refresh(self._start_background)
 
@@ -320,9 +317,17 @@ class HarnessApp(App[None]):
     def on_permission_prompt_answered(self, message: PermissionPrompt.Answered) -> None:
         self.permissions.answer(message.request, message.answer)
 
-    def answer_elicitation(self, request_id: str, answer: ElicitationAnswer) -> None:
-        if self.link is not None:
-            self.link.answer_elicitation(request_id, answer)
+    async def show_question(self, form: Widget) -> None:
+        """An MCP server's form takes the input's place, as a permission prompt does."""
+        self.prompt.display = False
+        await self.query_one("#input-area").mount(form, before=self.prompt)
+        self.bell()
+
+    async def hide_question(self, form: Widget) -> None:
+        await form.remove()
+        if not self.query(".elicitation-form") and self.permissions.current is None:
+            self.prompt.display = True
+            self.prompt.focus()
 
     # ── keys ────────────────────────────────────────────────────────────────────────────────
 
@@ -355,7 +360,7 @@ class HarnessApp(App[None]):
         self.notify("Press Ctrl+C again to exit", timeout=EXIT_WINDOW)
 
     def action_exit(self) -> None:
-        if self.questions.current is not None:
+        if self.query(".elicitation-form"):
             raise SkipAction()  # Ctrl+D in a server's form declines it (the form's own key)
         self.exit()
 

@@ -8,7 +8,10 @@ activity line, the permission prompt and the conversation.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from textual.worker import Worker
 
 from claude_harness.event_text import effort_label
 from claude_harness.protocol.events import (
@@ -43,6 +46,7 @@ from claude_harness.protocol.ops import (
     UserPrompt,
 )
 from claude_harness.protocol.view import SessionView
+from claude_harness.terminal_safety import strip_unsafe
 from claude_harness.tui import commands
 from claude_harness.tui.router import TurnRenderer, history_widgets
 from claude_harness.tui.widgets.notice import NoticeView
@@ -61,6 +65,8 @@ class SessionLink:
         self.session = session  # only ever used through submit() and events()
         self.view = SessionView()
         self.renderer = TurnRenderer(app.conversation)
+        self.questions: Any = None  # a WidgetElicitationHandler, from the first question on
+        self._asking: dict[str, Worker[None]] = {}  # request id -> the worker showing its form
 
     # ── ops out ─────────────────────────────────────────────────────────────────────────────
 
@@ -90,6 +96,33 @@ class SessionLink:
 
     def answer_elicitation(self, request_id: str, answer: Any) -> None:
         self.submit(AnswerElicitation(request_id, answer.action, answer.content))
+
+    # ── an MCP server's questions ───────────────────────────────────────────────────────────
+
+    def ask(self, event: ElicitationRequested) -> None:
+        """Show the form (one at a time) in a worker; the answer goes back as an op."""
+        from claude_harness.tui.widgets.elicitation_form import (  # the first question only
+            WidgetElicitationHandler,
+        )
+
+        if self.questions is None:
+            self.questions = WidgetElicitationHandler(self.app.show_question,
+                                                      self.app.hide_question)
+        handler = self.questions
+
+        async def ask() -> None:
+            answer = await handler.elicit(safe_question(event.request))
+            self._asking.pop(event.request_id, None)
+            self.answer_elicitation(event.request_id, answer)
+
+        self._asking[event.request_id] = self.app.run_worker(ask(), group="questions",
+                                                             exit_on_error=False)
+
+    def question_settled(self, request_id: str) -> None:
+        """Closed by the session (an interrupt): the form goes without an answer."""
+        worker = self._asking.pop(request_id, None)
+        if worker is not None:
+            worker.cancel()
 
     # ── events in ───────────────────────────────────────────────────────────────────────────
 
@@ -135,9 +168,9 @@ class SessionLink:
             case RequestControlsChanged():
                 self.refresh_status()
             case ElicitationRequested():
-                app.questions.add(event)
+                self.ask(event)
             case ElicitationSettled(request_id=request_id):
-                app.questions.settled(request_id)
+                self.question_settled(request_id)
             case McpAuthUrl(server=server, url=url):
                 await app.conversation.add(NoticeView(
                     f"Open this link in your browser to log in to {server}:", link=url))
@@ -194,3 +227,9 @@ class SessionLink:
                                       context_percent=totals.context_percent,
                                       cache_percent=totals.cache_read_percent,
                                       cost=totals.cost_usd, effort=effort_label(view.controls))
+
+
+def safe_question(request: Any) -> Any:
+    """The server's words without escape sequences (the form shows them as they are)."""
+    return replace(request, message=strip_unsafe(request.message),
+                   url=strip_unsafe(request.url) if request.url else request.url)
