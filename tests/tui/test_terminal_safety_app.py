@@ -83,7 +83,8 @@ def test_the_real_app_keeps_its_title_and_screen(api: Any, terminal: Any,
                       {"type": "tool_use", "name": "Bash", "input": {"command": "cat evil.txt"}}],
           "chunk_size": 7},
          "All done."])
-    term = terminal(app_env(), "--inline", "--allowedTools", "'Bash(cat:*)'")
+    term = terminal(app_env(), "--inline", "--allowedTools", "'Bash(cat:*)'",
+                    then="echo APP-EXITED; sleep 30")
     term.wait("default mode")
     title_before = term.run("display-message", "-p", "-t", term.name, "#{pane_title}").strip()
     term.keys("show me", literal=True)
@@ -95,3 +96,8 @@ def test_the_real_app_keeps_its_title_and_screen(api: Any, terminal: Any,
     assert alternate == "0"
     assert "Answer start" in screen and "answer end." in screen
     assert "file start" in screen  # the tool's output was shown (cleaned)
+    term.keys("C-d")  # --inline prints the conversation into the scrollback on the way out
+    after = term.wait("APP-EXITED")
+    state = term.run("display-message", "-p", "-t", term.name, "#{pane_title}|#{alternate_on}")
+    assert state.strip() == f"{title_before}|0"
+    assert "answer end." in after.partition("APP-EXITED")[0]
