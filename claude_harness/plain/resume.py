@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO
 
 from claude_harness.session.transcript import list_sessions, load_messages
+from claude_harness.terminal_safety import strip_unsafe
 
 MAX_LISTED = 20
 
@@ -45,7 +46,7 @@ def pick_session(store: Path, cwd: Path, out: IO[str],
     out.write("Resume which conversation?\n")
     for number, path in enumerate(sessions, 1):
         when = dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        out.write(f"  {number:>2}. {when}  {first_prompt(path)}\n")
+        out.write(f"  {number:>2}. {when}  {strip_unsafe(first_prompt(path))}\n")
     while True:
         out.write(f"Number (1-{len(sessions)}, Enter for a new conversation): ")
         out.flush()
