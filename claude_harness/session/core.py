@@ -165,6 +165,7 @@ class Session:
         self.questions = FrontEndQuestions(self._emit)  # MCP servers' questions to the user
         self.mcp_wiring = McpWiring(config.mcp, self._emit) if config.mcp is not None else None
         self._stop_mcp_listener: Callable[[], None] | None = None
+        self._tool_list_fixed = False  # the first request's tool list is built
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -645,7 +646,7 @@ class Session:
         prompts = self.mcp_wiring.prompts_event()
         if prompts is not None:
             self._emit(prompts)
-        if not self._tools_frozen:
+        if not self._tool_list_fixed:
             return  # the first request takes every tool connected by then
         update = self.mcp_wiring.tool_update(self.config.tools, self.permission)
         if update is not None:
@@ -683,6 +684,7 @@ class Session:
                                                     only=self.config.tool_filter), self.config.cwd)
         self.config.tools = tools
         self._tool_schemas = _schemas(tools)
+        self._tool_list_fixed = True
 
     async def _shutdown(self, reason: str) -> None:
         self.prompter.cancel_all()

@@ -152,6 +152,7 @@ async def test_tools_a_server_adds_are_appended_deferred_and_announced(
     assert later[:-1] == first  # the cached prefix, cache_control included, is untouched
     assert later[-1]["name"] == "mcp__srv__late" and later[-1]["defer_loading"] is True
     assert "cache_control" not in later[-1] and "cache_control" in first[-1]
+    assert "MCP servers added" not in "\n".join(last_texts(server.requests[0]))
     reminder = "\n".join(last_texts(server.requests[2]))
     assert "mcp__srv__late" in reminder and "no longer available: mcp__srv__shrink" in reminder
     assert tool_results(server.requests[3])[-1] == "late: hi"
