@@ -9,7 +9,7 @@ for the session; `--effort`, `effortLevel` and `CLAUDE_CODE_EFFORT_LEVEL` set th
 
 from __future__ import annotations
 
-from claude_harness.api.models import EFFORT_LEVELS, spec_for
+from claude_harness.api.models import EFFORT_LEVELS, THINKING_ALWAYS_ON, spec_for
 from claude_harness.api.request_params import RequestSettings, parse_effort
 from claude_harness.protocol.events import Notice, RequestControlsChanged
 
@@ -61,8 +61,11 @@ def set_effort(settings: RequestSettings, model: str,
 
 def toggle_thinking(settings: RequestSettings, model: str) -> tuple[RequestSettings, Notice]:
     """Alt+T: thinking off, or back on, for the following requests."""
-    if spec_for(model).thinking == "none":
+    spec = spec_for(model)
+    if spec.thinking == "none":
         return settings, Notice(f"{model} does not use extended thinking.", "warning")
+    if spec.family in THINKING_ALWAYS_ON and settings.thinking:
+        return settings, Notice(f"Thinking can't be turned off for {model}.", "warning")
     changed = settings.toggled_thinking()
     if changed.thinking:
         return changed, Notice("Thinking on.")

@@ -108,12 +108,18 @@ async def test_effort_and_alt_t_change_the_requests_footer_and_status(
         assert server.requests[0]["output_config"] == {"effort": "high"}
         assert server.requests[0]["thinking"]["type"] == "adaptive"
 
+        await pilot.press("alt+t")  # sonnet 5.5 always thinks, as in Claude Code
+        await wait_for(pilot, lambda: any("Thinking can't be turned off for claude-sonnet-5-5"
+                                          in t for t in notices(app)), what="refusal")
+        assert "● high" in footer(app)
+        await send(pilot, "/model claude-opus-4-8")
         await pilot.press("alt+t")
         await wait_for(pilot, lambda: "thinking off" in footer(app), what="thinking off")
         assert any(t.startswith("Thinking off") for t in notices(app))
         await send(pilot, "second")
         await wait_for(pilot, lambda: not app.busy and len(server.requests) == 2, what="turn")
         assert server.requests[1]["thinking"] == {"type": "disabled"}
+        assert server.requests[1]["model"] == "claude-opus-4-8"
         await pilot.press("alt+t")
         await wait_for(pilot, lambda: "● high" in footer(app), what="thinking back on")
 
