@@ -26,7 +26,7 @@ from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.config.settings_keys import SessionSettings, session_settings
 from claude_harness.config.trust import is_trusted
 from claude_harness.hooks.config import HookConfig, hook_config_from_settings
-from claude_harness.mcp import McpManager, ProjectPolicy
+from claude_harness.mcp import McpManager, ProjectPolicy, hook_answerer, hook_reviewer
 from claude_harness.options import RunOptions
 from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
@@ -142,6 +142,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     session.config.load_report = configuration_report(cwd, loaded, catalog, hook_config,
                                                       _mcp_policy(loaded))
     _bash_environment(session)
+    _wire_mcp(session.config.mcp, session.config.hooks, permission.additional_dirs)
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
     _remove_old_transcripts(store, chosen, session)
@@ -270,6 +271,19 @@ def _status_line(loaded: Any) -> Any:
     from claude_harness.statusline import StatusLineConfig  # a status line is configured
 
     return StatusLineConfig.from_settings(loaded.value("statusLine"))
+
+
+def _wire_mcp(manager: Any, hooks: Any, directories: tuple[Path, ...]) -> None:
+    """MCP servers see every working directory as a root (`--add-dir` too), and the
+    `Elicitation` / `ElicitationResult` hooks answer and review a server's questions before the
+    user is asked."""
+    if manager is None:
+        return
+    for directory in directories:
+        manager.add_root(directory)
+    if hooks is not None:
+        manager.elicitation.answerers.append(hook_answerer(hooks))
+        manager.elicitation.reviewers.append(hook_reviewer(hooks))
 
 
 def _configure_sandbox(loaded: Any, warnings: list[str]) -> None:

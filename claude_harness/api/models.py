@@ -130,6 +130,13 @@ MODEL_TABLE: dict[str, ModelSpec] = {spec.family: spec for spec in (
     ModelSpec("claude-3-5-haiku", 200_000, 8_192, 8_192, "none", Price.standard(0.8, 4.0)),
 )}
 
+# Families whose thinking cannot be turned off by the user (Claude Code 2.1.332 marks them
+# `rejects_disabled_thinking`): Alt+T says so instead of asking for thinking off.
+THINKING_ALWAYS_ON = frozenset({
+    "claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5",
+    "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2",
+})
+
 # An id we cannot place: nothing the model might refuse, and an output cap every model takes.
 UNKNOWN_SPEC = ModelSpec("unknown", 200_000, 8_192, 8_192, "none", Price.standard(3.0, 15.0),
                          known=False)

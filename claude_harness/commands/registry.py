@@ -73,6 +73,8 @@ def _mcp(args: str) -> list[ops.Op]:
     verb, _, name = args.partition(" ")
     if verb in ("approve", "reconnect") and name.strip():
         return [ops.McpServer(verb, name.strip())]  # type: ignore[arg-type]
+    if verb == "authenticate" and name.strip():
+        return [ops.McpAuthenticate(name.strip())]
     return [ops.Describe("mcp")]
 
 
@@ -96,8 +98,8 @@ BUILTINS: tuple[Command, ...] = (
     Command("export", "write the conversation as Markdown", "[file]", action="export"),
     Command("hooks", "list configured hooks and where they come from",
             to_ops=lambda a: [ops.Describe("hooks")]),
-    Command("mcp", "MCP servers and their status; approve|reconnect <name>",
-            "[approve|reconnect <name>]", to_ops=_mcp),
+    Command("mcp", "MCP servers and their status; approve|reconnect|authenticate <name>",
+            "[approve|reconnect|authenticate <name>]", to_ops=_mcp),
     Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",
             action="memory"),
     Command("init", "ask the model to write a CLAUDE.md for this project",
@@ -124,6 +126,11 @@ BUILTINS: tuple[Command, ...] = (
             "[style]", to_ops=_optional(ops.SetOutputStyle), action="output-style"),
     Command("rename", "give this conversation a title (shown by /resume)", "<title>",
             to_ops=lambda a: [ops.RenameSession(a)] if a else [], action="rename"),
+    Command("effort", "show or set the effort level (low, medium, high, xhigh, max, auto)",
+            "[low|medium|high|xhigh|max|auto]", to_ops=_optional(ops.SetEffort),
+            action="effort"),
+    Command("add-dir", "add a working directory for this session", "<directory>",
+            to_ops=_optional(ops.AddDirectory), action="add-dir"),
 )
 
 

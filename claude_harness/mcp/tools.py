@@ -120,6 +120,7 @@ def build_mcp_tool(conn: McpConnection, tool: Any) -> Tool:
         to_classifier_input=lambda inp: f"{name} {json.dumps(inp.arguments(), default=str)}",
         max_result_size_chars=output_limit_chars(),
         search_hint=f"mcp {server} {tool.name}",
+        loads_when_called=True,  # a direct call runs; mark_loaded counts it loaded after
     )
 
 
@@ -148,8 +149,9 @@ def mark_loaded(name: str, ctx: ToolUseContext) -> Any:
 def allows_direct_call(tool: Tool) -> bool:
     """True for tools the pipeline may run before ToolSearch loaded them: MCP tools, which
     validate input against their server's JSON Schema (their input model does) and count
-    themselves loaded after the call (`mark_loaded`)."""
-    return tool.name.startswith("mcp__") and issubclass(tool.input_model, McpToolInput)
+    themselves loaded after the call (`mark_loaded`). The pipeline reads the tool's
+    `loads_when_called` field, which `build_mcp_tool` sets."""
+    return tool.loads_when_called
 
 
 def _key_argument(inp: McpToolInput) -> str:

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from claude_harness.commands.mcp_prompts import prompt_help_lines
 from claude_harness.commands.registry import BUILTINS, custom_commands
+from claude_harness.event_text import effort_status
 from claude_harness.plain.previews import todo_lines
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
@@ -39,6 +41,8 @@ def _help(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
         row.append(f"{name:<14}", style="ch.tool")
         row.append(text)
         out.console.print(row)
+    for line in prompt_help_lines(view.mcp_prompts):
+        out.line(line)
     for line in KEYS_HELP:
         out.line(line, "ch.dim")
     return []
@@ -97,6 +101,22 @@ def _status(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
     if started is not None and started.unsupported_settings:
         out.line("Unsupported:  " + ", ".join(started.unsupported_settings) + " (ignored)")
     out.line(f"Context:      {view.totals.context_percent:.0f}% used")
+    for line in effort_status(view.controls):
+        label, _, value = line.partition(": ")
+        out.line(f"{label + ':':<14}{value}")
+    if view.directories:
+        out.line(f"{'Directories:':<14}{', '.join(view.directories)}")
+    return []
+
+
+def _effort(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
+    current = effort_status(view.controls) or ["Effort: not known yet"]
+    out.line(f"{current[0]} · /effort low|medium|high|xhigh|max|auto")
+    return []
+
+
+def _add_dir(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
+    out.line("Usage: /add-dir <directory>", "ch.error")
     return []
 
 
@@ -121,4 +141,5 @@ Action = Callable[[SessionView, "EventRenderer", str], list[Op]]
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "cost": _cost, "status": _status,
     "todos": _todos, "memory": _memory, "resume": _resume, "agents": _agents,
+    "effort": _effort, "add-dir": _add_dir,
 }

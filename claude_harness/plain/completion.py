@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -21,9 +21,12 @@ MAX_PATHS = 200
 
 
 class PlainCompleter(Completer):
-    def __init__(self, cwd: Path, commands: dict[str, str] | None = None) -> None:
+    def __init__(self, cwd: Path, commands: dict[str, str] | None = None,
+                 extra: Callable[[], dict[str, str]] | None = None) -> None:
+        """`extra`: commands known only while the session runs (MCP prompts), asked each time."""
         self.cwd = cwd
         self.commands = commands  # None: built-ins and the catalog's, looked up on each Tab
+        self.extra = extra
 
     def get_completions(self, document: Document,
                         complete_event: CompleteEvent) -> Iterable[Completion]:
@@ -37,7 +40,8 @@ class PlainCompleter(Completer):
 
     def _commands(self, typed: str) -> Iterable[Completion]:
         commands = self.commands if self.commands is not None else all_commands()
-        for name, meta in commands.items():
+        extra = self.extra() if self.extra is not None else {}
+        for name, meta in {**commands, **extra}.items():
             if name.startswith(typed):
                 yield Completion(name, start_position=-len(typed), display_meta=meta)
 

@@ -112,7 +112,7 @@ class PlainElicitationHandler:
         return ElicitationAnswer.accept()
 
 
-def prompt_toolkit_reader() -> LineReader:
+def prompt_toolkit_reader(style: Any = None) -> LineReader:
     """Lines from prompt-toolkit; Esc, Ctrl+C and Ctrl+D all mean "cancel"."""
 
     async def read(prompt: str) -> str | None:
@@ -122,7 +122,7 @@ def prompt_toolkit_reader() -> LineReader:
         def _cancel(event: KeyPressEvent) -> None:
             event.app.exit(exception=KeyboardInterrupt)
 
-        session: PromptSession[str] = PromptSession(key_bindings=bindings)
+        session: PromptSession[str] = PromptSession(key_bindings=bindings, style=style)
         try:
             return await session.prompt_async(prompt)
         except (KeyboardInterrupt, EOFError):

@@ -26,6 +26,7 @@ from claude_harness.history import PromptHistory
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
 from claude_harness.plain.daily_keys import daily_bindings
+from claude_harness.plain.elicitation import prompt_toolkit_reader
 from claude_harness.plain.keys import enable_shift_enter, prompt_bindings
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
@@ -36,9 +37,9 @@ class InputSide(Protocol):
     async def read(self, default: str = "") -> str | None: ...
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult: ...
     async def feedback(self) -> str: ...
+    async def ask_line(self, prompt: str) -> str | None: ...
     def wake(self) -> None: ...
     def stop(self) -> None: ...
-    async def ask_line(self, prompt: str) -> str | None: ...
 
 
 class PromptInput:
@@ -46,7 +47,8 @@ class PromptInput:
 
     def __init__(self, cwd: Path, history_cwd: Path | None, style: dict[str, str],
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
-                 notify: Callable[[str], None]) -> None:
+                 notify: Callable[[str], None],
+                 extra_commands: Callable[[], dict[str, str]] | None = None) -> None:
         enable_shift_enter()
         self.style = Style.from_dict(style)
         self.notify = notify
@@ -56,7 +58,7 @@ class PromptInput:
             multiline=True,
             prompt_continuation="  ",
             history=_history(history_cwd),
-            completer=PlainCompleter(cwd),
+            completer=PlainCompleter(cwd, extra=extra_commands),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
                                              daily_bindings()]),
@@ -96,6 +98,11 @@ class PromptInput:
             return ""
         return text.strip()
 
+    async def ask_line(self, prompt: str) -> str | None:
+        """One line for a question (an MCP server's form field, a picker's number); Esc, Ctrl+C
+        or Ctrl+D: None."""
+        return await prompt_toolkit_reader(self.style)(prompt)
+
     def wake(self) -> None:
         """Ctrl+C arrives as a key while prompt-toolkit reads; nothing to do here."""
 
@@ -105,15 +112,6 @@ class PromptInput:
         app = self.session.app
         if app.is_running:
             app.exit(exception=EOFError)
-
-    async def ask_line(self, prompt: str) -> str | None:
-        """One answer to a question of ours (a picker's number); None on Ctrl+C or Ctrl+D."""
-        session: PromptSession[str] = PromptSession(style=self.style)
-        try:
-            return await session.prompt_async(FormattedText([("class:prompt", prompt)]),
-                                               handle_sigint=False)
-        except (EOFError, KeyboardInterrupt):
-            return None
 
 
 class SharedHistory(History):

@@ -18,6 +18,8 @@ from claude_harness.previews import (
     progress_text,
     strip_error_wrapper,
 )
+from claude_harness.terminal_safety import strip_unsafe
+from claude_harness.terminal_text import show_controls
 
 PREVIEW_LINES = 4
 DIFF_LINES = 40
@@ -28,7 +30,7 @@ def tool_header(name: str, inp: dict[str, Any], key_argument: str = "", bullet: 
     text = Text()
     text.append(f"{bullet} ", style="ch.accent")
     text.append(name, style="ch.tool")
-    argument = header_argument(name, inp, key_argument, ARG_WIDTH)
+    argument = strip_unsafe(header_argument(name, inp, key_argument, ARG_WIDTH))
     if argument:
         text.append(f"({argument})")
     return text
@@ -45,7 +47,7 @@ def unified_diff(path: str, old: str, new: str, limit: int = DIFF_LINES) -> list
 
 def diff_text(lines: list[str], indent: str = "    ") -> Text:
     text = Text()
-    for line in lines:
+    for line in map(strip_unsafe, lines):
         style = ""
         if line.startswith("+"):
             style = "ch.diff.add"
@@ -82,8 +84,9 @@ def short_preview(body: str, limit: int = PREVIEW_LINES) -> list[str]:
 
 def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str, Any]],
                    is_error: bool, branch: str = "⎿") -> Text:
-    """The lines under a tool header: an error, an edit's diff, or the start of the output."""
-    body = content_text(content)
+    """The lines under a tool header: an error, an edit's diff, or the start of the output
+    (escape sequences removed: the output may come from anything)."""
+    body = strip_unsafe(content_text(content))
     text = Text()
     if is_error:
         body = strip_error_wrapper(body)
@@ -120,7 +123,12 @@ def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str,
 
 
 def permission_body(tool_name: str, inp: dict[str, Any], preview: str | None) -> list[str]:
-    """The exact thing being approved: the full command, the diff, or the file being written."""
+    """The exact thing being approved: the full command, the diff, or the file being written
+    (control characters written out as `\\xNN`: a command must not hide behind them)."""
+    return [show_controls(line) for line in _permission_lines(tool_name, inp, preview)]
+
+
+def _permission_lines(tool_name: str, inp: dict[str, Any], preview: str | None) -> list[str]:
     if preview:
         return preview.rstrip("\n").splitlines()
     if isinstance(inp.get("command"), str):

@@ -8,14 +8,23 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import Any
 
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 from rich.theme import Theme
 
+from claude_harness.event_text import (
+    REDACTED_THINKING,
+    server_tool_line,
+    server_tool_urls,
+    thought_label,
+)
 from claude_harness.plain import previews
 from claude_harness.plain.live import LiveArea
+from claude_harness.plain.safe_output import install_safe_output
 from claude_harness.plain.stream import MarkdownStream
 from claude_harness.plain.theme import load_theme
 from claude_harness.protocol.events import (
@@ -24,7 +33,12 @@ from claude_harness.protocol.events import (
     Compaction,
     DeferredToolsLoaded,
     DenialRecorded,
+    DirectoriesChanged,
+    ElicitationRequested,
+    ElicitationSettled,
     HistoryReplaced,
+    McpAuthUrl,
+    McpPromptsChanged,
     ModeChanged,
     ModelChanged,
     Notice,
@@ -33,13 +47,18 @@ from claude_harness.protocol.events import (
     PromptsReturned,
     QueueChanged,
     Report,
+    RequestControlsChanged,
     RulesChanged,
+    ServerToolUse,
     SessionClosed,
     SessionEvent,
     SessionStarted,
     ShellRan,
+    SideUsage,
+    StopNotice,
     TextDelta,
     ThinkingDelta,
+    ThinkingDone,
     TodosChanged,
     ToolProgress,
     ToolResultEvent,
@@ -50,11 +69,13 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.labels import MODE_LABELS
+from claude_harness.terminal_safety import strip_unsafe
 
 # State for the view (history, usage, the queue...), not output: the text keeps streaming.
 SILENT = (Usage, UserMessage, Busy, OpDone, QueueChanged, TotalsChanged, RulesChanged,
           SessionStarted, TodosChanged, PermissionSettled, DenialRecorded, DeferredToolsLoaded,
-          SessionClosed, PromptsReturned)
+          SessionClosed, PromptsReturned, RequestControlsChanged, McpPromptsChanged,
+          DirectoriesChanged, ElicitationRequested, ElicitationSettled, SideUsage)
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 
@@ -67,9 +88,11 @@ def make_console(theme: Theme | None = None, file: Any = None, *,
     """
     file = file or sys.stdout
     dumb = os.environ.get("TERM") == "dumb"
-    return Console(file=file, theme=theme or load_theme(None)[0].rich_theme(), highlight=False,
-                   no_color=True if os.environ.get("NO_COLOR") or dumb else None,
-                   emoji=False, force_terminal=force_terminal, width=width)
+    console = Console(file=file, theme=theme or load_theme(None)[0].rich_theme(),
+                      highlight=False, no_color=True if os.environ.get("NO_COLOR") or dumb else None,
+                      emoji=False, force_terminal=force_terminal, width=width)
+    install_safe_output(console)  # no printed text can act on the terminal
+    return console
 
 
 class Glyphs:
@@ -85,12 +108,15 @@ class Glyphs:
 class EventRenderer:
     """Prints every event except PermissionRequest (the REPL answers those)."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, *, verbose: bool = False) -> None:
+        """`verbose` (--verbose): thinking text and server tools' URLs are printed too."""
         self.console = console
+        self.verbose = verbose
         self.glyphs = Glyphs(console)
         self.area = LiveArea(console)
         self.stream = MarkdownStream(console, self.area)
-        self._thinking_shown = False
+        self._thinking_since: float | None = None  # a thinking block is streaming
+        self._stop_text = ""  # the last StopNotice shown in this turn
         self._inputs: dict[str, dict[str, Any]] = {}
 
     def begin_turn(self) -> None:
@@ -119,8 +145,10 @@ class EventRenderer:
 
     def render(self, event: SessionEvent) -> None:
         if isinstance(event, TextDelta):
-            self._thinking_shown = False
             self.stream.feed(event.text)
+            return
+        if isinstance(event, ThinkingDelta):
+            self._thinking(event)
             return
         if isinstance(event, ToolProgress):
             lines = previews.progress_lines(event.data)
@@ -131,8 +159,18 @@ class EventRenderer:
             return
         self.settle()
         match event:
-            case ThinkingDelta():
-                self._thinking(event)
+            case ThinkingDone():
+                self._thinking_done(event)
+            case StopNotice(text=text, level=level):
+                self.line(text, LEVEL_STYLES.get(level, ""))
+                self._stop_text = text  # the turn's end repeats it: said once
+            case ServerToolUse():
+                self._server_tool(event)
+            case McpAuthUrl(server=server, url=url):
+                self.line(f"Open this link in your browser to log in to {server}:")
+                url = strip_unsafe(url)
+                self.console.print(Text(url, style=Style(link=url, underline=True)),
+                                   soft_wrap=True)
             case ToolStart():
                 self._tool_start(event)
             case ToolResultEvent():
@@ -166,17 +204,44 @@ class EventRenderer:
     # ── per event ───────────────────────────────────────────────────────────────────────────
 
     def line(self, text: str, style: str = "") -> None:
-        """One line of our own; long ones are left to the terminal to wrap (clean copy)."""
-        self.console.print(Text(text, style=style), soft_wrap=True)
+        """One line; long ones are left to the terminal to wrap (clean copy). The text may
+        come from a tool, a hook or a server: its escape sequences are removed."""
+        self.console.print(Text(strip_unsafe(text), style=style), soft_wrap=True)
 
     def _thinking(self, event: ThinkingDelta) -> None:
-        if not self._thinking_shown:
-            self._thinking_shown = True
-            self.line("✻ Thinking…" if self.glyphs.bullet == "●" else "* Thinking...", "ch.dim")
+        """The model thinks: the live status counts the seconds (the text comes at the end,
+        in verbose mode)."""
+        if self._thinking_since is None:
+            self.settle()
+            self._thinking_since = time.monotonic()
+            self.area.set_status(self.working_status("Thinking"))
+
+    def _thinking_done(self, event: ThinkingDone) -> None:
+        """`✻ Thought for 4s` (dim), the text under it with --verbose; one line if redacted."""
+        if event.redacted:
+            self.line(REDACTED_THINKING, "ch.dim")
+            return
+        seconds = None
+        if self._thinking_since is not None:
+            seconds = time.monotonic() - self._thinking_since
+            self._thinking_since = None
+            self.area.set_status(self.working_status())
+        self.line(thought_label(seconds), "ch.dim")
+        if self.verbose and event.text.strip():
+            for text in event.text.strip().splitlines():
+                self.line(f"  {text}", "ch.dim")
+
+    def _server_tool(self, event: ServerToolUse) -> None:
+        self.line(f"{self.glyphs.bullet} {server_tool_line(event)}",
+                  "ch.warning" if event.error else "ch.dim")
+        if self.verbose:
+            for i, url in enumerate(server_tool_urls(event)):
+                self.line(f"  {self.glyphs.branch if i == 0 else ' '} {url}", "ch.dim")
 
     def _tool_start(self, event: ToolStart) -> None:
         self._inputs[event.tool_use_id] = event.input
-        self.console.print(previews.tool_header(event.name, event.input, event.key_argument,
+        self.console.print(previews.tool_header(event.name, event.input,
+                                                strip_unsafe(event.key_argument),
                                                 self.glyphs.bullet))
         self.area.set_status(self.working_status(f"Running {event.name}"))
 
@@ -202,5 +267,6 @@ class EventRenderer:
             self.line(f"{self.glyphs.cross} Error: {event.error or 'the turn failed'}", "ch.error")
         elif event.reason == "max_turns":
             self.line(f"Stopped after {event.num_turns} turns (--max-turns).", "ch.warning")
-        elif event.error:
+        elif event.error and event.error != self._stop_text:
             self.line(event.error, "ch.warning")
+        self._stop_text = ""

@@ -21,8 +21,10 @@ from prompt_toolkit.formatted_text import ANSI, FormattedText, to_formatted_text
 from rich.text import Text
 
 from claude_harness.bootstrap import NO_KEY_HELP, StartupError, build_session, data_dir, preload_sdk
+from claude_harness.commands.mcp_prompts import prompt_rows
 from claude_harness.commands.registry import invoke
 from claude_harness.config.trust import is_trusted, trust_folder
+from claude_harness.event_text import effort_label
 from claude_harness.options import RunOptions
 from claude_harness.plain import previews
 from claude_harness.plain.choice import ChoiceResult, options_for
@@ -36,6 +38,7 @@ from claude_harness.plain.input import (
     PromptInput,
     terminal_capable,
 )
+from claude_harness.plain.questions import answer_question
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
@@ -44,6 +47,7 @@ from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
 from claude_harness.protocol.events import (
     Busy,
+    ElicitationRequested,
     HistoryReplaced,
     OpDone,
     PermissionRequest,
@@ -52,6 +56,7 @@ from claude_harness.protocol.events import (
 )
 from claude_harness.protocol.labels import MODE_LABELS
 from claude_harness.protocol.ops import (
+    AnswerElicitation,
     AnswerPermission,
     BackgroundCommands,
     CycleMode,
@@ -99,21 +104,28 @@ class PlainRepl:
     def _make_input(self, cwd: Path) -> InputSide:
         if self.terminal:
             return PromptInput(cwd, cwd, self.theme.prompt_style(), self.toolbar, self.cycle_mode,
-                               lambda text: self.out.line(text, "ch.dim"))
+                               lambda text: self.out.line(text, "ch.dim"),
+                               extra_commands=self._mcp_prompt_commands)
         return LineInput(history_cwd=cwd)
 
     def toolbar(self) -> FormattedText:
         v = self.view
         label = MODE_LABELS.get(v.mode, v.mode)
+        effort = effort_label(v.controls)
         parts = [
             ("class:toolbar.mode", f" {label}"),
             ("class:toolbar.info", f" (shift+tab to cycle) · {v.model} · "
-                                   f"${v.totals.cost_usd:.4f} · "
+                                   + (f"{effort} · " if effort else "")
+                                   + f"${v.totals.cost_usd:.4f} · "
                                    f"{v.totals.context_percent:.0f}% context"),
         ]
         if self.daily.status_line.strip():  # the status line command's, with its colours
             parts += [("", "\n "), *to_formatted_text(ANSI(self.daily.status_line))]
         return FormattedText(parts)
+
+    def _mcp_prompt_commands(self) -> dict[str, str]:
+        """The MCP servers' prompts, for completion (`/mcp__server__prompt`)."""
+        return dict(prompt_rows(self.view.mcp_prompts))
 
     def cycle_mode(self) -> None:
         self.session.submit(CycleMode())
@@ -242,6 +254,8 @@ class PlainRepl:
                 await self.daily.on_event(event)
             elif isinstance(event, HistoryReplaced) and event.reason == "rewind":
                 self.daily.history_replaced(event)
+            elif isinstance(event, ElicitationRequested):
+                await self.elicit(event)
             elif isinstance(event, HistoryReplaced) and event.reason == "resume":
                 replay_history(list(event.messages), self.out)
             else:
@@ -330,6 +344,18 @@ class PlainRepl:
             self.session.submit(Interrupt())
         self.out.resume()
 
+    async def elicit(self, event: ElicitationRequested) -> None:
+        """An MCP server's question: the live area steps aside, the fields are asked one by
+        one, the answer goes to the session."""
+        self.out.settle()
+        self.out.pause()
+        assert self.input is not None
+        with self.keys.suspended():
+            answer = await answer_question(event.request, self.input, self.out.line)
+        self.out.line(f"  › {answer.action}", "ch.dim")
+        self.session.submit(AnswerElicitation(event.request_id, answer.action, answer.content))
+        self.out.resume()
+
     def show_request(self, request: PermissionRequest) -> None:
         title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
         self.out.line(title, "ch.tool")
@@ -403,7 +429,7 @@ def run_plain(opts: RunOptions) -> int:
         opts.resume = pick_session(data_dir(), opts.cwd.resolve(), sys.stdout, _read_line)
     theme, theme_warning = load_theme(opts.theme)
     console = make_console(theme.rich_theme())
-    renderer = EventRenderer(console)
+    renderer = EventRenderer(console, verbose=opts.verbose)
     if not _settle_trust(opts.cwd.resolve(), renderer, opts.trust_workspace):
         return 1
     try:

@@ -10,9 +10,11 @@ from typing import Any
 
 from rich.text import Text
 
+from claude_harness.event_text import REDACTED_THINKING, thought_label
 from claude_harness.plain import previews
 from claude_harness.plain.render import EventRenderer
 from claude_harness.plain.stream import PlainMarkdown, emit
+from claude_harness.terminal_safety import strip_unsafe
 
 REPLAY_MESSAGES = 10
 
@@ -25,6 +27,8 @@ def replay_history(messages: list[dict[str, Any]], out: EventRenderer,
     if len(messages) > len(shown):
         out.line(f"… {len(messages) - len(shown)} earlier message(s)", "ch.dim")
     for message in shown:
+        if message.get("isMeta"):
+            continue  # the harness's own instruction (continue where you stopped), not a prompt
         blocks = message.get("content")
         if isinstance(blocks, str):
             blocks = [{"type": "text", "text": blocks}]
@@ -37,6 +41,7 @@ def _replay_block(role: str, block: dict[str, Any], out: EventRenderer) -> None:
     kind = block.get("type")
     text = str(block.get("text", ""))
     if kind == "text" and text.strip() and not text.lstrip().startswith("<system-reminder>"):
+        text = strip_unsafe(text)
         if role == "user":
             out.console.print(Text(f"> {text}", style="ch.user"), soft_wrap=True)
         else:
@@ -45,3 +50,10 @@ def _replay_block(role: str, block: dict[str, Any], out: EventRenderer) -> None:
         out.console.print(previews.tool_header(str(block.get("name", "")),
                                                dict(block.get("input") or {}), "",
                                                out.glyphs.bullet))
+    elif kind == "thinking":
+        out.line(thought_label(None), "ch.dim")
+        if out.verbose:
+            for line in str(block.get("thinking", "")).strip().splitlines():
+                out.line(f"  {line}", "ch.dim")
+    elif kind == "redacted_thinking":
+        out.line(REDACTED_THINKING, "ch.dim")

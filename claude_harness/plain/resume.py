@@ -12,6 +12,7 @@ from typing import IO
 
 from claude_harness.session.titles import summarize
 from claude_harness.session.transcript import list_sessions
+from claude_harness.terminal_safety import strip_unsafe
 
 MAX_LISTED = 20
 
@@ -25,7 +26,7 @@ def pick_session(store: Path, cwd: Path, out: IO[str],
         return None
     out.write("Resume which conversation?\n")
     for number, path in enumerate(sessions, 1):
-        out.write(f"  {number:>2}. {summarize(path).label()}\n")
+        out.write(f"  {number:>2}. {strip_unsafe(summarize(path).label())}\n")
     while True:
         out.write(f"Number (1-{len(sessions)}, Enter for a new conversation): ")
         out.flush()

@@ -9,12 +9,21 @@ print as they complete and the rest when the stream ends, with no control sequen
 
 from __future__ import annotations
 
+import itertools
+import threading
+
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.markdown import Heading, Markdown
 from rich.segment import Segment, Segments
+from rich.text import Text
 
 from claude_harness.plain.live import LiveArea
+from claude_harness.terminal_safety import strip_unsafe
+
+# A block longer than this is printed as plain text, not laid out as Markdown.
+PLAIN_BLOCK_CHARS = 64_000
+JOIN_PIECES = 64
 
 
 class LeftHeading(Heading):
@@ -27,32 +36,45 @@ class PlainMarkdown(Markdown):
     elements = {**Markdown.elements, "heading_open": LeftHeading}
 
 
-def split_settled(text: str) -> int:
-    """Length of the prefix of `text` made of finished Markdown blocks.
+class BlockScanner:
+    """Finds where the finished Markdown blocks of a growing text end, reading each line once.
 
     A block is finished at a blank line outside a fenced code block, or right after the line
-    that closes a fence. Returns 0 when nothing is finished yet.
+    that closes a fence; the last, unfinished line never settles. Feed it whole lines as they
+    complete; `settled` is the length of the finished prefix of everything fed (0: none yet).
     """
-    settled = 0
-    in_fence = False
-    fence = ""
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        end = pos + len(line)
-        if not line.endswith("\n"):
-            break  # the last, unfinished line never settles
-        stripped = line.strip()
-        if in_fence:
-            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
-                in_fence = False
-                settled = end
-        elif stripped.startswith(("```", "~~~")):
-            in_fence = True
-            fence = stripped[:3]
-        elif stripped == "" and text[:pos].strip():
-            settled = end
-        pos = end
-    return settled
+
+    def __init__(self) -> None:
+        self.length = 0  # characters fed so far
+        self.settled = 0
+        self.in_fence = False
+        self.fence = ""
+        self.has_text = False  # a non-blank line was read (a blank line then ends a block)
+
+    def feed(self, lines: str) -> int:
+        """Read `lines` (whole lines, ending with a newline); returns `settled`."""
+        for line in lines.splitlines(keepends=True):
+            self.length += len(line)
+            stripped = line.strip()
+            if self.in_fence:
+                if stripped.startswith(self.fence) and stripped.strip(self.fence[0]) == "":
+                    self.in_fence = False
+                    self.settled = self.length
+            elif stripped.startswith(("```", "~~~")):
+                self.in_fence = True
+                self.fence = stripped[:3]
+                self.has_text = True
+            elif not stripped:
+                if self.has_text:
+                    self.settled = self.length
+            else:
+                self.has_text = True
+        return self.settled
+
+
+def split_settled(text: str) -> int:
+    """Length of the prefix of `text` made of finished Markdown blocks (see BlockScanner)."""
+    return BlockScanner().feed(text[: text.rfind("\n") + 1])
 
 
 def emit(console: Console, renderable: RenderableType) -> None:
@@ -77,28 +99,81 @@ def emit(console: Console, renderable: RenderableType) -> None:
 
 
 class MarkdownStream:
-    """Feed text deltas; finished blocks go to the scrollback, the tail stays live."""
+    """Feed text deltas; finished blocks go to the scrollback, the tail stays live.
+
+    The text not printed yet is kept as the whole lines read since the last finished block and
+    the pieces of the line being written. A delta costs a list append; its new lines are read
+    once when a line ends; text is joined only to print a finished block. So an answer that is
+    one enormous line, or a huge code block, streams in linear time. The live area reads the
+    tail's last characters through `suffix()` (from its own refresh thread, hence the lock).
+    """
 
     def __init__(self, console: Console, area: LiveArea | None = None) -> None:
         self.console = console
         self.area = area or LiveArea(console)
-        self.pending = ""
+        self.lines: list[str] = []  # whole lines since the last finished block
+        self.parts: list[str] = []  # the line being written, in pieces
+        self.scanner = BlockScanner()
         self.printed_any = False
+        self._loose = 0  # pieces appended since the last were joined
+        self._lock = threading.Lock()
+
+    @property
+    def pending(self) -> str:
+        with self._lock:
+            return "".join(self.lines) + "".join(self.parts)
+
+    def suffix(self, limit: int) -> str:
+        """The last `limit` characters not printed yet."""
+        pieces: list[str] = []
+        total = 0
+        with self._lock:
+            for piece in itertools.chain(reversed(self.parts), reversed(self.lines)):
+                pieces.append(piece[-(limit - total):])
+                total += len(pieces[-1])
+                if total >= limit:
+                    break
+        return "".join(reversed(pieces))
 
     def feed(self, delta: str) -> None:
-        self.pending += delta
-        cut = split_settled(self.pending)
-        if cut:
-            done, self.pending = self.pending[:cut], self.pending[cut:]
-            self._print_block(done)
-        self.area.set_tail(self.pending)
+        with self._lock:
+            self.parts.append(delta)
+            self._loose += 1
+            if self._loose >= JOIN_PIECES:  # the tail's last characters stay in few pieces
+                self.parts[-JOIN_PIECES:] = ["".join(self.parts[-JOIN_PIECES:])]
+                self._loose = 0
+            block = self._read_lines() if "\n" in delta else None
+        if block:
+            self._print_block(block)
+        self.area.set_tail(self)
+
+    def _read_lines(self) -> str | None:
+        """Move the completed lines from `parts` to `lines`; the finished block, if any."""
+        current = "".join(self.parts)
+        end = current.rfind("\n") + 1
+        self.parts[:] = [current[end:]] if end < len(current) else []
+        self._loose = 0
+        self.lines.append(current[:end])
+        cut = self.scanner.feed(current[:end])
+        if not cut:
+            return None
+        text = "".join(self.lines)
+        rest = text[cut:]
+        self.lines[:] = [rest] if rest else []
+        self.scanner = BlockScanner()
+        self.scanner.feed(rest)  # the lines after the block end start the next one
+        return text[:cut]
 
     def finish(self) -> None:
         """The text block ended: print what is left, drop it from the live area."""
+        pending = self.pending
+        with self._lock:
+            self.lines[:] = []
+            self.parts[:] = []
+            self.scanner = BlockScanner()
         self.area.set_tail("")
-        if self.pending.strip():
-            self._print_block(self.pending)
-        self.pending = ""
+        if pending.strip():
+            self._print_block(pending)
         self.printed_any = False
 
     def _print_block(self, text: str) -> None:
@@ -106,5 +181,10 @@ class MarkdownStream:
             return
         if self.printed_any:
             self.console.print()  # the blank line between blocks that the split consumed
-        emit(self.console, PlainMarkdown(text.strip("\n")))
+        text = strip_unsafe(text.strip("\n"))
+        if len(text) > PLAIN_BLOCK_CHARS:
+            # Markdown layout of a block this big takes seconds; the terminal wraps it as is.
+            self.console.print(Text(text), soft_wrap=True)
+        else:
+            emit(self.console, PlainMarkdown(text))
         self.printed_any = True

@@ -618,6 +618,69 @@ class SessionRenamed:
     title: str
 
 
+@dataclass(frozen=True)
+class RequestControlsChanged:
+    """Effort and thinking as the next request will carry them (at start, after /effort,
+    Alt+T or a model switch): `effort` is the user's choice (None: the model's default),
+    `effort_sent` the level actually sent after the model's own limits (None: the model takes
+    no effort), `thinking` whether thinking is asked for, `thinking_available` whether the
+    model thinks at all."""
+
+    effort: str | None
+    effort_sent: str | None
+    thinking: bool
+    thinking_available: bool = True
+
+
+@dataclass(frozen=True)
+class ElicitationRequested:
+    """An MCP server asks the user for input in the middle of a tool call: show the form, then
+    submit `AnswerElicitation` with the same `request_id`. `request` is an
+    `mcp.elicitation.ElicitationRequest` (frozen plain data: server, message, mode, schema,
+    url). Only sessions with a person at a front end emit it; `-p` cancels instead."""
+
+    request_id: str
+    request: Any
+
+
+@dataclass(frozen=True)
+class ElicitationSettled:
+    """The question is closed (answered, or cancelled by an interrupt): drop its form."""
+
+    request_id: str
+
+
+@dataclass(frozen=True)
+class McpPromptInfo:
+    """One MCP prompt offered as the slash command `/name args`."""
+
+    name: str  # mcp__server__prompt, without the slash
+    description: str
+    argument_hint: str = ""
+
+
+@dataclass(frozen=True)
+class McpPromptsChanged:
+    """The MCP prompts a front end offers as commands (in /help and completion) changed."""
+
+    prompts: tuple[McpPromptInfo, ...]
+
+
+@dataclass(frozen=True)
+class DirectoriesChanged:
+    """The working directories beyond the cwd (`--add-dir`, `/add-dir`) changed."""
+
+    directories: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class McpAuthUrl:
+    """`/mcp authenticate NAME`: open `url` in a browser to log in to the server."""
+
+    server: str
+    url: str
+
+
 AgentEvent = (
     TextDelta
     | ThinkingDelta
@@ -675,6 +738,12 @@ SessionEvent = (
     | OutputStyleChanged
     | ModelsListed
     | SessionRenamed
+    | RequestControlsChanged
+    | ElicitationRequested
+    | ElicitationSettled
+    | McpPromptsChanged
+    | DirectoriesChanged
+    | McpAuthUrl
 )
 """Everything `Session.events()` yields."""
 

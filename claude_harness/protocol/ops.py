@@ -252,6 +252,42 @@ class SetOutputStyle:
 
 
 @dataclass(frozen=True)
+class SetEffort:
+    """/effort LEVEL: low, medium, high, xhigh, max, or auto (the model's default)."""
+
+    level: str
+
+
+@dataclass(frozen=True)
+class ToggleThinking:
+    """Alt+T: thinking off (or back on) for the following requests."""
+
+
+@dataclass(frozen=True)
+class AnswerElicitation:
+    """The answer to the ElicitationRequested with `request_id`: accept (with the form's
+    `content`), decline or cancel."""
+
+    request_id: str
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class AddDirectory:
+    """/add-dir DIR: one more working directory for this session (permissions, MCP roots)."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class McpAuthenticate:
+    """/mcp authenticate NAME: log in to a remote MCP server (OAuth in the browser)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class ListModels:
     """/model without a name, Alt+P: the models table (ModelsListed)."""
 
@@ -275,4 +311,5 @@ Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMo
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
       | RegisterHookCallbacks | AnswerHookCallback | Shutdown | SetSandbox | ListRewindPoints
       | PlanRewind | Rewind | AnswerQuestions | BackgroundCommands | ListTasks | StopTask
-      | MeasureContext | ListOutputStyles | SetOutputStyle | ListModels | RenameSession | AddMemory)
+      | MeasureContext | ListOutputStyles | SetOutputStyle | ListModels | RenameSession | AddMemory
+      | SetEffort | ToggleThinking | AnswerElicitation | AddDirectory | McpAuthenticate)

@@ -126,6 +126,7 @@ SAFE_DEFAULTS: dict[str, Any] = {
     "max_result_size_chars": 100_000,
     "search_hint": "",
     "json_schema": None,
+    "loads_when_called": False,
 }
 
 
@@ -165,6 +166,9 @@ class Tool:
     max_result_size_chars: float
     search_hint: str
     json_schema: dict[str, Any] | None  # a ready schema (MCP tools); else from input_model
+    # A deferred tool the model may call before ToolSearch loaded it (MCP tools: their input is
+    # checked against the server's own schema, and the call counts them as loaded).
+    loads_when_called: bool = False
 
     @property
     def display_name(self) -> str:

@@ -14,11 +14,15 @@ from claude_harness.protocol.events import (
     Busy,
     Compaction,
     DenialRecorded,
+    DirectoriesChanged,
     HistoryReplaced,
+    McpPromptInfo,
+    McpPromptsChanged,
     ModeChanged,
     ModelChanged,
     OutputStyleChanged,
     QueueChanged,
+    RequestControlsChanged,
     RulesChanged,
     SessionRenamed,
     SessionStarted,
@@ -48,6 +52,9 @@ class SessionView:
     status_line: str = ""  # the status line command's first line (ANSI kept)
     output_style: str = "default"
     title: str = ""  # /rename
+    controls: RequestControlsChanged | None = None  # effort and thinking, once known
+    mcp_prompts: tuple[McpPromptInfo, ...] = ()  # offered as /mcp__server__prompt commands
+    directories: tuple[str, ...] = ()  # working directories beyond the cwd
 
     @property
     def ready(self) -> bool:
@@ -96,3 +103,9 @@ class SessionView:
                 self.output_style = name
             case SessionRenamed(title=title):
                 self.title = title
+            case RequestControlsChanged():
+                self.controls = event
+            case McpPromptsChanged(prompts=prompts):
+                self.mcp_prompts = prompts
+            case DirectoriesChanged(directories=directories):
+                self.directories = directories

@@ -36,6 +36,8 @@ from claude_harness.api.request_params import RequestSettings, settings_from_sou
 from claude_harness.commands.catalog import catalog_for
 from claude_harness.config.local_rules import update_local_rules
 from claude_harness.hooks.config import HookConfig
+from claude_harness.mcp.elicitation import ElicitationAnswer
+from claude_harness.mcp.prompts import McpPromptCommand
 from claude_harness.mcp.status import waiting_reason
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.rules import allow_rules
@@ -58,6 +60,7 @@ from claude_harness.protocol.events import (
     Compaction,
     DeferredToolsLoaded,
     DenialRecorded,
+    DirectoriesChanged,
     HistoryReplaced,
     HookRan,
     ModeChanged,
@@ -86,12 +89,16 @@ from claude_harness.session.command_prompt import AsIs, CommandPreparation, type
 from claude_harness.session.config_report import unsupported_settings
 from claude_harness.session.daily import DailyOps
 from claude_harness.session.describe import mcp_action, report
+from claude_harness.session.directories import check_directory, directory_reminder
 from claude_harness.session.hook_callbacks import HookCallbacks
 from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.listing import context_message
+from claude_harness.session.mcp_questions import FrontEndQuestions
+from claude_harness.session.mcp_wiring import McpWiring
 from claude_harness.session.path_rules import PathRules
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
+from claude_harness.session.request_controls import controls_event, set_effort, toggle_thinking
 from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.sandbox_control import switch_sandbox
 from claude_harness.session.totals import Totals
@@ -203,6 +210,10 @@ class Session:
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
         self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
         self.daily = DailyOps(self)  # checkpoints, questions, background notes, status line...
+        self.elicitations = FrontEndQuestions(self._emit)  # MCP servers' questions to the user
+        self.mcp_wiring = McpWiring(config.mcp, self._emit) if config.mcp is not None else None
+        self._stop_mcp_listener: Callable[[], None] | None = None
+        self._tool_list_fixed = False  # the first request's tool list is built
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -287,6 +298,7 @@ class Session:
         if self.config.tools_before_start and mcp is not None:  # -p: nobody to ask, so say why
             for server in mcp.pending_approvals():
                 self._emit(Notice(waiting_reason(server, None) or server.name, "warning"))
+        self._start_extras()
 
     def _init_fields(self) -> dict[str, Any]:
         """system/init's configuration lists, as Claude Code lists them."""
@@ -323,6 +335,7 @@ class Session:
                 self.model = resolve_alias(model.strip())
                 self._emit(ModelChanged(self.model))
                 self._emit_totals()  # the context share depends on the model's window
+                self._emit_controls()  # so does the effort level actually sent
             case ops.Compact(instructions=instructions):
                 self._start_job(lambda: self._compact(instructions), "Compacting", "/compact")
             case ops.Clear():
@@ -346,6 +359,25 @@ class Session:
                 self.hook_callbacks.answer(rid, output, error)
             case ops.SetSandbox(enabled=enabled):
                 self._switch_sandbox(enabled)
+            case ops.SetEffort(level=level):
+                self.request_settings, notice = set_effort(self.request_settings, self.model,
+                                                           level)
+                self._emit(notice)
+                self._emit_controls()
+            case ops.ToggleThinking():
+                self.request_settings, notice = toggle_thinking(self.request_settings,
+                                                                self.model)
+                self._emit(notice)
+                self._emit_controls()
+            case ops.AnswerElicitation(request_id=rid, action=action, content=content):
+                self.elicitations.answer(rid, ElicitationAnswer(action, content))
+            case ops.AddDirectory(path=path):
+                self._add_directory(path)
+            case ops.McpAuthenticate(name=name):
+                if self.mcp_wiring is None:
+                    self._emit(Notice("No MCP servers configured.", "error"))
+                else:
+                    self.mcp_wiring.authenticate(name)
             case _:
                 self.daily.dispatch(op)
 
@@ -408,6 +440,7 @@ class Session:
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
         self.daily.interrupted()
+        self.elicitations.cancel_all()  # no server call waits on a form after an interrupt
         if self._queued:
             texts = tuple(_prompt_text(p) for p in self._queued)
             self._queued = []
@@ -518,6 +551,10 @@ class Session:
             yield end
 
     def _run_command(self, name: str, args: str) -> None:
+        prompt = self.mcp_wiring.find_prompt(name) if self.mcp_wiring is not None else None
+        if prompt is not None:
+            self._start_job(lambda: self._mcp_prompt_turn(prompt, args), "Working", f"/{name}")
+            return
         line = f"/{name} {args}".rstrip()
         if self.catalog.find_command(name) is None:
             self._emit(Notice(f"Unknown command /{name}. Type /help for the list.", "error"))
@@ -527,6 +564,14 @@ class Session:
                               "warning"))
             return
         self._prompt(ops.UserPrompt(line))
+
+    async def _mcp_prompt_turn(self, prompt: McpPromptCommand, args: str) -> None:
+        """`/mcp__server__prompt args`: the server renders the prompt; it goes out as the
+        user's message."""
+        assert self.mcp_wiring is not None
+        blocks = await self.mcp_wiring.render_prompt(prompt, args)
+        if blocks is not None:
+            await self._turn(ops.UserPrompt(blocks))
 
     @property
     def compact_threshold(self) -> int | None:
@@ -770,6 +815,52 @@ class Session:
     def _emit_totals(self) -> None:
         self._emit(self.totals.event(self.model))
 
+    def _emit_controls(self) -> None:
+        self._emit(controls_event(self.model, self.request_settings))
+
+    def _add_directory(self, raw: str) -> None:
+        """/add-dir: permissions and MCP roots take the directory; the model hears of it."""
+        answer = check_directory(self.permission, raw, self.shell.cwd)
+        self._emit(Notice(answer.message, answer.level))  # type: ignore[arg-type]
+        if answer.path is None:
+            return
+        self.permission = replace(self.permission,
+                                  additional_dirs=(*self.permission.additional_dirs, answer.path))
+        if self.config.mcp is not None:
+            self.config.mcp.add_root(answer.path)
+        self.reminders.note(directory_reminder(answer.path))
+        self._emit(DirectoriesChanged(tuple(str(d) for d in self.permission.additional_dirs)))
+
+    def _start_extras(self) -> None:
+        """After SessionStarted: effort and thinking, extra directories, and the MCP wiring
+        (questions to the user, prompts as commands, tools added later)."""
+        self._emit_controls()
+        if self.permission.additional_dirs:
+            self._emit(DirectoriesChanged(tuple(str(d) for d in
+                                                self.permission.additional_dirs)))
+        mcp = self.config.mcp
+        if mcp is None:
+            return
+        if self.permission.interactive:  # a person at a front end answers (-p: cancelled)
+            mcp.elicitation.front_end = self.elicitations
+        self._stop_mcp_listener = mcp.add_listener(self._mcp_changed)
+        self._mcp_changed(mcp)
+
+    def _mcp_changed(self, _manager: Any) -> None:
+        """A server connected, failed or changed its lists."""
+        assert self.mcp_wiring is not None
+        prompts = self.mcp_wiring.prompts_event()
+        if prompts is not None:
+            self._emit(prompts)
+        if not self._tool_list_fixed:
+            return  # the first request takes every tool connected by then
+        update = self.mcp_wiring.tool_update(self.config.tools, self.permission)
+        if update is not None:
+            self.config.tools = (*self.config.tools, *update.added)
+            # Appended after the cache breakpoint: the cached prefix stays as it was.
+            self._tool_schemas = [*self._tool_schemas, *(t.api_schema() for t in update.added)]
+            self.reminders.note(update.reminder)
+
     def _session_start(self) -> str | None:
         """SessionStart hooks run before the first prompt (startup, resume) and the first one
         after /clear or a compaction (clear, compact): their source, else None."""
@@ -802,10 +893,16 @@ class Session:
         tools = (*tools, *self.config.extra_tools)
         self.config.tools = tools
         self._tool_schemas = _schemas(tools)
+        self._tool_list_fixed = True
 
     async def _shutdown(self, reason: str) -> None:
         self.prompter.cancel_all()
         self.hook_callbacks.cancel_all()
+        self.elicitations.cancel_all()
+        if self._stop_mcp_listener is not None:
+            self._stop_mcp_listener()
+        if self.mcp_wiring is not None:
+            await self.mcp_wiring.close()
         if self._abort is not None:
             self._abort.abort()
         if self._job is not None and self._abort is not None:  # let it record what it stopped

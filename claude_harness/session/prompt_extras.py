@@ -3,7 +3,7 @@ the context SessionStart / UserPromptSubmit hooks add (or their veto)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,11 @@ class Reminders:
 
     announced_mode: str | None = "default"
     announced_deferred: bool = False
+    notes: list[str] = field(default_factory=list)  # one-off news (tools added, a new dir)
+
+    def note(self, text: str) -> None:
+        """Tell the model `text` with the next prompt."""
+        self.notes.append(text)
 
     @classmethod
     def for_history(cls, history: list[dict[str, Any]], mode: str) -> Reminders:
@@ -44,6 +49,8 @@ class Reminders:
         if mode != self.announced_mode:
             self.announced_mode = mode
             notes.append(MODE_NOTES.get(mode, f"The permission mode is now {mode}."))
+        notes += self.notes
+        self.notes = []
         return [{"type": "text", "text": f"<system-reminder>\n{n}\n</system-reminder>"}
                 for n in notes]
 

@@ -149,7 +149,8 @@ async def schema_validation(call: ToolCall) -> ToolOutcome | None:
     if call.invalid_json is not None:
         raw = call.invalid_json[:300]
         return fail(call, f"The tool input was not valid JSON ({raw!r}). Send a JSON object.")
-    if call.tool.should_defer and call.tool.name not in call.ctx.options.loaded_deferred:
+    if (call.tool.should_defer and not call.tool.loads_when_called
+            and call.tool.name not in call.ctx.options.loaded_deferred):
         return fail(call, f"{call.tool.name} is a deferred tool whose definition is not loaded "
                     f'yet. Call ToolSearch with query "select:{call.tool.name}" first, then '
                     "call it again.")

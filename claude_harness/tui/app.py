@@ -18,15 +18,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
 from claude_harness.tui.permission_queue import PermissionQueue
+from claude_harness.tui.terminal_filter import TerminalSafeFilter
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
 from claude_harness.tui.widgets.activity import ActivityLine
 from claude_harness.tui.widgets.conversation import Conversation
@@ -38,6 +41,8 @@ from claude_harness.tui.widgets.todo_panel import TodoPanel
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
 if TYPE_CHECKING:
+    from textual.filter import LineFilter
+
     from claude_harness.protocol.events import PermissionRequest
     from claude_harness.protocol.ops import Op
     from claude_harness.protocol.view import SessionView
@@ -69,6 +74,7 @@ class HarnessApp(App[None]):
         Binding("ctrl+r", "search_history", "History search", show=False, priority=True),
         Binding("ctrl+g", "edit_prompt", "Edit in $EDITOR", show=False, priority=True),
         Binding("ctrl+v", "paste_image", "Paste image", show=False, priority=True),
+        Binding("alt+t", "toggle_thinking", "Thinking", show=False, priority=True),
     ]
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
@@ -91,6 +97,11 @@ class HarnessApp(App[None]):
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
+        self._safe_filter = TerminalSafeFilter()
+
+    def get_line_filters(self) -> list[LineFilter]:
+        """Textual's filters, then ours: no displayed text can act on the terminal."""
+        return [*super().get_line_filters(), self._safe_filter]
 
     # ── layout ──────────────────────────────────────────────────────────────────────────────
 
@@ -335,6 +346,18 @@ class HarnessApp(App[None]):
     def on_permission_prompt_answered(self, message: PermissionPrompt.Answered) -> None:
         self.permissions.answer(message.request, message.answer)
 
+    async def show_question(self, form: Widget) -> None:
+        """An MCP server's form takes the input's place, as a permission prompt does."""
+        self.prompt.display = False
+        await self.query_one("#input-area").mount(form, before=self.prompt)
+        self.bell()
+
+    async def hide_question(self, form: Widget) -> None:
+        await form.remove()
+        if not self.query(".elicitation-form") and self.permissions.current is None:
+            self.prompt.display = True
+            self.prompt.focus()
+
     # ── keys ────────────────────────────────────────────────────────────────────────────────
 
     def action_cycle_mode(self) -> None:
@@ -366,6 +389,8 @@ class HarnessApp(App[None]):
         self.notify("Press Ctrl+C again to exit", timeout=EXIT_WINDOW)
 
     def action_exit(self) -> None:
+        if self.query(".elicitation-form"):
+            raise SkipAction()  # Ctrl+D in a server's form declines it (the form's own key)
         self.exit()
 
     def action_toggle_details(self) -> None:
@@ -375,6 +400,13 @@ class HarnessApp(App[None]):
 
     def action_toggle_todos(self) -> None:
         self.toggle_todos()
+
+    def action_toggle_thinking(self) -> None:
+        """Alt+T: thinking off (or back on) for the following requests."""
+        if self.link is None or not self.ready:
+            self.notify("Still starting; try again in a moment.")
+            return
+        self.link.toggle_thinking()
 
     def toggle_todos(self) -> None:
         self.query_one(TodoPanel).toggle()
@@ -441,7 +473,8 @@ class HarnessApp(App[None]):
             # The command table is loaded on the first `/`, not before the first paint.
             from claude_harness.commands.registry import describe_commands
 
-            lines = [f"{name:<13} {text}" for name, text in describe_commands(self.cwd, text[1:])]
+            rows = describe_commands(self.cwd, text[1:]) + self._mcp_prompt_rows(text[1:])
+            lines = [f"{name:<13} {text}" for name, text in rows]
             if lines:
                 hint.update("\n".join(lines[:14]))
                 hint.add_class("-open")
@@ -455,7 +488,14 @@ class HarnessApp(App[None]):
     def command_names(self) -> list[str]:
         from claude_harness.commands.registry import command_names  # loaded with completion
 
-        return command_names(self.cwd)
+        prompts = self.view.mcp_prompts if self.view is not None else ()
+        return command_names(self.cwd) + [p.name for p in prompts]
+
+    def _mcp_prompt_rows(self, prefix: str) -> list[tuple[str, str]]:
+        """The MCP servers' prompts as `/mcp__server__prompt` rows of the command list."""
+        from claude_harness.commands.mcp_prompts import prompt_rows  # loaded with the `/` list
+
+        return prompt_rows(self.view.mcp_prompts, prefix) if self.view is not None else []
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 

@@ -12,8 +12,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from claude_harness.commands.mcp_prompts import prompt_help_lines
 from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
 from claude_harness.config.paths import data_dir
+from claude_harness.event_text import effort_status
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
 from claude_harness.session.titles import search, summarize
@@ -24,10 +26,10 @@ from claude_harness.tui.themes import save_user_theme
 KEYS_HELP = (
     "Keys: Enter send · Shift+Enter or \\+Enter newline · Up/Down history · Tab completes "
     "/commands and @paths · Shift+Tab mode · Esc interrupt · Ctrl+C interrupt (twice on an "
-    "empty prompt exits) · Ctrl+D exit · Ctrl+O tool details · Ctrl+T todos · !cmd runs a "
-    "shell command and gives its output to the model · Esc Esc rewind · Ctrl+B running "
-    "command to the background · Alt+P model · Ctrl+R search history · Ctrl+G edit in $EDITOR "
-    "· Ctrl+V paste an image · #note saves to memory"
+    "empty prompt exits) · Ctrl+D exit · Ctrl+O tool details and thinking · Ctrl+T todos · "
+    "Alt+T thinking on/off · !cmd runs a shell command and gives its output to the model · "
+    "Esc Esc rewind · Ctrl+B running command to the background · Alt+P model · Ctrl+R search "
+    "history · Ctrl+G edit in $EDITOR · Ctrl+V paste an image · #note saves to memory"
 )
 
 
@@ -55,7 +57,7 @@ class Host(Protocol):
 
 Action = Callable[[Host, str], Awaitable[None]]
 NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory", "rewind",
-                 "tasks", "output-style"}
+                 "tasks", "output-style", "effort"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -78,6 +80,8 @@ async def _help(host: Host, _args: str) -> None:
     lines = [f"/{c.name} — {c.description}" for c in BUILTINS]
     lines += [f"/{c.name} — {c.description or 'custom command'} ({c.path})"
               for c in custom_commands(host.cwd)]
+    if host.view is not None:
+        lines += prompt_help_lines(host.view.mcp_prompts)
     await host.post_notice("\n".join([*lines, "", KEYS_HELP]), boxed=True)
 
 
@@ -143,10 +147,23 @@ async def _status(host: Host, _args: str) -> None:
         f"Tools: {', '.join(started.tools)}",
         f"Context: {view.totals.context_percent:.1f}% · theme {host.theme}",
         "Memory files: " + (", ".join(started.memory_files) or "none"),
+        *effort_status(view.controls),
     ]
     if started.unsupported_settings:
         lines.append("Settings not supported (ignored): " + ", ".join(started.unsupported_settings))
+    if view.directories:
+        lines.append("Additional working directories: " + ", ".join(view.directories))
     await host.post_notice("\n".join(lines), boxed=True)
+
+
+async def _effort(host: Host, _args: str) -> None:
+    """/effort without a level: what is in force, and the words that change it."""
+    current = effort_status(host.view.controls) or ["Effort: not known yet"]
+    await host.post_notice(f"{current[0]} · /effort low|medium|high|xhigh|max|auto")
+
+
+async def _add_dir(host: Host, _args: str) -> None:
+    await host.post_notice("Usage: /add-dir <directory>", "error")
 
 
 async def _todos(host: Host, _args: str) -> None:
@@ -228,5 +245,5 @@ ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "resume": _resume, "cost": _cost,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
     "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,
-    "output-style": _output_style, "rename": _rename,
+    "output-style": _output_style, "rename": _rename, "effort": _effort, "add-dir": _add_dir,
 }

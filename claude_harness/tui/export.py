@@ -6,12 +6,15 @@ import json
 from typing import Any
 
 from claude_harness.previews import content_text
+from claude_harness.terminal_safety import strip_unsafe
 
 
 def conversation_markdown(messages: list[dict[str, Any]], *, tail: int | None = None) -> str:
     chosen = messages[-tail:] if tail else messages
     out: list[str] = []
     for message in chosen:
+        if message.get("isMeta"):
+            continue  # the harness's own instruction (continue where you stopped)
         role = message.get("role")
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
@@ -35,7 +38,8 @@ def conversation_markdown(messages: list[dict[str, Any]], *, tail: int | None = 
 
 
 def print_transcript(messages: list[dict[str, Any]], *, tail: int = 200) -> None:
-    """Print the conversation to stdout with Rich, so `--inline` leaves it in the scrollback."""
+    """Print the conversation to stdout with Rich, so `--inline` leaves it in the scrollback
+    (without escape sequences: the model's text must not act on the terminal)."""
     # Rich's Markdown renderer is only needed when an --inline session ends.
     from rich.console import Console
     from rich.markdown import Markdown
@@ -43,16 +47,19 @@ def print_transcript(messages: list[dict[str, Any]], *, tail: int = 200) -> None
 
     console = Console()
     for message in messages[-tail:]:
+        if message.get("isMeta"):
+            continue
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
         for block in blocks:
             kind = block.get("type")
             if kind == "text" and str(block.get("text", "")).strip():
+                text = strip_unsafe(str(block["text"]))
                 if message.get("role") == "user":
-                    console.print(Text("› " + block["text"], style="bold"))
+                    console.print(Text("› " + text, style="bold"))
                 else:
-                    console.print(Markdown(block["text"]))
+                    console.print(Markdown(text))
             elif kind == "tool_use":
-                args = json.dumps(block.get("input") or {}, ensure_ascii=False)
+                args = strip_unsafe(json.dumps(block.get("input") or {}, ensure_ascii=False))
                 console.print(Text(f"● {block.get('name')}({args[:100]})", style="dim"))
         console.print()

@@ -8,11 +8,18 @@ activity line, the permission prompt and the conversation.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from textual.worker import Worker
+
+from claude_harness.event_text import effort_label
 from claude_harness.protocol.events import (
     Busy,
+    ElicitationRequested,
+    ElicitationSettled,
     HistoryReplaced,
+    McpAuthUrl,
     ModeChanged,
     ModelChanged,
     PermissionRequest,
@@ -20,6 +27,7 @@ from claude_harness.protocol.events import (
     PromptsReturned,
     QueueChanged,
     Report,
+    RequestControlsChanged,
     SessionClosed,
     SessionStarted,
     ShellRan,
@@ -27,15 +35,18 @@ from claude_harness.protocol.events import (
     TotalsChanged,
 )
 from claude_harness.protocol.ops import (
+    AnswerElicitation,
     AnswerPermission,
     CycleMode,
     Interrupt,
     Op,
     ShellCommand,
     Shutdown,
+    ToggleThinking,
     UserPrompt,
 )
 from claude_harness.protocol.view import SessionView
+from claude_harness.terminal_safety import strip_unsafe
 from claude_harness.tui import commands
 from claude_harness.tui.daily_dock import EVENTS as DOCK_EVENTS
 from claude_harness.tui.daily_dock import DailyDock
@@ -58,6 +69,8 @@ class SessionLink:
         self.renderer = TurnRenderer(app.conversation)
         self.dock = DailyDock()  # pickers and questions, in place of the prompt
         app.query_one("#input-area").mount(self.dock, before=app.prompt)
+        self.questions: Any = None  # a WidgetElicitationHandler, from the first question on
+        self._asking: dict[str, Worker[None]] = {}  # request id -> the worker showing its form
 
     # ── ops out ─────────────────────────────────────────────────────────────────────────────
 
@@ -82,6 +95,39 @@ class SessionLink:
 
     def shutdown(self) -> None:
         self.submit(Shutdown("prompt_input_exit"))
+
+    def toggle_thinking(self) -> None:
+        self.submit(ToggleThinking())
+
+    def answer_elicitation(self, request_id: str, answer: Any) -> None:
+        self.submit(AnswerElicitation(request_id, answer.action, answer.content))
+
+    # ── an MCP server's questions ───────────────────────────────────────────────────────────
+
+    def ask(self, event: ElicitationRequested) -> None:
+        """Show the form (one at a time) in a worker; the answer goes back as an op."""
+        from claude_harness.tui.widgets.elicitation_form import (  # the first question only
+            WidgetElicitationHandler,
+        )
+
+        if self.questions is None:
+            self.questions = WidgetElicitationHandler(self.app.show_question,
+                                                      self.app.hide_question)
+        handler = self.questions
+
+        async def ask() -> None:
+            answer = await handler.elicit(safe_question(event.request))
+            self._asking.pop(event.request_id, None)
+            self.answer_elicitation(event.request_id, answer)
+
+        self._asking[event.request_id] = self.app.run_worker(ask(), group="questions",
+                                                             exit_on_error=False)
+
+    def question_settled(self, request_id: str) -> None:
+        """Closed by the session (an interrupt): the form goes without an answer."""
+        worker = self._asking.pop(request_id, None)
+        if worker is not None:
+            worker.cancel()
 
     # ── events in ───────────────────────────────────────────────────────────────────────────
 
@@ -124,6 +170,15 @@ class SessionLink:
                 self.refresh_status()
             case TodosChanged(todos=todos):
                 app.query_one(TodoPanel).set_todos(list(todos))
+            case RequestControlsChanged():
+                self.refresh_status()
+            case ElicitationRequested():
+                self.ask(event)
+            case ElicitationSettled(request_id=request_id):
+                self.question_settled(request_id)
+            case McpAuthUrl(server=server, url=url):
+                await app.conversation.add(NoticeView(
+                    f"Open this link in your browser to log in to {server}:", link=url))
             case SessionClosed():
                 return
             case _ if isinstance(event, DOCK_EVENTS):
@@ -179,4 +234,10 @@ class SessionLink:
             self.app.status.set_state(mode=view.mode, model=view.model,
                                       context_percent=totals.context_percent,
                                       cache_percent=totals.cache_read_percent,
-                                      cost=totals.cost_usd)
+                                      cost=totals.cost_usd, effort=effort_label(view.controls))
+
+
+def safe_question(request: Any) -> Any:
+    """The server's words without escape sequences (the form shows them as they are)."""
+    return replace(request, message=strip_unsafe(request.message),
+                   url=strip_unsafe(request.url) if request.url else request.url)

@@ -17,17 +17,23 @@ from claude_harness.protocol.events import (
     Compaction,
     HookRan,
     Notice,
+    ServerToolUse,
+    StopNotice,
     TextDelta,
     ThinkingDelta,
+    ThinkingDone,
     ToolProgress,
     ToolResultEvent,
     ToolStart,
     TurnEnd,
 )
+from claude_harness.terminal_safety import strip_unsafe
+from claude_harness.terminal_text import SafeStream
 from claude_harness.tui.widgets.assistant_text import AssistantTextView, FrozenText
 from claude_harness.tui.widgets.conversation import Conversation
 from claude_harness.tui.widgets.notice import NoticeView
-from claude_harness.tui.widgets.thinking import ThinkingView
+from claude_harness.tui.widgets.server_tool import ServerToolView
+from claude_harness.tui.widgets.thinking import RedactedThinkingView, ThinkingView
 from claude_harness.tui.widgets.tool_call import ToolCallView
 from claude_harness.tui.widgets.user_prompt import UserPromptView
 
@@ -40,6 +46,7 @@ class TurnRenderer:
         self.tools: dict[str, ToolCallView] = {}
         self._text: AssistantTextView | None = None
         self._thinking: ThinkingView | None = None
+        self._clean = SafeStream()  # the open text block's escape sequences, removed whole
         self.expanded = False
 
     async def handle(self, event: AgentEvent) -> None:
@@ -49,13 +56,23 @@ class TurnRenderer:
                     await self._close_thinking()
                     self._text = AssistantTextView()
                     await self.conversation.add(self._text)
-                await self._text.append_delta(text)
+                await self._text.append_delta(self._clean.feed(text))
             case ThinkingDelta(text=text):
                 if self._thinking is None:
                     self._thinking = ThinkingView()
                     self._thinking.collapsed = not self.expanded
                     await self.conversation.add(self._thinking)
                 self._thinking.append_delta(text)
+            case ThinkingDone():
+                await self._thinking_done(event)
+            case StopNotice(text=text, level=level):
+                await self.close_blocks()
+                await self.notice(text, level)
+            case ServerToolUse():
+                await self.close_blocks()
+                view = ServerToolView(event)
+                view.set_expanded(self.expanded)
+                await self.conversation.add(view)
             case AssistantMessage():
                 await self.close_blocks()
             case ToolStart(tool_use_id=tid, name=name, input=inp, key_argument=key):
@@ -94,6 +111,22 @@ class TurnRenderer:
             view.tool_input = inp
         return view
 
+    async def _thinking_done(self, event: ThinkingDone) -> None:
+        """The block ended: its view says how long it took; a redacted block (no deltas) and
+        an omitted one (no text streamed) get their one line now."""
+        if event.redacted:
+            await self._close_thinking()
+            await self.conversation.add(RedactedThinkingView())
+            return
+        if self._thinking is None:
+            view = ThinkingView(event.text, streaming=False)
+            view.collapsed = not self.expanded
+            await self.conversation.add(view)
+            view.finish()
+            return
+        thinking, self._thinking = self._thinking, None
+        thinking.finish(event.text)
+
     async def _close_thinking(self) -> None:
         if self._thinking is not None:
             self._thinking.finish()
@@ -103,6 +136,9 @@ class TurnRenderer:
         await self._close_thinking()
         if self._text is not None:
             text, self._text = self._text, None
+            rest = self._clean.flush()
+            if rest:
+                await text.append_delta(rest)
             await text.finish()
 
     async def notice(self, text: str, level: str = "info") -> None:
@@ -142,6 +178,8 @@ class TurnRenderer:
             view.set_expanded(expanded)
         for thinking in self.conversation.query(ThinkingView):
             thinking.collapsed = not expanded
+        for server_tool in self.conversation.query(ServerToolView):
+            server_tool.set_expanded(expanded)
         for detail in self.conversation.query(".-detail"):
             detail.set_class(expanded, "-expanded")
 
@@ -160,17 +198,23 @@ def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
     widgets: list[Widget] = []
     pending: dict[str, ToolCallView] = {}
     for message in messages:
-        if message.get("isSidechain") or message.get("role") == "system":
-            continue  # a sub-agent's transcript (its Agent call sums it up), a note to the model
+        if message.get("isSidechain") or message.get("isMeta") or message.get("role") == "system":
+            continue  # a sub-agent's transcript (its Agent call sums it up), a harness
+            # instruction (continue...), a note to the model
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
         for block in blocks:
             kind = block.get("type")
             if kind == "text" and str(block.get("text", "")).strip():
+                text = strip_unsafe(str(block["text"]))
                 if message.get("role") == "user":
-                    widgets.append(UserPromptView(block["text"]))
+                    widgets.append(UserPromptView(text))
                 else:
-                    widgets.append(FrozenText(block["text"]))
+                    widgets.append(FrozenText(text))
+            elif kind == "thinking":
+                widgets.append(ThinkingView.from_history(str(block.get("thinking", ""))))
+            elif kind == "redacted_thinking":
+                widgets.append(RedactedThinkingView())
             elif kind == "tool_use":
                 view = ToolCallView(block.get("id", ""), block.get("name", "?"),
                                     block.get("input") or {})

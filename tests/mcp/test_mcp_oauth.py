@@ -6,6 +6,7 @@ expired access token is refreshed instead of asking again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import stat
 import subprocess
@@ -30,6 +31,13 @@ TOKEN_SECONDS = 2
 
 @pytest.fixture
 def secure(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    with oauth_server(tmp_path) as started:
+        yield started
+
+
+@contextlib.contextmanager
+def oauth_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The OAuth-protected demo server on a free port: (its MCP URL, its grants log)."""
     port = free_port()
     log = tmp_path / "grants.jsonl"
     log.touch()

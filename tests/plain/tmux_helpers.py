@@ -72,3 +72,10 @@ class TmuxSession:
                        timeout=10)
         folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
         (folder / self.socket).unlink(missing_ok=True)
+
+    def pane_state(self) -> tuple[str, str]:
+        """(the window title programs set, "1" when the alternate screen is on)."""
+        info = self._tmux("display-message", "-p", "-t", self.name,
+                          "#{pane_title}|#{alternate_on}")
+        title, _, alternate = info.strip().partition("|")
+        return title, alternate

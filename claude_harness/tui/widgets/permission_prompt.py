@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 
 from claude_harness import previews
 from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
+from claude_harness.terminal_text import show_controls
 
 TITLES = {"ExitPlanMode": "The plan is ready. Leave plan mode and start implementing it?",
           "Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",
@@ -46,6 +47,7 @@ def describe(request: PermissionRequest) -> list[str]:
         lines = [str(inp.get("file_path", ""))] + [f"+ {ln}" for ln in body]
     else:
         lines = previews.format_input(inp).splitlines()
+    lines = [show_controls(line) for line in lines]  # hidden bytes are shown, not acted on
     if len(lines) > MAX_PREVIEW_LINES:
         extra = len(lines) - MAX_PREVIEW_LINES
         lines = lines[:MAX_PREVIEW_LINES] + [f"… +{extra} more lines"]

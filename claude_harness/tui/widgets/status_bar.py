@@ -43,6 +43,7 @@ class StatusBar(Horizontal):
         self.cache_percent: float | None = None  # share of prompt tokens read from cache
         self.cwd = Path.cwd()
         self.note = ""
+        self.effort = ""  # "◐ medium", "thinking off" (Alt+T, /effort)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-mode")
@@ -67,7 +68,7 @@ class StatusBar(Horizontal):
         hint = "" if narrow else " [dim](shift+tab to cycle)[/]"
         mode_view.update(Content.from_markup(f"{escape(label)}{hint}"))
         mode_view.set_classes(f"-{self.mode}")
-        parts = [p for p in (self.note, self.model) if p]
+        parts = [p for p in (self.note, self.model, self.effort) if p]
         parts.append(f"ctx {self.context_percent:.0f}%")
         if self.cache_percent is not None and not narrow:
             parts.append(f"cache {self.cache_percent:.0f}%")

@@ -8,7 +8,7 @@ Tools: echo (read-only), danger (destructive, writes a marker file), crash (the 
 the middle of the call), fail (returns isError), image (one PNG block), big (long text), whoami
 (the Authorization header it received over HTTP), env (an environment variable's value),
 pid (the process id), sleep (waits), grow (adds the tool `late`, removes `shrink`, and tells
-the client its tool list changed), shrink, ask (asks the user for a name and an age through
+the client its tool list changed; also adds the prompt `summarize`), shrink, ask (asks the user for a name and an age through
 elicitation and echoes the answer).
 Resource: memo://notes (text). Prompt: review (arguments: file, required; focus, optional).
 """
@@ -29,6 +29,7 @@ from mcp.server.mcpserver import (
     MCPServer,
     Resolve,
 )
+from mcp.server.mcpserver.prompts import Prompt
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
@@ -122,15 +123,22 @@ def shrink() -> str:
 
 @server.tool()
 async def grow(ctx: Context) -> str:
-    """Add the tool `late`, remove `shrink`, and send tools/list_changed."""
+    """Add the tool `late` and the prompt `summarize`, remove `shrink`, and send
+    tools/list_changed and prompts/list_changed."""
 
     def late(word: str) -> str:
         """A tool that arrived mid-session."""
         return f"late: {word}"
 
+    def summarize(topic: str) -> str:
+        """Summarize a topic (a prompt that arrived mid-session)."""
+        return f"Summarize {topic} in one line."
+
     server.add_tool(late)
     server.remove_tool("shrink")
+    server.add_prompt(Prompt.from_function(summarize))
     await ctx.notify_tools_changed()
+    await ctx.notify_prompts_changed()
     return "grown"
 
 
