@@ -52,6 +52,7 @@ class RunOptions:
     setting_sources: tuple[str, ...] | None = None  # user, project, local
     persist_session: bool = True
     allow_bypass: bool = False  # --allow-dangerously-skip-permissions
+    replay_user_messages: bool = False  # stream-json: prompts written back with their uuid
     notes: list[str] = field(default_factory=list)  # flags accepted but not applied, for stderr
 
     @property

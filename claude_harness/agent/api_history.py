@@ -56,11 +56,13 @@ def sendable_blocks(message: Message) -> list[Block]:
 
 @dataclass
 class _Group:
-    """Consecutive sent messages of one role (merged into one API message)."""
+    """Consecutive sent messages of one role (merged into one API message), or one system
+    note; a user group also carries the notes that must wait until after it (`trailing`)."""
 
     role: str
     blocks: list[Block]
     end: int  # one past the index of its last message in the history
+    trailing: list[list[Block]] = field(default_factory=list)
 
 
 def _system_blocks(message: Message) -> list[Block]:
@@ -75,22 +77,44 @@ def _system_blocks(message: Message) -> list[Block]:
             if isinstance(b, dict) and b.get("type") == "text" and str(b.get("text", "")).strip()]
 
 
+def _calls(group: _Group) -> bool:
+    return group.role == "assistant" and any(b.get("type") == "tool_use" for b in group.blocks)
+
+
 def _groups(history: list[Message], start: int) -> list[_Group]:
+    """The sent groups of `history[start:]`. A note written between an answer's calls and their
+    results is held until the results' message has gone (a call's results must come right
+    after it), then rides on that message's group; while the results are still missing it is
+    not sent."""
     groups: list[_Group] = []
+    held: list[list[Block]] = []
+
+    def release() -> None:
+        if held and groups and groups[-1].role == "user":
+            groups[-1].trailing.extend(held)
+            held.clear()
+
     for index in range(start, len(history)):
         message = history[index]
         if message.get("role") == "system":  # a note of its own, never merged
             if notes := _system_blocks(message):
-                groups.append(_Group("system", notes, index + 1))
+                release()
+                if held or (groups and _calls(groups[-1])):
+                    held.append(notes)
+                else:
+                    groups.append(_Group("system", notes, index + 1))
             continue
         blocks = sendable_blocks(message)
         if not blocks:
             continue
+        if message["role"] != "user":
+            release()
         if groups and groups[-1].role == message["role"]:
             groups[-1].blocks.extend(blocks)
             groups[-1].end = index + 1
         else:
             groups.append(_Group(message["role"], blocks, index + 1))
+    release()
     return groups
 
 
@@ -115,6 +139,10 @@ def _api_message(group: _Group, previous: Message | None) -> Message:
             unanswered.discard(block.get("tool_use_id"))
         kept.append(block)
     return {"role": "user", "content": kept or [dict(NO_CONTENT)]}
+
+
+def _notes(group: _Group) -> list[Message]:
+    return [{"role": "system", "content": list(blocks)} for blocks in group.trailing]
 
 
 def with_cache_breakpoint(messages: list[Message]) -> list[Message]:
@@ -167,9 +195,14 @@ class ApiHistory:
         """Close every group `history` has closed; the API form of the open rest (what follows
         `self.closed`, without a cache breakpoint)."""
         groups = self._open_groups(history)
-        for group in groups[:-1]:
+        open_from = max(len(groups) - 1, 0)
+        if open_from and groups[-1].trailing:
+            # Notes held back from before this group's messages: the calls' group before it
+            # stays open too, so the next turn regroups the notes with it.
+            open_from -= 1
+        for group in groups[:open_from]:
             self._close(group, history)
-        return self._tail(groups[-1] if groups else None)
+        return self._tail(groups[open_from:])
 
     @property
     def closed(self) -> list[Message]:
@@ -192,21 +225,27 @@ class ApiHistory:
     def _close(self, group: _Group, history: list[Message]) -> None:
         if self._closed or group.role == "user":  # leading assistant/system ones are not sent
             message = _api_message(group, self._closed[-1] if self._closed else None)
-            self._closed.append(message)
-            self._closed_json.append(dump_json(message))
+            for sent in (message, *_notes(group)):
+                self._closed.append(sent)
+                self._closed_json.append(dump_json(sent))
         self._last_role = group.role
         self._consumed.extend(history[len(self._consumed):group.end])
 
-    def _tail(self, group: _Group | None) -> list[Message]:
-        """The API form of the open group, and the answers its tool calls still lack."""
-        if group is None or (not self._closed and group.role != "user"):
-            return []
-        message = _api_message(group, self._closed[-1] if self._closed else None)
-        uses = tool_uses(message)
-        if not uses:
-            return [message]
-        answers = [tool_result_block(u["id"], CANCELLED_MESSAGE, True) for u in uses]
-        return [message, {"role": "user", "content": answers}]
+    def _tail(self, groups: list[_Group]) -> list[Message]:
+        """The API form of the open groups, and the answers the last one's calls still lack."""
+        out: list[Message] = []
+        previous = self._closed[-1] if self._closed else None
+        for group in groups:
+            if previous is None and group.role != "user":
+                continue  # leading assistant/system messages are not sent
+            message = _api_message(group, previous)
+            out += [message, *_notes(group)]
+            previous = out[-1]
+        uses = tool_uses(out[-1]) if out else []
+        if uses:
+            out.append({"role": "user", "content": [
+                tool_result_block(u["id"], CANCELLED_MESSAGE, True) for u in uses]})
+        return out
 
 
 def normalize_for_api(messages: list[Message]) -> list[Message]:

@@ -89,9 +89,11 @@ class ToolResultEvent:
 
 @dataclass(frozen=True)
 class UserMessage:
-    """A user message appended to the history (a prompt or the tool_results of a turn)."""
+    """A user message appended to the history (a prompt or the tool_results of a turn);
+    `uuid` is its transcript entry's, once written (what a rewind names it by)."""
 
     message: dict[str, Any]
+    uuid: str = ""
 
 
 @dataclass(frozen=True)

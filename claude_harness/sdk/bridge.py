@@ -48,8 +48,11 @@ from claude_harness.protocol.events import (
     PermissionRequest,
     PermissionSettled,
     Report,
+    RewindPlanned,
+    Rewound,
     SessionClosed,
     SessionStarted,
+    TasksListed,
     TurnEnd,
 )
 from claude_harness.sdk import handshake
@@ -86,6 +89,7 @@ class _Waiter:
     op_id: int
     wanted: Callable[[Any], bool]
     future: asyncio.Future[Any]
+    until_done: bool = True  # False: the op starts a job; wait for the job's event
 
 
 class SdkBridge:
@@ -100,7 +104,8 @@ class SdkBridge:
         self.shaper = Shaper(__version__, partial=opts.include_partial_messages,
                              hook_events=opts.include_hook_events,
                              prompts_answered=opts.permission_prompt_tool == "stdio",
-                             budget_usd=opts.max_budget_usd)
+                             budget_usd=opts.max_budget_usd,
+                             replay_prompts=opts.replay_user_messages)
         self.state_frames = os.environ.get(STATE_ENV) == "1"
         self.prompts: deque[list[ops.Op]] = deque()  # arrived while a turn was under way
         self.next_work: list[ops.Op] | None = None  # decided, waiting for the session to start
@@ -204,12 +209,18 @@ class SdkBridge:
                 self.out.write(line)
             self._react(event)
         self._closed = True
+        for waiter in self._waiters:  # nothing more will come: a job's answer included
+            if not waiter.future.done():
+                waiter.future.set_result(None)
+        self._waiters.clear()
         self._idle.set()
 
     def _react(self, event: Any) -> None:
         for waiter in list(self._waiters):
             hit = waiter.wanted(event)
-            if hit or (isinstance(event, OpDone) and event.op_id == waiter.op_id):
+            done = (waiter.until_done and isinstance(event, OpDone)
+                    and event.op_id == waiter.op_id)
+            if hit or done:
                 if not waiter.future.done():
                     waiter.future.set_result(event if hit else None)
                 self._waiters.remove(waiter)
@@ -325,10 +336,13 @@ class SdkBridge:
             "rewind_files": self._rewind_files, "stop_task": self._stop_task,
         }
 
-    async def _apply(self, op: ops.Op, wanted: Callable[[Any], bool]) -> Any:
-        """Submit `op`; the first event `wanted` picks before the op is done, or None."""
+    async def _apply(self, op: ops.Op, wanted: Callable[[Any], bool], *,
+                     until_done: bool = True) -> Any:
+        """Submit `op`; the first event `wanted` picks before the op is done, or None. With
+        `until_done` False (an op that starts a job), the first such event whenever it comes
+        (None if the session closes first)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiters.append(_Waiter(self.session.submit(op), wanted, future))
+        self._waiters.append(_Waiter(self.session.submit(op), wanted, future, until_done))
         return await future
 
     async def _initialize(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -393,11 +407,43 @@ class SdkBridge:
                                           server["name"]))
 
     async def _rewind_files(self, request: dict[str, Any]) -> dict[str, Any]:
-        raise RequestFailed("File rewinding is not enabled: claude-harness keeps no file "
-                            "checkpoints yet.")
+        """The files back as they were before the prompt `user_message_id` (its uuid, as
+        --replay-user-messages writes it back), or with `dry_run` what that would change:
+        Claude Code's RewindFilesResult. The conversation is left as it is."""
+        prompt = str(request.get("user_message_id") or "")
+        if request.get("dry_run"):
+            planned = await self._apply(ops.PlanRewind(prompt),
+                                        lambda e: isinstance(e, RewindPlanned))
+            if planned is None or planned.plan is None:
+                return {"canRewind": False,
+                        "error": planned.error if planned else "No checkpoint for that message"}
+            return dict(planned.plan.to_sdk())
+        done = await self._apply(
+            ops.Rewind(prompt, restore_code=True, restore_conversation=False),
+            lambda e: isinstance(e, Rewound) or (isinstance(e, Notice)
+                                                 and e.level in ("error", "warning")),
+            until_done=False)
+        if not isinstance(done, Rewound):
+            return {"canRewind": False, "error": done.text if done else "The session ended"}
+        result: dict[str, Any] = {"canRewind": True,
+                                  "filesChanged": [*done.written, *done.deleted],
+                                  "insertions": done.insertions, "deletions": done.deletions}
+        if done.conflicts:
+            result["error"] = ("Changed outside the session since its last edit, left as they "
+                               "are: " + ", ".join(done.conflicts))
+        return result
 
     async def _stop_task(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {}  # no background tasks run here; Claude Code answers an unknown id the same
+        """Stop a background agent or shell by its task id."""
+        task_id = str(request.get("task_id") or "")
+        done = await self._apply(
+            ops.StopTask(task_id),
+            lambda e: isinstance(e, TasksListed) or (isinstance(e, Notice)
+                                                     and e.level == "error"),
+            until_done=False)
+        if isinstance(done, Notice):
+            raise RequestFailed(done.text)
+        return {}
 
     # ── our requests to the program ────────────────────────────────────────────────────────
 

@@ -71,6 +71,9 @@ def add_sdk_flags(p: argparse.ArgumentParser) -> None:
                      help="write no transcript for this session")
     sdk.add_argument("--allow-dangerously-skip-permissions", action="store_true",
                      help="let the mode be switched to bypassPermissions later")
+    sdk.add_argument("--replay-user-messages", action="store_true",
+                     help="stream-json: write each prompt back with its uuid (rewind_files "
+                     "names a prompt by it)")
     sdk.add_argument("--await-initialize", action="store_true", help=argparse.SUPPRESS)
     sdk.add_argument("--managed-settings", nargs="?", const="", help=argparse.SUPPRESS)
     for flag in _VALUED:
@@ -104,6 +107,7 @@ def sdk_options(args: argparse.Namespace) -> dict[str, Any]:
         "setting_sources": sources,
         "persist_session": not args.no_session_persistence,
         "allow_bypass": args.allow_dangerously_skip_permissions,
+        "replay_user_messages": args.replay_user_messages,
         "notes": notes,
     }
 

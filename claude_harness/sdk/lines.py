@@ -92,8 +92,10 @@ class Shaper:
     """Events in, Claude Code's lines out (see the module docstring)."""
 
     def __init__(self, version: str, *, partial: bool = False, hook_events: bool = False,
-                 prompts_answered: bool = False, budget_usd: float | None = None) -> None:
+                 prompts_answered: bool = False, budget_usd: float | None = None,
+                 replay_prompts: bool = False) -> None:
         self.version = version
+        self.replay_prompts = replay_prompts  # --replay-user-messages
         self.budget_usd = budget_usd
         self.partial = partial
         self.hook_events = hook_events
@@ -120,6 +122,8 @@ class Shaper:
             case AssistantMessage():
                 return [self._assistant(event)]
             case UserMessage(message=message):
+                if self.replay_prompts and _is_prompt(message):
+                    return [self._replayed(event)]
                 return self._user(message)
             case ToolResultEvent(name=name) if name == STRUCTURED_OUTPUT and not event.is_error:
                 self.structured_output = event.data
@@ -171,6 +175,14 @@ class Shaper:
                 "stop_reason": event.stop_reason, "stop_sequence": None, "usage": event.usage}
         return self._stamp({"type": "assistant", "message": body,
                             "parent_tool_use_id": message.get("parentToolUseId")})
+
+    def _replayed(self, event: UserMessage) -> Line:
+        """A prompt written back (--replay-user-messages), with its transcript uuid: the id
+        `rewind_files` takes."""
+        return {"type": "user", "message": {"role": "user", "content": _public(
+                    event.message["content"])},
+                "parent_tool_use_id": None, "session_id": self.session_id,
+                "uuid": event.uuid or new_uuid(), "isReplay": True}
 
     def _user(self, message: dict[str, Any]) -> list[Line]:
         parent = message.get("parentToolUseId")  # a sub-agent's message, under its Agent call
@@ -285,6 +297,15 @@ def _error_name(status: int | None) -> str:
     if status is None:
         return "connection_error"
     return ERROR_NAMES.get(status, "server_error" if status >= 500 else "unknown")
+
+
+def _is_prompt(message: dict[str, Any]) -> bool:
+    """A person's (or program's) prompt, not a batch of tool results or a sub-agent's."""
+    if message.get("isSidechain") or message.get("isMeta"):
+        return False
+    content = message["content"]
+    return isinstance(content, str) or not any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
 
 
 def _public(content: Any) -> Any:

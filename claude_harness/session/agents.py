@@ -121,6 +121,15 @@ class BackgroundAgents:
         self._changed.clear()
         await self._changed.wait()
 
+    def stop(self, agent_id: str) -> bool:
+        """Stop one background agent (its notification says it was stopped); False when no
+        agent by that id runs."""
+        entry = self._running.get(agent_id)
+        if entry is None or entry.task is None:
+            return False
+        entry.task.cancel()
+        return True
+
     async def stop_all(self) -> None:
         tasks = [e.task for e in self._running.values() if e.task is not None]
         for task in tasks:

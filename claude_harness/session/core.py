@@ -452,6 +452,8 @@ class Session:
     async def _turn(self, op: ops.UserPrompt) -> None:
         async for event in self._turn_events(op):
             self._apply(event)
+            if isinstance(event, UserMessage) and self.transcript is not None:
+                event = replace(event, uuid=self.transcript.last_uuid or "")
             self._emit(event)
 
     async def _turn_events(self, op: ops.UserPrompt) -> AsyncIterator[AgentEvent]:

@@ -223,8 +223,13 @@ class DailyOps:
         self._emit(Notice(f"Moved to the background: {', '.join(moved)} (/tasks lists them)."))
 
     async def _stop_task(self, task_id: str) -> None:
+        """Stop a background agent or kill a background shell (/tasks, an SDK's stop_task)."""
         from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
 
+        if self.session.background.stop(task_id):
+            self._emit(Notice(f"{task_id}: stopping the background agent."))
+            self._emit(_tasks())
+            return
         try:
             shell = await asyncio.to_thread(REGISTRY.kill, task_id)
         except Exception as exc:  # ToolError: no such task
