@@ -415,8 +415,8 @@ class SdkBridge:
             planned = await self._apply(ops.PlanRewind(prompt),
                                         lambda e: isinstance(e, RewindPlanned))
             if planned is None or planned.plan is None:
-                return {"canRewind": False,
-                        "error": planned.error if planned else "No checkpoint for that message"}
+                raise RequestFailed("Cannot rewind files: " + (
+                    planned.error if planned and planned.error else f"no checkpoint for {prompt}"))
             return dict(planned.plan.to_sdk())
         done = await self._apply(
             ops.Rewind(prompt, restore_code=True, restore_conversation=False),
@@ -424,7 +424,8 @@ class SdkBridge:
                                                  and e.level in ("error", "warning")),
             until_done=False)
         if not isinstance(done, Rewound):
-            return {"canRewind": False, "error": done.text if done else "The session ended"}
+            raise RequestFailed("Cannot rewind files: " + (done.text if done
+                                                            else "the session ended"))
         result: dict[str, Any] = {"canRewind": True,
                                   "filesChanged": [*done.written, *done.deleted],
                                   "insertions": done.insertions, "deletions": done.deletions}
@@ -434,7 +435,8 @@ class SdkBridge:
         return result
 
     async def _stop_task(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Stop a background agent or shell by its task id."""
+        """Stop a background agent or shell by its task id (an unknown id is answered the
+        same, as Claude Code answers it; the error goes to stderr)."""
         task_id = str(request.get("task_id") or "")
         done = await self._apply(
             ops.StopTask(task_id),
@@ -442,7 +444,7 @@ class SdkBridge:
                                                      and e.level == "error"),
             until_done=False)
         if isinstance(done, Notice):
-            raise RequestFailed(done.text)
+            self._note(f"stop_task: {done.text}")
         return {}
 
     # ── our requests to the program ────────────────────────────────────────────────────────
