@@ -47,6 +47,7 @@ from claude_harness.protocol.events import (
     TasksListed,
     UserMessage,
 )
+from claude_harness.session.command_prompt import typed_command
 from claude_harness.session.model_menu import models_listing
 from claude_harness.session.prompt_extras import Reminders
 from claude_harness.session.questions import SessionQuestions
@@ -188,7 +189,7 @@ class DailyOps:
         queued = session._queued
         if not queued or any(
                 p.allowed_tools or not isinstance(p.content, str)
-                or session.expand_command(p.content) is not None for p in queued):
+                or typed_command(session.catalog, p.content) is not None for p in queued):
             return []
         prompt = session._take_queued()
         return [{"type": "text", "text": STEERING.format(text=prompt.content)}]
