@@ -77,7 +77,7 @@ def test_mcp_prompts_are_commands(plain_tmux: Any, tmp_path: Path) -> None:
     session.type("/mcp__srv__review src/app.py naming")
     session.send("Enter")
     session.wait_for("Reviewed it.")
-    sent = server.requests[-1]["messages"][-1]["content"]
+    sent = [m for m in server.requests[-1]["messages"] if m["role"] == "user"][-1]["content"]
     assert sent[0]["text"] == "Please review src/app.py, focusing on naming."
 
 

@@ -58,8 +58,10 @@ def tool_results(request: dict[str, Any]) -> list[Any]:
 
 
 def last_texts(request: dict[str, Any]) -> list[str]:
-    return [b.get("text", "") for b in request["messages"][-1]["content"]
-            if b.get("type") == "text"]
+    """The text blocks of the request's last user message (not the listing message that
+    follows the first one)."""
+    last = [m for m in request["messages"] if m["role"] == "user"][-1]
+    return [b.get("text", "") for b in last["content"] if b.get("type") == "text"]
 
 
 async def test_a_servers_question_is_a_form_in_place_of_the_input(
