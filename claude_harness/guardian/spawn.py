@@ -105,7 +105,10 @@ def exit_future(child: ChildHandle, loop: asyncio.AbstractEventLoop) -> asyncio.
     future: asyncio.Future[int] = loop.create_future()
 
     def exited(returncode: int) -> None:
-        loop.call_soon_threadsafe(lambda: future.done() or future.set_result(returncode))
+        try:
+            loop.call_soon_threadsafe(lambda: future.done() or future.set_result(returncode))
+        except RuntimeError:  # the loop is closed: nobody waits for this exit any more
+            pass
 
     add_callback = getattr(child, "add_exit_callback", None)
     if add_callback is not None:  # the guardian reports exits
