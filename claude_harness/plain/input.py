@@ -53,6 +53,7 @@ class PromptInput:
         self.style = Style.from_dict(style)
         self.notify = notify
         self._last_interrupt = 0.0
+        self._stopped = False  # the REPL is exiting: no prompt starts any more
         self.session: PromptSession[str] = PromptSession(
             message=FormattedText([("class:prompt", "> ")]),
             multiline=True,
@@ -69,10 +70,11 @@ class PromptInput:
         )
 
     async def read(self, default: str = "") -> str | None:
-        while True:
+        while not self._stopped:
             try:
-                text = await self.session.prompt_async(default=default, handle_sigint=False)
-            except EOFError:
+                text = await self.session.prompt_async(default=default, handle_sigint=False,
+                                                       pre_run=self._exit_if_stopped)
+            except (EOFError, OSError):  # end of input, or the terminal is gone
                 return None
             except KeyboardInterrupt:
                 now = time.monotonic()
@@ -84,6 +86,12 @@ class PromptInput:
                 continue
             self._last_interrupt = 0.0
             return text
+        return None
+
+    def _exit_if_stopped(self) -> None:
+        """A stop that came while no prompt ran (between two reads) still ends the next one."""
+        if self._stopped:
+            self.session.app.exit(exception=EOFError)
 
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult:
         return await ChoiceMenu(options, self.style).run()
@@ -109,6 +117,7 @@ class PromptInput:
     def stop(self) -> None:
         """End a pending read as the end of input would (the REPL is exiting); prompt-toolkit
         puts the terminal back as it found it."""
+        self._stopped = True
         app = self.session.app
         if app.is_running:
             app.exit(exception=EOFError)

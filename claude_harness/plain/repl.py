@@ -187,6 +187,7 @@ class PlainRepl:
         self.session.submit(Interrupt(stop_reason(sig)))
         if self.input is not None:
             self.input.stop()
+        self._release_waiter()  # whatever the REPL waits for, it is leaving
 
     async def close(self, reason: str = "prompt_input_exit") -> None:
         self.session.submit(Shutdown(reason))
@@ -244,25 +245,43 @@ class PlainRepl:
             self._waiting = None
 
     async def _consume(self) -> None:
-        """Every event, in order: the view learns it; the scrollback shows it."""
+        """Every event, in order: the view learns it; the scrollback shows it. Whatever ends
+        this (the session closed, the terminal went away), nobody is left waiting on it."""
+        try:
+            await self._consume_events()
+        finally:
+            self._release_waiter()
+
+    def _release_waiter(self) -> None:
+        if self._waiting is not None and not self._waiting[1].done():
+            self._waiting[1].set_result(None)
+
+    async def _consume_events(self) -> None:
         assert self._events is not None
         async for event in self._events:
             self.view.apply(event)
-            if isinstance(event, PermissionRequest):
-                await self.answer(event)
-            elif isinstance(event, DAILY_EVENTS):
-                await self.daily.on_event(event)
-            elif isinstance(event, HistoryReplaced) and event.reason == "rewind":
-                self.daily.history_replaced(event)
-            elif isinstance(event, ElicitationRequested):
-                await self.elicit(event)
-            elif isinstance(event, HistoryReplaced) and event.reason == "resume":
-                replay_history(list(event.messages), self.out)
-            else:
-                self.out.render(event)
+            try:
+                await self._show(event)
+            except OSError:  # the terminal is gone (EIO): the events still count
+                pass
             self._track(event)
             if isinstance(event, SessionClosed):
                 return
+
+    async def _show(self, event: Any) -> None:
+        """Draw one event (a prompt, a picker or a line in the scrollback)."""
+        if isinstance(event, PermissionRequest):
+            await self.answer(event)
+        elif isinstance(event, DAILY_EVENTS):
+            await self.daily.on_event(event)
+        elif isinstance(event, HistoryReplaced) and event.reason == "rewind":
+            self.daily.history_replaced(event)
+        elif isinstance(event, ElicitationRequested):
+            await self.elicit(event)
+        elif isinstance(event, HistoryReplaced) and event.reason == "resume":
+            replay_history(list(event.messages), self.out)
+        else:
+            self.out.render(event)
 
     def _track(self, event: Any) -> None:
         if self._waiting is None:

@@ -116,5 +116,9 @@ class TurnKeys:
         try:
             data = os.read(self._fd, 1024)
         except OSError:
+            data = b""
+        if not data:  # the terminal hung up: stop watching it (it would stay "readable")
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(self._fd)
             return
         self.feed(data.decode("utf-8", "replace"))

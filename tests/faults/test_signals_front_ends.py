@@ -203,3 +203,15 @@ def guardians(mark: str) -> list[int]:
         except OSError:
             pass
     return found
+
+
+@pytest.mark.parametrize("args", [(), ("--plain",)], ids=["app", "repl"])
+def test_closing_the_terminal_mid_turn_ends_the_front_end(pane: Any, project: Path,
+                                                          mark: str, args: tuple[str, ...]) -> None:
+    """The terminal itself goes away (its window closed): the kernel's hangup, writes that now
+    fail and a keyboard that reads nothing but end-of-file. Nothing of ours stays behind,
+    waiting or spinning."""
+    terminal = pane(*args)
+    run_the_bash_call(terminal, project, "twice to exit" if args else "bypass")
+    terminal.close()
+    assert wait_until(lambda: not marked(mark), 10.0), f"still alive: {marked(mark)}"
