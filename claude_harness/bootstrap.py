@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -305,10 +306,23 @@ def _prestart_command_guardian(session: Session) -> None:
     """Start the process guardian (no orphans, see guardian/) in the background now, so the
     first command, hook or MCP stdio server does not wait ~20 ms for it."""
     config = session.config
-    if any(t.name == "Bash" for t in config.tools) or config.hooks or config.mcp:
+    bash = any(t.name == "Bash" for t in config.tools)
+    if bash or config.hooks or config.mcp:
         from claude_harness.guardian.client import prestart
 
         prestart()
+    if bash:
+        threading.Thread(target=_warm_bash_checker, name="bash-checker-warmup",
+                         daemon=True).start()
+
+
+def _warm_bash_checker() -> None:
+    """Load the Bash permission checker (bashlex builds its parser tables: ~150 ms) while the
+    model answers the first request, not when its first command is checked."""
+    from claude_harness.api.client import REQUEST_SENT
+
+    if REQUEST_SENT.wait(timeout=600):
+        import claude_harness.permissions.bash.decision  # noqa: F401
 
 
 def _settings(opts: RunOptions, cwd: Path, trusted: bool) -> Any:
