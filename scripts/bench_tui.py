@@ -237,6 +237,8 @@ def _start_child(args: argparse.Namespace, scenario: str, env: dict[str, str], b
                  proj: Path) -> tuple[int, dict[str, object]]:
     """Start the app in the given scenario; wait until it says it is ready; (pid, results)."""
     pid_file, ready_file = base / f"{scenario}.pid", base / f"{scenario}.ready"
+    for stale in (pid_file, ready_file):  # an earlier run of the same scenario left them
+        stale.unlink(missing_ok=True)
     t0 = start(f"{sys.executable} {Path(__file__).resolve()} --child --scenario {scenario} "
                f"--messages {args.messages} --pid-file {pid_file} --ready-file {ready_file}",
                env, proj)
@@ -359,7 +361,9 @@ def _measure(args: argparse.Namespace) -> int:
             tmux("send-keys", "-t", SESSION, "-l", "run the streaming command")
             tmux("send-keys", "-t", SESSION, "Enter")
             if wait_screen(lambda s, m=marker: m in s, timeout=30) is None:
-                print(f"streaming ({what}): the command never started (FAILED)")
+                screen = tmux("capture-pane", "-p", "-t", SESSION)
+                print(f"streaming ({what}): the command never started (FAILED); screen:\n"
+                      f"{screen}")
             else:
                 _print_echo(f"while {what} {args.stream_lines:,} lines", _echo_latencies(keys),
                             keys)

@@ -178,3 +178,22 @@ def test_auto_mode_drops_broad_allow_rules(proj: Path, rule_text: str, broad: bo
         command = "python3 evil.py"
         assert behavior(command, proj, allow=(rule_text,)) == "allow"
         assert behavior(command, proj, allow=(rule_text,), mode="auto") == "ask"
+
+
+LOOP = 'for i in $(seq 1 3); do echo "line $i"; done'
+
+
+def test_a_bare_bash_rule_allows_what_the_checker_does_not_follow(proj: Path) -> None:
+    """`Bash` alone allows every command, loops and functions included, as in Claude Code; a
+    narrower rule does not reach inside a construct the checker does not follow."""
+    assert behavior(LOOP, proj, allow=("Bash",)) == "allow"
+    assert behavior(LOOP, proj, allow=("Bash(echo *)", "Bash(seq *)")) == "ask"
+    assert behavior(LOOP, proj) == "ask"
+
+
+def test_under_a_bare_bash_rule_deny_rules_and_safety_still_hold_inside_a_loop(
+        proj: Path) -> None:
+    assert behavior("for f in a b; do rm $f; done", proj, allow=("Bash",),
+                    deny=("Bash(rm *)",)) == "deny"
+    assert behavior("for f in a b; do echo x > .git/config; done", proj,
+                    allow=("Bash",)) != "allow"

@@ -328,13 +328,17 @@ def bash_verdict(command: str, perm: PermissionContext,
     if analysis.fatal:
         verdict.undecided = f"Bash command cannot be checked safely: {analysis.fatal}"
         return verdict
-    if analysis.problems:
-        verdict.undecided = f"Bash command needs approval: {analysis.problems[0]}"
-        verdict.suggestion = None
-        return verdict
     allow = perm.rules_for("allow")
     if perm.mode == "auto":  # broad "run anything" rules would bypass the classifier
         allow = [r for r in allow if not is_broad_bash_allow(r)]
+    # A construct the checker does not follow (a loop, a function) needs approval, unless the
+    # user allowed every Bash command (a bare `Bash` rule, as in Claude Code): deny and ask
+    # rules, the safety checks and the writes of each command found in it still apply.
+    if analysis.problems and not any(tool_matches(r.value.tool_name, "Bash")
+                                     and r.value.rule_content is None for r in allow):
+        verdict.undecided = f"Bash command needs approval: {analysis.problems[0]}"
+        verdict.suggestion = None
+        return verdict
     read_only = True
     for fact in analysis.facts:
         if fact.alternative:
