@@ -11,6 +11,8 @@ before the session is ready wait in the app and go out together when it is.
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -500,6 +502,7 @@ class HarnessApp(App[None]):
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
     async def on_unmount(self) -> None:
+        _exit_if_teardown_hangs(lambda: self.return_code)
         if self._signals is not None:
             self._signals.uninstall()
         if self.link is None:
@@ -509,6 +512,19 @@ class HarnessApp(App[None]):
             await asyncio.wait_for(self.link.session.wait_closed(), timeout=2)
         except Exception:  # closing is best effort at exit
             pass
+
+
+TEARDOWN_GRACE_SECONDS = 5.0
+
+
+def _exit_if_teardown_hangs(code: Callable[[], int | None]) -> None:
+    """The app is leaving: should its teardown not finish in TEARDOWN_GRACE_SECONDS, end the
+    process anyway. A terminal that went away (its window closed) kills Textual's writer
+    thread on the first failed write; its queue then fills and the driver's close waits on it
+    forever, with the event loop blocked, so only another thread can end the process."""
+    timer = threading.Timer(TEARDOWN_GRACE_SECONDS, lambda: os._exit(code() or 0))
+    timer.daemon = True
+    timer.start()
 
 
 def run_app(opts: Any) -> int:
