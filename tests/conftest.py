@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
+
+_PYTEST_PID = os.getpid()
+_real_exit = os._exit
+
+
+def _exit_guard(code: int) -> None:
+    """The product may end its own process with os._exit (a signal, a hung teardown); in the
+    test process that would end the whole run, with status 0, in silence. Here it is a loud
+    failure instead (a forked child still exits for real)."""
+    if os.getpid() != _PYTEST_PID:
+        _real_exit(code)
+    sys.stderr.write(f"\nos._exit({code}) was called in the pytest process\n")
+    raise RuntimeError(f"os._exit({code}) called in the test process")
+
+
+os._exit = _exit_guard  # type: ignore[assignment]
 
 
 @pytest.fixture

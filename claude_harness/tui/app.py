@@ -89,6 +89,9 @@ class HarnessApp(App[None]):
         self.session_factory = session_factory
         self.link: SessionLink | None = None  # the session's ops and events, once it is built
         self._signals: Any = None  # ShutdownSignals, installed after the first paint
+        # run_app's own process only (never a test's): end it if teardown hangs
+        self.exit_watchdog = False
+        self._teardown_watchdog: threading.Timer | None = None
         self.session_error: str | None = None
         self.requested_theme = theme or settings_theme(self.cwd) or DEFAULT_THEME
         self.preload = preload_sdk
@@ -502,7 +505,8 @@ class HarnessApp(App[None]):
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
     async def on_unmount(self) -> None:
-        _exit_if_teardown_hangs(lambda: self.return_code)
+        if self.exit_watchdog:
+            self._teardown_watchdog = _exit_if_teardown_hangs(lambda: self.return_code)
         if self._signals is not None:
             self._signals.uninstall()
         if self.link is None:
@@ -517,14 +521,16 @@ class HarnessApp(App[None]):
 TEARDOWN_GRACE_SECONDS = 5.0
 
 
-def _exit_if_teardown_hangs(code: Callable[[], int | None]) -> None:
+def _exit_if_teardown_hangs(code: Callable[[], int | None]) -> threading.Timer:
     """The app is leaving: should its teardown not finish in TEARDOWN_GRACE_SECONDS, end the
     process anyway. A terminal that went away (its window closed) kills Textual's writer
     thread on the first failed write; its queue then fills and the driver's close waits on it
-    forever, with the event loop blocked, so only another thread can end the process."""
+    forever, with the event loop blocked, so only another thread can end the process. The
+    caller cancels the timer once the app has returned."""
     timer = threading.Timer(TEARDOWN_GRACE_SECONDS, lambda: os._exit(code() or 0))
     timer.daemon = True
     timer.start()
+    return timer
 
 
 def run_app(opts: Any) -> int:
@@ -541,7 +547,10 @@ def run_app(opts: Any) -> int:
                      pick_session=getattr(opts, "resume", None) == "",
                      ask_trust=not (getattr(opts, "trust_workspace", False)
                                     or is_trusted(data_dir(), cwd.resolve())))
+    app.exit_watchdog = True  # this process is the app's: it may end it if teardown hangs
     app.run(inline=inline)
+    if app._teardown_watchdog is not None:
+        app._teardown_watchdog.cancel()
     if inline and app.view is not None and app.view.messages:
         from claude_harness.tui.export import print_transcript  # only when leaving --inline
 
