@@ -40,6 +40,7 @@ from claude_harness.permissions.types import PERMISSION_MODES
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
     Busy,
+    ElicitationRequested,
     HookCallbackRequest,
     ModeChanged,
     ModelChanged,
@@ -236,6 +237,10 @@ class SdkBridge:
                     asking.cancel()  # answered elsewhere (an interrupt): the program is told
             case HookCallbackRequest():
                 self._spawn(self._hook_callback(event))
+            case ElicitationRequested(request_id=rid):
+                # No form on a pipe: an MCP server's question that no hook answered is
+                # cancelled at once (as in -p), so its call never waits on nobody.
+                self.session.submit(ops.AnswerElicitation(rid, "cancel"))
             case TurnEnd() if self.turn is not None:
                 self.turn.end = event
             case Busy(running=True) if self.turn is not None:

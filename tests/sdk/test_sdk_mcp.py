@@ -54,3 +54,33 @@ async def test_sdk_mcp_tool_is_listed_and_called(cli: Cli, project: Path, script
     assert any(isinstance(m, UserMessage) and m.tool_use_result for m in messages)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == (
         "Two and three make five.")
+
+
+async def test_a_servers_question_on_the_pipe_is_cancelled_not_waited_for(
+        cli: Cli, project: Path, scripted: Any) -> None:
+    """A program that answers permission prompts has no form for an MCP server's question:
+    the question is cancelled at once and the call ends (it never waits on nobody)."""
+    import sys
+    import time
+
+    from claude_agent_sdk import PermissionResultAllow, ResultMessage, query
+
+    demo = Path(__file__).resolve().parents[1] / "mcp" / "servers" / "demo_server.py"
+    server = scripted([tool_use("mcp__srv__ask", {}, "toolu_ask_1"), "Nobody answered."])
+
+    async def allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        return PermissionResultAllow()
+
+    opts = options(cli, project, can_use_tool=allow, mcp_servers={"srv": {
+        "type": "stdio", "command": sys.executable, "args": [str(demo), "srv"]}})
+
+    async def prompts() -> Any:
+        yield {"type": "user", "message": {"role": "user", "content": "who am I?"}}
+
+    started = time.monotonic()
+    messages = [m async for m in query(prompt=prompts(), options=opts)]
+
+    assert time.monotonic() - started < 30
+    assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "Nobody answered."
+    requests = [r for r in server.requests if isinstance(r, dict) and r.get("tools")]
+    assert "toolu_ask_1" in json.dumps(requests[-1]["messages"])
