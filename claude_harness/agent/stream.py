@@ -57,6 +57,9 @@ class StreamAccumulator:
             value = getattr(usage, key, None)
             if value is not None:
                 self.usage[key] = value
+        searches = getattr(getattr(usage, "server_tool_use", None), "web_search_requests", None)
+        if searches:  # the web search server tool's searches are priced per search
+            self.usage["web_search_requests"] = searches
 
     def _start(self, index: int, block: Any) -> None:
         self.has_content = True

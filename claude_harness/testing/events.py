@@ -52,8 +52,14 @@ def build_message(turn: Turn, message_id: str, model: str,
         "content": [b.to_api(omit_thinking) for b in turn.blocks],
         "stop_reason": turn.stop_reason,
         "stop_sequence": turn.stop_sequence,
-        "usage": {**usage, "output_tokens": output_tokens_for(turn)},
+        "usage": _api_usage({**usage, "output_tokens": output_tokens_for(turn)}),
     }
+
+
+def _api_usage(usage: dict[str, int]) -> dict[str, Any]:
+    """A script's flat `web_search_requests` count as the API nests it."""
+    searches = usage.pop("web_search_requests", None)
+    return {**usage, "server_tool_use": {"web_search_requests": searches}} if searches else usage
 
 
 def build_stream(turn: Turn, message_id: str, model: str,
@@ -79,7 +85,7 @@ def build_stream(turn: Turn, message_id: str, model: str,
                 "type": "content_block_delta", "index": index, "delta": delta,
             }))
         events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
-    final_usage = {**usage, "output_tokens": output_tokens_for(turn)}
+    final_usage = _api_usage({**usage, "output_tokens": output_tokens_for(turn)})
     events.append(("message_delta", {
         "type": "message_delta",
         "delta": {"stop_reason": turn.stop_reason, "stop_sequence": turn.stop_sequence},

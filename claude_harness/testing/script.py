@@ -17,7 +17,8 @@ Format (a JSON file, a dict, or a bare list of turns)::
     TURN  = {"content": [BLOCK, ...],
              "stop_reason": optional (default "tool_use" if any tool_use block else "end_turn"),
              "stop_sequence": optional str,
-             "usage": optional {"input_tokens", "output_tokens", ...} (overrides the estimates),
+             "usage": optional {"input_tokens", "output_tokens", ...} (overrides the estimates;
+                      "web_search_requests": N is sent as server_tool_use, as the API does),
              "delay": optional seconds to sleep before each SSE event
                       (a non-streamed answer sleeps it once),
              "chunk_size": optional max characters per delta chunk (default 24),

@@ -247,3 +247,20 @@ def test_websearch_domain_filters_are_exclusive_and_searches_capped(
     assert not first.get("is_error")
     assert server.requests[3]["tools"][0]["allowed_domains"] == ["widgets.example"]
     assert capped["is_error"] and "CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION" in capped["content"]
+
+
+def test_each_web_search_is_priced_in_the_total(project: Path, api: Any) -> None:
+    """The API reports the searches its web search tool made (`server_tool_use`); at $10 per
+    1,000 they count in the session's cost beside the tokens."""
+    def total(searches: int) -> float:
+        usage = {"input_tokens": 10, "output_tokens": 10}
+        if searches:
+            usage["web_search_requests"] = searches
+        api([load("WebSearch"), search("widget 3.2 release"), {**SEARCH_ANSWER, "usage": usage},
+             "Widget 3.2 is out."])
+        proc = run_cli(["-p", "is widget 3.2 out?", "--output-format", "json",
+                        "--allowedTools", "WebSearch", *OPUS], project)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)["total_cost_usd"]
+
+    assert total(3) - total(0) == pytest.approx(0.03, abs=1e-6)
