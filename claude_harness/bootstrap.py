@@ -311,17 +311,18 @@ def _prestart_command_guardian(session: Session) -> None:
         from claude_harness.guardian.client import prestart
 
         prestart()
-    if bash:
+    if bash and not config.tools_before_start:  # a person at the app or the REPL
         threading.Thread(target=_warm_bash_checker, name="bash-checker-warmup",
                          daemon=True).start()
 
 
 def _warm_bash_checker() -> None:
-    """Load the Bash permission checker (bashlex builds its parser tables: ~150 ms) while the
-    model answers the first request, not when its first command is checked."""
-    from claude_harness.api.client import REQUEST_SENT
+    """Load the Bash permission checker (bashlex builds its parser tables: ~130 ms) while the
+    person types the first prompt, once the SDK the first request needs is in. Without a person
+    (-p, the SDK) there is no idle time to hide it in: the first command's check loads it."""
+    from claude_harness.api.client import SDK_LOADED
 
-    if REQUEST_SENT.wait(timeout=600):
+    if SDK_LOADED.wait(timeout=600):
         import claude_harness.permissions.bash.decision  # noqa: F401
 
 

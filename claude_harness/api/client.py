@@ -47,9 +47,9 @@ _sdk_lock = threading.Lock()
 
 
 _frozen = False
-# Set once the first request is on its way: work that can wait (warming the Bash checker)
-# waits for it, so it never delays that request, and runs while the model answers.
-REQUEST_SENT = threading.Event()
+# Set once the SDK is loaded: work that can wait (warming the Bash checker while a person
+# types) waits for it, so it never slows the import the first request needs.
+SDK_LOADED = threading.Event()
 
 
 def preload_sdk() -> None:
@@ -66,6 +66,7 @@ def preload_sdk() -> None:
         if not _frozen:
             _frozen = True
             gc.freeze()
+            SDK_LOADED.set()
 
 
 def _truthy(value: str | None) -> bool:
@@ -152,7 +153,6 @@ class ApiClient:
                 stream = await _post_stream(client, request, encoded_messages)
             else:
                 stream = await client.messages.create(**sdk_arguments(request), stream=True)
-            REQUEST_SENT.set()
             async with stream:
                 async for event in stream:
                     yield event
