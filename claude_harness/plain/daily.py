@@ -19,7 +19,7 @@ from prompt_toolkit.application.current import get_app_or_none
 from claude_harness.config.paths import data_dir
 from claude_harness.context_usage import render_rich
 from claude_harness.plain.ask import PlainQuestionAsker
-from claude_harness.previews import REWIND_CHOICES, ago, window_label
+from claude_harness.previews import REWIND_CHOICES, ago, project_relative, window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
     DAILY_EVENTS,
@@ -146,7 +146,8 @@ class PlainDaily:
                 verb = "delete" if item.action == "delete" else \
                     f"+{item.insertions} -{item.deletions}"
                 mark = "  (changed outside the session)" if item.conflict else ""
-                self.out.line(f"  {item.path}  {verb}{mark}", "ch.warning" if mark else "")
+                shown = project_relative(item.path, self._cwd())
+                self.out.line(f"  {shown}  {verb}{mark}", "ch.warning" if mark else "")
         else:
             self.out.line("No file of this session changes by going back there.", "ch.dim")
         for index, (label, code, _) in enumerate(REWIND_CHOICES, 1):
@@ -237,10 +238,13 @@ class PlainDaily:
         if number is not None:
             await self.repl.follow(ops.AddMemory(note, "user" if number == 2 else "project"))
 
+    def _cwd(self) -> Path:
+        started = self.repl.view.started
+        return Path(started.cwd) if started is not None else Path.cwd()
+
     async def resume(self, args: str) -> None:
         """/resume: a session id, or words to search titles and first prompts for."""
-        started = self.repl.view.started
-        cwd = Path(started.cwd) if started is not None else Path.cwd()
+        cwd = self._cwd()
         paths = [p for p in list_sessions(data_dir(), cwd) if p.stem != self.repl.view.session_id]
         if args and (exact := next((p for p in paths if p.stem.startswith(args)), None)):
             await self.repl.follow(ops.Resume(exact.stem))

@@ -143,7 +143,7 @@ class DailyDock(Vertical):
                     await self.host.post_notice("Nothing to rewind yet: no prompt of this "
                                                 "session can be restored.")
                 else:
-                    await self.show(RewindPicker(points))
+                    await self.show(RewindPicker(points, cwd=getattr(self.app, "cwd", None)))
             case RewindPlanned(prompt_id=prompt_id, plan=plan, error=error):
                 for picker in self.query(RewindPicker):
                     picker.show_plan(prompt_id, plan)

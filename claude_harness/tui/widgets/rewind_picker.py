@@ -26,7 +26,7 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Static
 
-from claude_harness.previews import REWIND_CHOICES, ago
+from claude_harness.previews import REWIND_CHOICES, ago, project_relative
 from claude_harness.session.checkpoints import PromptCheckpoint, RestorePlan
 
 VISIBLE_ROWS = 8
@@ -95,13 +95,15 @@ class RewindPicker(Vertical, can_focus=True):
             self.prompt_id = prompt_id
 
     def __init__(self, prompts: Sequence[PromptCheckpoint | Any],
-                 plan_for: Callable[[str], RestorePlan] | None = None) -> None:
+                 plan_for: Callable[[str], RestorePlan] | None = None,
+                 cwd: Path | None = None) -> None:
         """`prompts` newest first (Checkpoints.prompts(), or the session's RewindPoints);
         `plan_for(prompt_id)` is what restoring the code would do (Checkpoints.plan_restore).
         Without it the picker asks for the plan (PlanWanted) and waits for `show_plan`."""
         super().__init__(classes="rewind-picker")
         self.prompts = [p for p in prompts if not p.rewound]
         self.plan_for = plan_for
+        self.cwd = cwd  # file names are shown relative to it
         self.step = "prompt"  # "prompt" -> "action" -> "confirm"
         self.selected = 0
         self.action = 0
@@ -181,7 +183,7 @@ class RewindPicker(Vertical, can_focus=True):
         for item in plan.changes[:MAX_PLAN_FILES]:
             mark = " [$warning]changed outside the session[/]" if item.conflict else ""
             verb = "delete" if item.action == "delete" else f"+{item.insertions} -{item.deletions}"
-            lines.append(f"  {escape(item.path)}  [dim]{verb}[/]{mark}")
+            lines.append(f"  {escape(project_relative(item.path, self.cwd))}  [dim]{verb}[/]{mark}")
         if len(plan.changes) > MAX_PLAN_FILES:
             lines.append(f"  [dim]… and {len(plan.changes) - MAX_PLAN_FILES} more[/]")
         return [*lines, ""]
@@ -190,7 +192,8 @@ class RewindPicker(Vertical, can_focus=True):
         plan = self.plan
         conflicts = plan.conflicts if plan is not None else []
         self._title.update("Some files were changed outside this session")
-        names = "\n".join(f"  {escape(c.path)}" for c in conflicts[:MAX_PLAN_FILES])
+        names = "\n".join(f"  {escape(project_relative(c.path, self.cwd))}"
+                          for c in conflicts[:MAX_PLAN_FILES])
         self._body.update(Content.from_markup(
             f"{names}\nRestoring the code overwrites these changes (their content is kept in "
             "the session's checkpoints). Overwrite them? [b]y[/] yes · [b]n[/] restore the other "
