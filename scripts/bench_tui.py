@@ -231,6 +231,8 @@ def main() -> int:
         return _measure(args)
     finally:
         tmux("kill-server")
+        folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+        (folder / SOCKET).unlink(missing_ok=True)  # a killed server leaves its socket file
 
 
 def _start_child(args: argparse.Namespace, scenario: str, env: dict[str, str], base: Path,
