@@ -52,6 +52,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in (
     Config("plan", "plan"),
     Config("dontAsk", "dontAsk", allow=BROAD_ALLOW, promises=GUARDED),
     Config("bypass", "bypassPermissions", promises=("protected", "critical")),
+    # a bare `Bash` rule: every command is allowed, loops included, as in bypass for Bash
+    Config("bash-allowed", "default", allow=("Bash",), promises=("protected", "critical")),
     Config("deny", "default", allow=BROAD_ALLOW, deny=DENY_RULES,
            promises=(*GUARDED, "leak_env", "no_delete", "remote")),
     Config("deny-bypass", "bypassPermissions", deny=DENY_RULES,
@@ -60,6 +62,6 @@ CONFIGS: dict[str, Config] = {c.name: c for c in (
 
 # Groups entries name instead of listing configurations one by one.
 NOT_BYPASS = ("default", "broad", "acceptEdits", "plan", "dontAsk", "deny")
-EVERY = (*NOT_BYPASS, "bypass", "deny-bypass")
+EVERY = (*NOT_BYPASS, "bypass", "bash-allowed", "deny-bypass")
 READ_ONLY_CONFIGS = ("default", "broad", "plan", "dontAsk", "deny")  # no write is auto-approved
 DENY_CONFIGS = ("deny", "deny-bypass")
