@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.faults.test_no_orphans import MARK, marked, wait_until
+from tests.plain.tmux_helpers import remove_socket
 
 BINARY = Path(sys.executable).with_name("claude-harness")
 INTERRUPTED = "Command was interrupted and killed."
@@ -104,6 +105,7 @@ class Pane:
 
     def close(self) -> None:
         self.tmux("kill-server")
+        remove_socket(self.socket)
 
 
 def harness_pid(mark: str) -> int:

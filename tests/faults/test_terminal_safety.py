@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from claude_harness.terminal_safety import strip_unsafe
+from tests.plain.tmux_helpers import remove_socket
 
 ESC = "\x1b"
 HOSTILE = {
@@ -114,6 +115,7 @@ def _terminal_state_after_printing(tmp_path: Path, payload: str) -> tuple[str, s
         return title, alternate, screen
     finally:
         _tmux(socket, "kill-server")
+        remove_socket(socket)
 
 
 @pytest.mark.skipif(not Path("/usr/bin/tmux").exists(), reason="tmux not installed")

@@ -70,8 +70,13 @@ class TmuxSession:
         """Stop this session's tmux server and remove its socket file."""
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
                        timeout=10)
-        folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
-        (folder / self.socket).unlink(missing_ok=True)
+        remove_socket(self.socket)
+
+
+def remove_socket(name: str) -> None:
+    """A killed tmux server leaves its socket file behind: remove it (`tmux -L name`)."""
+    folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+    (folder / name).unlink(missing_ok=True)
 
     def pane_state(self) -> tuple[str, str]:
         """(the window title programs set, "1" when the alternate screen is on)."""

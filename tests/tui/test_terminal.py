@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.plain.tmux_helpers import remove_socket
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 BINARY = Path(sys.executable).with_name("claude-harness")
@@ -74,6 +76,7 @@ def terminal(project: Path) -> Iterator[Any]:
 
     yield start
     term.run("kill-server")
+    remove_socket(name)
 
 
 @pytest.mark.skipif(not BINARY.exists(), reason="claude-harness is not installed in this venv")
