@@ -72,15 +72,15 @@ class TmuxSession:
                        timeout=10)
         remove_socket(self.socket)
 
-
-def remove_socket(name: str) -> None:
-    """A killed tmux server leaves its socket file behind: remove it (`tmux -L name`)."""
-    folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
-    (folder / name).unlink(missing_ok=True)
-
     def pane_state(self) -> tuple[str, str]:
         """(the window title programs set, "1" when the alternate screen is on)."""
         info = self._tmux("display-message", "-p", "-t", self.name,
                           "#{pane_title}|#{alternate_on}")
         title, _, alternate = info.strip().partition("|")
         return title, alternate
+
+
+def remove_socket(name: str) -> None:
+    """A killed tmux server leaves its socket file behind: remove it (`tmux -L name`)."""
+    folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+    (folder / name).unlink(missing_ok=True)
