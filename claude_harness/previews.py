@@ -23,17 +23,6 @@ PREVIEW_LINES = 5
 EXPANDED_LINES = 400
 
 
-def project_relative(path: str, cwd: Path | None) -> str:
-    """`path` as a person reads it in a list: relative to the project when inside it (what
-    Claude Code shows), absolute otherwise."""
-    if cwd is None:
-        return path
-    try:
-        return str(Path(path).relative_to(cwd))
-    except ValueError:
-        return path
-
-
 def content_text(content: str | list[dict[str, Any]]) -> str:
     """The text of a tool_result content (image blocks become a placeholder)."""
     if isinstance(content, str):

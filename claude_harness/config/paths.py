@@ -67,3 +67,14 @@ def project_roots(cwd: Path) -> list[Path]:
         if (folder / ".git").exists():
             return chain[: index + 1]
     return [cwd]
+
+
+def project_relative(path: str | Path, cwd: Path | None) -> str:
+    """`path` as a person reads it in a list: relative to the project when inside it (what
+    Claude Code shows), absolute otherwise."""
+    if cwd is None:
+        return str(path)
+    try:
+        return str(Path(path).relative_to(cwd))
+    except ValueError:
+        return str(path)

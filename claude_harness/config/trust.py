@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from claude_harness.config.paths import project_relative
 from claude_harness.config.settings_write import update_json_file
 
 TRUST_FLAG = "--trust-workspace"
@@ -81,10 +82,7 @@ def trust_folder(store: Path, cwd: Path) -> None:
 def ignored_notice(what: str, count: int | None, origin: Path, cwd: Path) -> TrustNotice:
     """`Ignoring 2 permissions.allow entries from .claude/settings.json: ...` (Claude Code's
     line, with this program's ways to trust the folder)."""
-    try:
-        shown = str(origin.relative_to(cwd))
-    except ValueError:
-        shown = str(origin)
+    shown = project_relative(origin, cwd)
     if count is None:
         amount = what
     else:

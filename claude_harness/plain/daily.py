@@ -16,10 +16,10 @@ from typing import Any
 
 from prompt_toolkit.application.current import get_app_or_none
 
-from claude_harness.config.paths import data_dir
+from claude_harness.config.paths import data_dir, project_relative
 from claude_harness.context_usage import render_rich
 from claude_harness.plain.ask import PlainQuestionAsker
-from claude_harness.previews import REWIND_CHOICES, ago, project_relative, window_label
+from claude_harness.previews import REWIND_CHOICES, ago, window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
     DAILY_EVENTS,

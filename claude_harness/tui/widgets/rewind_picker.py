@@ -26,7 +26,8 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Static
 
-from claude_harness.previews import REWIND_CHOICES, ago, project_relative
+from claude_harness.config.paths import project_relative
+from claude_harness.previews import REWIND_CHOICES, ago
 from claude_harness.session.checkpoints import PromptCheckpoint, RestorePlan
 
 VISIBLE_ROWS = 8
