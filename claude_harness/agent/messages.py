@@ -36,6 +36,13 @@ def tool_uses(message: Message) -> list[Block]:
     return [b for b in message.get("content", []) if b.get("type") == "tool_use"]
 
 
+def has_tool_results(message: Message) -> bool:
+    """Does `message` carry tool_result blocks (a batch's answers, not a prompt)?"""
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+
+
 def last_prompt_text(messages: list[Message]) -> str:
     """The text of the latest message the user typed (not tool results, reminders or meta
     messages the harness added)."""
@@ -45,9 +52,9 @@ def last_prompt_text(messages: list[Message]) -> str:
         content = message.get("content")
         if isinstance(content, str):
             return content
-        blocks = [b for b in content or [] if isinstance(b, dict)]
-        if any(b.get("type") == "tool_result" for b in blocks):
+        if has_tool_results(message):
             continue
+        blocks = [b for b in content or [] if isinstance(b, dict)]
         texts = [b.get("text", "") for b in blocks if b.get("type") == "text"
                  and not b.get("text", "").startswith("<system-reminder>")]
         if texts:

@@ -46,7 +46,6 @@ PROVIDER_EXTRAS = {"bedrock": ("botocore", "CLAUDE_CODE_USE_BEDROCK", "anthropic
 _sdk_lock = threading.Lock()
 
 
-_frozen = False
 # Set once the SDK is loaded: work that can wait (warming the Bash checker while a person
 # types) waits for it, so it never slows the import the first request needs.
 SDK_LOADED = threading.Event()
@@ -59,12 +58,10 @@ def preload_sdk() -> None:
     live to the end: once they are loaded they are moved out of the garbage collector's sight
     (`gc.freeze`), or a full collection, walking them all, would stall a turn by 100 ms now
     and then."""
-    global _frozen
     with _sdk_lock:
         import anthropic  # noqa: F401
 
-        if not _frozen:
-            _frozen = True
+        if not SDK_LOADED.is_set():
             gc.freeze()
             SDK_LOADED.set()
 

@@ -24,7 +24,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from claude_harness.agent.messages import final_text
+from claude_harness.agent.messages import final_text, has_tool_results
 from claude_harness.protocol.events import (
     ApiRetry,
     AssistantMessage,
@@ -301,11 +301,8 @@ def _error_name(status: int | None) -> str:
 
 def _is_prompt(message: dict[str, Any]) -> bool:
     """A person's (or program's) prompt, not a batch of tool results or a sub-agent's."""
-    if message.get("isSidechain") or message.get("isMeta"):
-        return False
-    content = message["content"]
-    return isinstance(content, str) or not any(
-        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+    return not (message.get("isSidechain") or message.get("isMeta")
+                or has_tool_results(message))
 
 
 def _public(content: Any) -> Any:

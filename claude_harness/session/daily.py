@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_harness import __version__
+from claude_harness.agent.messages import has_tool_results
 from claude_harness.api.pricing import context_window_for
 from claude_harness.config.local_rules import local_settings_path
 from claude_harness.config.memory import load_memory
@@ -160,7 +161,7 @@ class DailyOps:
         return self._steering(), self._take_notes()
 
     def applied(self, event: AgentEvent) -> None:
-        if isinstance(event, UserMessage) and _has_tool_results(event.message):
+        if isinstance(event, UserMessage) and has_tool_results(event.message):
             self.checkpoints.settle()
 
     def observe(self, event: SessionEvent) -> None:
@@ -424,8 +425,4 @@ def _point_hooks_at(hooks: Any, session_id: str, transcript_path: str) -> None:
             setattr(hooks, name, value)
 
 
-def _has_tool_results(message: dict[str, Any]) -> bool:
-    content = message.get("content")
-    return isinstance(content, list) and any(
-        isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claude_harness.agent.messages import tool_result_block, tool_uses
+from claude_harness.agent.messages import has_tool_results, tool_result_block, tool_uses
 
 Entry = dict[str, Any]
 INTERRUPTED_RESULT = "Interrupted: the session ended before this tool finished."
@@ -175,10 +175,8 @@ def _answer_every_call(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _holds_results(message: dict[str, Any]) -> bool:
-    content = message.get("content")
     return (message.get("role") == "user" and not message.get("isSidechain")
-            and isinstance(content, list)
-            and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content))
+            and has_tool_results(message))
 
 
 def _one_answer(uses: list[dict[str, Any]], answers: list[dict[str, Any]]) -> dict[str, Any]:
