@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -174,3 +175,57 @@ async def test_the_socket_tmux_names_is_hidden_wherever_it_is(
     finally:
         subprocess.run(["tmux", "-S", str(sock), "kill-server"], capture_output=True)
         sock.unlink(missing_ok=True)
+
+
+class _UnixServer:
+    """A unix socket server of the test's own that counts the connections it accepts."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.accepted = 0
+        self._sock = socket.socket(socket.AF_UNIX)
+        self._sock.bind(str(path))
+        self._sock.listen()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._sock.close()
+        self.path.unlink(missing_ok=True)
+
+
+CONNECT = "python3 -c \"import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])\" "
+
+
+@pytest.mark.parametrize("where", ["home/.ssh/control.sock", "proj/dev-server.sock", "env"])
+async def test_the_hosts_sockets_are_out_of_reach(
+    sandbox: SandboxFactory, tmp_path: Path, home: Path, where: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An ssh control master in ~/.ssh, a server's socket at the top of the project, and an
+    agent socket the environment names, deep where no scan looks."""
+    path = tmp_path / ("deep/er/agent.sock" if where == "env" else where)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if where == "env":
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(path))
+    server = _UnixServer(path)
+    try:
+        _, ctx = sandbox()
+        proof = await bash(ctx, CONNECT + str(path), dangerouslyDisableSandbox=True)
+        assert proof.exit_code == 0 and server.accepted == 1
+        run = await bash(ctx, CONNECT + str(path))
+        assert run.exit_code != 0, run.stdout
+        # its folder emptied (FileNotFound) or the socket itself covered (refused)
+        assert "FileNotFoundError" in run.stderr or "ConnectionRefusedError" in run.stderr
+        assert server.accepted == 1
+    finally:
+        server.close()
