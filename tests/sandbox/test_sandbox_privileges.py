@@ -229,3 +229,21 @@ async def test_the_hosts_sockets_are_out_of_reach(
         assert server.accepted == 1
     finally:
         server.close()
+
+
+def test_the_differential_fixture_drops_the_same_privileges() -> None:
+    """What the permission checker allows runs in tests/permissions' own bubblewrap world: it
+    must not keep root's power either, or an allowed `date -s` would set the host's clock."""
+    from tests.permissions.sandbox_fixture import run_sandboxed
+
+    copy = Path(tempfile.mkdtemp(prefix="ch-priv-", dir="/dev/shm" if os.access(
+        "/dev/shm", os.W_OK) else "/var/tmp"))
+    try:
+        (copy / "tmp").mkdir()
+        rc, out, err, _, _ = run_sandboxed(
+            copy, copy, "grep ^CapEff: /proc/self/status; "
+                        "cat /proc/sys/vm/swappiness > /proc/sys/vm/swappiness", cwd=copy)
+        assert out.split() == ["CapEff:", ZERO_CAPS]
+        assert rc != 0 and "Read-only file system" in err
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
