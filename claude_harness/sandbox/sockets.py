@@ -10,9 +10,9 @@ The rule, in three parts:
   runtime folders   /run (and /var/run), $XDG_RUNTIME_DIR: where servers keep sockets, pid
                     files and locks, nothing a build needs. Each is replaced by an empty
                     read-only folder (the sandbox's writable paths inside them are put back).
-  scanned folders   every socket in /tmp, /var/tmp and $HOME, two levels deep (tmux-<uid>/,
-                    .X11-unix/, ssh-*/, .ssh/ control sockets, .gnupg/), and at the top of each
-                    writable folder. A folder that holds sockets is hidden whole (one mount for
+  scanned folders   every socket in /tmp, /var/tmp, /var/lib and $HOME, two levels deep
+                    (tmux-<uid>/, .X11-unix/, ssh-*/, lxd/ and incus/, .ssh/ control sockets,
+                    .gnupg/), and at the top of each writable folder. A folder that holds sockets is hidden whole (one mount for
                     a tmux folder with hundreds of stale sockets); where it also holds or lies
                     on the way to the sandbox's own paths, each socket is covered by /dev/null.
   named sockets     any socket an environment variable names, wherever it is ($TMUX,
@@ -60,7 +60,7 @@ def runtime_dirs(environ: Mapping[str, str]) -> list[Path]:
 
 
 def scan_roots(environ: Mapping[str, str]) -> list[Path]:
-    roots = [Path("/tmp"), Path("/var/tmp")]
+    roots = [Path("/tmp"), Path("/var/tmp"), Path("/var/lib")]
     home = environ.get("HOME", "")
     if home.startswith("/") and home != "/":
         roots.append(Path(home))
