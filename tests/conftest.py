@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,33 @@ def _exit_guard(code: int) -> None:
 
 
 os._exit = _exit_guard  # type: ignore[assignment]
+
+# The suite never changes its host. A test that set the clock or the hostname (as `date -s` in a
+# sandbox that kept root's capabilities once did) fails the whole run here, loudly, instead of
+# leaving a machine with the wrong time behind. The wall clock is compared with the boot clock,
+# which counts suspend too (a laptop sleeping mid-run is not a clock change); NTP slews far less
+# than the limit.
+CLOCK_STEP_LIMIT_S = 5.0
+_STEADY_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+
+
+def _wall_minus_steady() -> float:
+    return time.time() - time.clock_gettime(_STEADY_CLOCK)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _the_host_is_left_as_it_was() -> Iterator[None]:
+    offset, hostname = _wall_minus_steady(), socket.gethostname()
+    yield
+    problems = []
+    step = _wall_minus_steady() - offset
+    if abs(step) > CLOCK_STEP_LIMIT_S:
+        problems.append(f"the wall clock was set {step:+.1f} s against the steady clock")
+    if socket.gethostname() != hostname:
+        problems.append(f"the hostname changed from {hostname!r} to {socket.gethostname()!r}")
+    if problems:
+        pytest.fail("The test run changed its host: " + "; ".join(problems)
+                    + ". A test (or something it ran outside the sandbox) did it.", pytrace=False)
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 """Can the sandbox run here, and if not, exactly why (for /sandbox and the start-up notice).
 
 Checked once per process: Linux, a `bwrap` binary (sandbox.bwrapPath or PATH), and a trial run
-of it with the namespaces the sandbox uses, which is what fails where user namespaces are
-disabled (a hardened kernel, an unprivileged container) or a setuid bwrap is missing. Network
+of it with the namespaces and privilege dropping the sandbox uses (privileges.py), which is what
+fails where user namespaces are disabled (a hardened kernel, an unprivileged container): the
+sandbox never runs with fewer of them. Whether this bubblewrap can also forbid nested user
+namespaces (`--disable-userns`, 0.8 and later) is read from its `--help`. Network
 filtering also needs `socat` (sandbox.socatPath or PATH) to relay the proxy into the sandbox;
 without it, commands keep no network at all, and the reason says so.
 """
@@ -15,6 +17,8 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
+from claude_harness.sandbox.privileges import privilege_args, proc_read_only_args
+
 TRIAL_TIMEOUT_SECONDS = 10.0
 
 
@@ -26,6 +30,7 @@ class Availability:
     reason: str = ""
     bwrap: str | None = None
     socat: str | None = None  # None: no relay, so no network even for allowed domains
+    disable_userns: bool = False  # this bwrap has --disable-userns
 
     @property
     def network_reason(self) -> str:
@@ -45,15 +50,26 @@ def check_availability(bwrap_path: str | None = None,
         return Availability(False, "bubblewrap (bwrap) is not installed: install the "
                             "'bubblewrap' package, or set sandbox.bwrapPath")
     socat = socat_path or shutil.which("socat")
-    problem = _trial_run(bwrap)
+    disable_userns = _supports(bwrap, "--disable-userns")
+    problem = _trial_run(bwrap, disable_userns)
     if problem:
         return Availability(False, problem, bwrap, socat)
-    return Availability(True, "", bwrap, socat)
+    return Availability(True, "", bwrap, socat, disable_userns)
 
 
-def _trial_run(bwrap: str) -> str:
+def _supports(bwrap: str, option: str) -> bool:
+    try:
+        done = subprocess.run([bwrap, "--help"], capture_output=True, text=True,
+                              timeout=TRIAL_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return option in done.stdout + done.stderr
+
+
+def _trial_run(bwrap: str, disable_userns: bool) -> str:
     """Run `true` in the namespaces the sandbox uses; the problem in words, or ""."""
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
+    argv = [bwrap, *privilege_args(disable_userns=disable_userns), "--ro-bind", "/", "/",
+            "--dev", "/dev", "--proc", "/proc", *proc_read_only_args(), "--unshare-pid",
             "--unshare-net", "--die-with-parent", "--", "/bin/true"]
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=TRIAL_TIMEOUT_SECONDS,

@@ -2,16 +2,20 @@
 
 Layout, in mount order (later mounts cover earlier ones):
   /                       read-only (the whole file system stays readable)
+  runtime folders         /run, $XDG_RUNTIME_DIR: empty (sockets.py), read-only at the end
   writable paths          read-write binds of themselves (parents before children)
   protected paths         read-only binds of themselves, inside the writable ones
-  missing protected dirs  an empty read-only tmpfs, so they cannot be created either
+  missing protected names an empty read-only tmpfs, so they cannot be created either
+  the host's sockets      their folders empty and read-only, or each one covered by /dev/null
   hidden paths            an empty read-only tmpfs (folders) or /dev/null (files); allowRead
                           paths inside them are bound back read-only
-  /dev, /proc             a minimal /dev and the new PID namespace's own /proc
-Namespaces: a new PID namespace (the command is PID 1's child; everything in it dies with it,
-and it cannot see or signal the user's other processes), a new network namespace with only
-loopback, a new session (no terminal to inject keystrokes into). `--die-with-parent` ties the
-sandbox to its parent.
+  /dev, /proc             a minimal /dev and the new PID namespace's own /proc, its kernel
+                          tunables read-only
+Namespaces and privileges (privileges.py): a user namespace with no capabilities (root runs as
+`nobody` inside), its own UTS and IPC namespaces, a new PID namespace (the command is PID 1's
+child; everything in it dies with it, and it cannot see or signal the user's other processes),
+a new network namespace with only loopback, a new session (no terminal to inject keystrokes
+into). `--die-with-parent` ties the sandbox to its parent.
 
 With allowed domains, a relay started inside the sandbox listens on 127.0.0.1:3128 and forwards
 to the harness's proxy on a unix socket; HTTP(S)_PROXY point at it. The relay waits until it
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claude_harness.sandbox.paths import FilesystemPlan
+from claude_harness.sandbox.privileges import privilege_args, proc_read_only_args
 
 PROXY_PORT = 3128
 
@@ -36,29 +41,43 @@ class NetworkBridge:
 
 
 def bwrap_argv(bwrap: str, plan: FilesystemPlan, cwd: Path, temp_dir: Path,
-               bridge: NetworkBridge | None) -> list[str]:
+               bridge: NetworkBridge | None, *, disable_userns: bool = False) -> list[str]:
     """Everything before `/bin/bash -c script`: bwrap's options, `--`, and the relay if any."""
     argv = [bwrap, "--new-session", "--die-with-parent", "--unshare-pid", "--unshare-net",
-            "--ro-bind", "/", "/"]
+            *privilege_args(disable_userns=disable_userns), "--ro-bind", "/", "/"]
+    for path in plan.sockets.masked:
+        argv += ["--tmpfs", str(path)]
     for path in sorted(plan.writable, key=lambda p: len(p.parts)):
         argv += ["--bind", str(path), str(path)]
     for path in plan.read_only:
         argv += ["--ro-bind", str(path), str(path)]
-    for path in plan.blocked_dirs:
+    for path in [*plan.blocked_dirs, *plan.sockets.hidden_dirs]:
         argv += ["--tmpfs", str(path), "--remount-ro", str(path)]
+    for path in plan.sockets.hidden_files:
+        argv += ["--ro-bind", "/dev/null", str(path)]
     argv += _hidden(plan)
-    argv += ["--dev", "/dev", "--proc", "/proc", "--setenv", "TMPDIR", str(temp_dir)]
-    if bridge is not None:
-        proxy = f"http://127.0.0.1:{PROXY_PORT}"
-        for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-            argv += ["--setenv", name, proxy]
-        for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
-            argv += ["--unsetenv", name]
+    for path in plan.sockets.masked:
+        argv += ["--remount-ro", str(path)]
+    argv += ["--dev", "/dev", "--proc", "/proc", *proc_read_only_args(),
+             "--setenv", "TMPDIR", str(temp_dir)]
+    argv += _proxy_env(bridge)
     if cwd.is_dir():
         argv += ["--chdir", str(cwd)]
     argv.append("--")
     if bridge is not None:
         argv += ["/bin/bash", "-c", _relay_script(bridge), "sandbox-relay"]
+    return argv
+
+
+def _proxy_env(bridge: NetworkBridge | None) -> list[str]:
+    if bridge is None:
+        return []
+    argv: list[str] = []
+    proxy = f"http://127.0.0.1:{PROXY_PORT}"
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        argv += ["--setenv", name, proxy]
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+        argv += ["--unsetenv", name]
     return argv
 
 

@@ -4,11 +4,22 @@ Writable: the working directories (the project and --add-dir / additionalDirecto
 session's temp dir, `sandbox.filesystem.allowWrite` and the paths of `Edit(...)` allow rules.
 Everything else is read-only.
 
-Read-only even inside a writable directory (protected): what would let a command run code
-later, outside the sandbox, or change the harness's own rules: `.claude/` (settings, hooks,
-commands, agents), `.git/hooks` and `.git/config` (a hook or `core.fsmonitor` runs on the next
-git command), `.gitmodules`, `.mcp.json`, editor folders, shell start-up files. Plus
-`sandbox.filesystem.denyWrite` and the paths of `Edit(...)` deny rules.
+Read-only even inside a writable directory (protected): everything that runs later, outside
+the sandbox, or changes the harness's own rules: all of `.git` (a hook, `core.fsmonitor`, a
+planted `commondir` or `config.worktree` would run on the next git command; a `.git` file that
+points elsewhere is protected too), `.claude/` (settings, hooks, commands, agents), `.mcp.json`,
+`.gitmodules`, the editor and git-hook folders (`.vscode/tasks.json` runs on opening the folder,
+`.husky/` on commit), shell start-up files, and the project's virtualenvs whole (a `.pth` file
+in site-packages runs at the next python start; `bin/` holds what the next `pytest` runs). So a
+sandboxed `git commit` or `pip install` into an existing venv fails with "Read-only file
+system": those run outside the sandbox, with a prompt. Plus `sandbox.filesystem.denyWrite` and
+the paths of `Edit(...)` deny rules.
+
+Missing ones that something would pick up later (`.claude`, `.mcp.json`, `.vscode`, `.idea`,
+`.husky`) cannot be created either: an empty read-only folder is mounted in their place, which
+leaves that empty folder behind (git does not see empty folders; `.mcp.json` is read only when
+it is a file). A missing `.git` is not blocked: an empty `.git` would change which folder git
+and the harness take for the repository's root.
 
 Hidden (an empty, read-only folder or file in their place): `sandbox.filesystem.denyRead` and the
 paths of `Read(...)` deny rules. A mount hides one concrete path, so a rule whose pattern has
@@ -24,15 +35,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-PROTECTED_DIRS = (".claude", ".git/hooks", ".vscode", ".idea")
+from claude_harness.sandbox.sockets import SocketPlan
+
+PROTECTED_DIRS = (".git", ".claude", ".vscode", ".idea", ".husky")
 PROTECTED_FILES = (
-    ".git/config", ".gitmodules", ".gitconfig", ".mcp.json", ".ripgreprc",
+    ".gitmodules", ".gitconfig", ".mcp.json", ".ripgreprc",
     ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
     ".zshrc", ".zshenv", ".zprofile", ".zlogin",
 )
 # Protected even before they exist: a command must not create them either. An empty read-only
 # folder is mounted in their place, which leaves that empty folder behind in the project.
-BLOCK_CREATION = (".claude", ".git/hooks")
+BLOCK_CREATION = (".claude", ".mcp.json", ".vscode", ".idea", ".husky")
+VENV_MARKER = "pyvenv.cfg"
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -40,8 +54,9 @@ _GLOB_CHARS = frozenset("*?[")
 class FilesystemPlan:
     writable: list[Path] = field(default_factory=list)
     read_only: list[Path] = field(default_factory=list)  # existing paths inside writable ones
-    blocked_dirs: list[Path] = field(default_factory=list)  # missing dirs to keep uncreatable
+    blocked_dirs: list[Path] = field(default_factory=list)  # missing names to keep uncreatable
     hidden: list[Path] = field(default_factory=list)
+    sockets: SocketPlan = field(default_factory=SocketPlan)  # the host's servers, out of reach
     readable: list[Path] = field(default_factory=list)  # allowRead: visible again when hidden
     unenforced: list[str] = field(default_factory=list)  # rule patterns no mount can express
 
@@ -53,18 +68,19 @@ def protected_under(root: Path) -> tuple[list[Path], list[Path]]:
     """(existing protected paths, missing ones to block) inside one writable root."""
     existing: list[Path] = []
     blocked: list[Path] = []
-    names = [*PROTECTED_DIRS, *PROTECTED_FILES]
-    modules = root / ".git" / "modules"
-    if modules.is_dir():  # submodules keep their hooks and config under .git/modules/<name>
-        for sub in _subdirs(modules):
-            names += [f"{sub.relative_to(root)}/hooks", f"{sub.relative_to(root)}/config"]
-    for name in names:
+    for name in (*PROTECTED_DIRS, *PROTECTED_FILES):
         path = root / name
         if os.path.lexists(path):
             existing.append(path)
-        elif name in BLOCK_CREATION and path.parent.is_dir():
+        elif name in BLOCK_CREATION:
             blocked.append(path)
+    existing += virtualenvs_in(root)
     return existing, blocked
+
+
+def virtualenvs_in(root: Path) -> list[Path]:
+    """The virtualenvs at the top of `root` (folders holding a `pyvenv.cfg`), `.venv` included."""
+    return [sub for sub in _subdirs(root) if (sub / VENV_MARKER).is_file()]
 
 
 def _subdirs(folder: Path) -> list[Path]:

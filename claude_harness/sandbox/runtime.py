@@ -25,6 +25,7 @@ from claude_harness.sandbox.decision import SandboxDecision
 from claude_harness.sandbox.domains import DomainPolicy
 from claude_harness.sandbox.paths import FilesystemPlan, protected_under, rule_paths, within
 from claude_harness.sandbox.proxy import DomainProxy
+from claude_harness.sandbox.sockets import plan_sockets
 from claude_harness.sandbox.tempdir import session_temp_dir
 
 if TYPE_CHECKING:
@@ -142,12 +143,19 @@ class SandboxRuntime:
         `permission` is the PermissionContext: its working directories are writable, its
         Read/Edit rules add hidden, protected and writable paths.
         """
-        assert self.availability.bwrap is not None
-        plan = self.filesystem_plan(permission)
-        argv = bwrap_argv(self.availability.bwrap, plan, cwd, self.temp_dir, self._bridge())
+        available = self.availability
+        assert available.bwrap is not None
+        bridge = self._bridge()
+        plan = self.filesystem_plan(permission,
+                                    keep_socket=bridge.socket_path if bridge else None)
+        argv = bwrap_argv(available.bwrap, plan, cwd, self.temp_dir, bridge,
+                          disable_userns=available.disable_userns)
         return argv, plan
 
-    def filesystem_plan(self, permission: Any) -> FilesystemPlan:
+    def filesystem_plan(self, permission: Any, keep_socket: Path | None = None
+                        ) -> FilesystemPlan:
+        """What the command may write, must not write and must not see; `keep_socket` is the
+        relay's socket, the one the host's sockets hidden from the command (sockets.py) keep."""
         s = self.settings
         project = Path(permission.cwd)
         rules = tuple(getattr(permission, "rules", ()))
@@ -170,6 +178,7 @@ class SandboxRuntime:
                            if os.path.lexists(p) and within(p, plan.writable)]
         plan.hidden = [p for p in dict.fromkeys([*s.deny_read, *read_denied]) if p.exists()]
         plan.readable = list(s.allow_read)
+        plan.sockets = plan_sockets(os.environ, plan.writable, keep_socket)
         return plan
 
     def _bridge(self) -> NetworkBridge | None:

@@ -14,8 +14,11 @@ tool's own pwd-reporting trap), inside bubblewrap, against a fixture built to sh
     <root>/tmp       mounted on /tmp inside the sandbox, so `touch /tmp/pwned` is seen
 
 The root file system is read-only; the fixture copy is the only writable thing; the network,
-pids, ipc and the user are unshared (uid 0 inside a user namespace has no power outside it);
-`--die-with-parent` and a per-command timeout bound every run.
+pids, ipc and uts are unshared, and the privileges are dropped exactly as the product's sandbox
+drops them (claude_harness/sandbox/privileges.py: a user namespace where root runs as nobody, no
+capabilities, /proc's tunables read-only), so an allowed `date -s` or `hostname` cannot touch
+the host either; the host's server sockets outside the fixture's own /tmp are hidden as the
+product hides them (sockets.py); `--die-with-parent` and a per-command timeout bound every run.
 
 Speed: one template is built per session and snapshotted once; each command gets a `cp -a` copy
 (a reflink where the file system can) mounted over the template's own path, so the paths the
@@ -39,6 +42,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claude_harness.sandbox.availability import check_availability
+from claude_harness.sandbox.privileges import privilege_args, proc_read_only_args
+from claude_harness.sandbox.sockets import plan_sockets
 from claude_harness.tools.bash.workdir import build_script
 
 BWRAP = shutil.which("bwrap")
@@ -376,10 +382,10 @@ def _bwrap_args(copy: Path, mount_at: Path, home: Path, cwd: Path, report_dir: P
     # the test's own interpreter first, so `python -m pytest` means a Python that has pytest
     path = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/local/bin:/usr/bin:/bin')}"
     return [
-        BWRAP, "--unshare-user", "--uid", "0", "--gid", "0", "--cap-drop", "ALL",
-        "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-        "--die-with-parent", "--new-session",
-        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+        BWRAP, *privilege_args(disable_userns=check_availability().disable_userns),
+        "--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session",
+        "--ro-bind", "/", "/", *_host_sockets_hidden([copy, mount_at, report_dir]),
+        "--dev", "/dev", "--proc", "/proc", *proc_read_only_args(),
         "--bind", str(copy / "tmp"), "/tmp",
         "--bind", str(copy), str(mount_at),
         "--bind", str(report_dir), str(report_dir),
@@ -392,6 +398,21 @@ def _bwrap_args(copy: Path, mount_at: Path, home: Path, cwd: Path, report_dir: P
         # uses (-o, --junitxml, --basetemp, -p, --rootdir) is pytest's own
         "--setenv", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1",
     ]
+
+
+def _host_sockets_hidden(writable: list[Path]) -> list[str]:
+    """The product's socket hiding, minus what lies in /tmp: the fixture's own /tmp replaces
+    the host's there (a mount in it would show up as a change in the copy)."""
+    plan = plan_sockets(os.environ, writable)
+    argv: list[str] = []
+    for folder in plan.masked:
+        argv += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
+    outside_tmp = [p for p in [*plan.hidden_dirs, *plan.hidden_files]
+                   if Path("/tmp") not in p.parents]
+    for path in outside_tmp:
+        argv += (["--tmpfs", str(path), "--remount-ro", str(path)] if path.is_dir()
+                 else ["--ro-bind", "/dev/null", str(path)])
+    return argv
 
 
 # The command runs as a child of this wrapper, which then waits (up to 5 s) until every other
