@@ -32,9 +32,10 @@ from claude_harness.permissions.bash.options import (
     table,
 )
 from claude_harness.permissions.bash.patches import patch_writes
+from claude_harness.permissions.repo_config import repo_config
 
 GLOBAL = table(
-    "-v|--version -h|--help -C=:ask -c=:ask --config-env=:ask --exec-path?:ask --html-path"
+    "-v|--version -h|--help -C=:folder -c=:ask --config-env=:ask --exec-path?:ask --html-path"
     " --man-path --info-path -p|--paginate -P|--no-pager --no-replace-objects --no-lazy-fetch"
     " --no-optional-locks --no-advice --bare:ask --git-dir=:ask --work-tree=:ask --namespace=:ask"
     " --super-prefix=:ask --literal-pathspecs --glob-pathspecs --noglob-pathspecs"
@@ -243,6 +244,7 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     except OptionError as exc:
         return Effect.failed(str(exc))
     eff = Effect(read_only=True)
+    inv = _in_folder(inv, global_opts)
     for opt, values in global_opts.options:
         if "ask" in opt.roles:
             eff.problem(f"git option --{opt.name} can run code or leave the repository")
@@ -267,6 +269,8 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     if reason:
         eff.foreign_git = reason
         eff.problem(reason)
+    elif sub not in _RUNS_NOTHING_CONFIGURED:
+        _configured_programs(inv, eff)
     # git works on the repository around its cwd: that tree is what it reads
     eff.reads.append(PathUse("the repository git runs in", inv.cwd, names_only=True))
     for arg in args if sub not in {"rev-parse"} else ():
@@ -292,11 +296,79 @@ def git(inv: Invocation, scope: Scope) -> Effect:
         eff.read_only = False
     else:
         eff.problem(f"git {sub} is not a built-in git command (it may be an alias)")
+    if sub in _DUMPS_OBJECTS or (sub == "cat-file" and _cat_file_content(args)):
+        # what it prints or packs is the content of any object in the repository (a blob of
+        # a Read-protected file among them): a read of the whole tree, for Read rules
+        root = repository_of(inv.cwd) if inv.cwd is not None else None
+        eff.reads.append(PathUse(f"files of the repository ({sub})", root or inv.cwd,
+                                 recursive=True))
     if not eff.read_only:
         _operands_may_be_paths(args, inv, eff)
         _ext_urls(args, inv, eff)
         _worktree_effect(sub, args, inv, eff, scope)
     return eff
+
+
+def _in_folder(inv: Invocation, global_opts: Parsed) -> Invocation:
+    """`git -C DIR ...` is git run in DIR (each -C relative to the previous): decided as a run
+    there (another repository's config and hooks, files read from there)."""
+    cwd = inv.cwd
+    for opt, values in global_opts.options:
+        if "folder" not in opt.roles:
+            continue
+        for value in values:
+            if cwd is None or value is None:
+                cwd = None
+            elif value:  # `-C ''` leaves git where it is
+                cwd = Path(os.path.normpath(cwd / os.path.expanduser(value)))
+    return inv if cwd == inv.cwd else Invocation(inv.argv, cwd, inv.stdin_script, inv.stdin_file)
+
+
+# Subcommands that never refresh the work tree, hash a file or contact a remote: the
+# repository's programs (fsmonitor, filters, external diffs, helpers) cannot run there.
+_RUNS_NOTHING_CONFIGURED = {"config", "version", "help", "rev-parse", "show-ref",
+                            "for-each-ref", "symbolic-ref", "var"}
+
+
+def _configured_programs(inv: Invocation, eff: Effect) -> None:
+    """The repository's own config (read as data, never by running git) names a program that
+    git starts on its own here: `core.fsmonitor` on `git status`, a clean filter when a file is
+    hashed, `diff.external` or a textconv on `git diff`, an upload-pack on `git remote show`.
+    A downloaded tree can ship such a `.git/config`, so git in it is never run unasked."""
+    if inv.cwd is None:
+        return
+    config = repo_config(inv.cwd)
+    if config is None:
+        return
+    found = config.programs()
+    if found:
+        key, value = found[0]
+        eff.problem(f"the repository's git config runs a program on its own ({key} = "
+                    f"{value[:80]!r}): git would start it")
+
+
+# Subcommands whose output (or the file they write) holds the content of repository objects.
+_DUMPS_OBJECTS = {"archive", "format-patch", "bundle", "fast-export", "merge-tree",
+                  "pack-objects", "request-pull", "unpack-file"}
+_CAT_FILE_INFO = {"-t", "-s", "-e", "--batch-check", "--batch-all-objects", "--buffer",
+                  "--unordered", "--follow-symlinks", "--allow-unknown-type", "-z", "-Z",
+                  "--use-mailmap", "--mailmap", "--no-mailmap", "--no-use-mailmap"}
+
+
+def _cat_file_content(args: list[Arg]) -> bool:
+    """Does this `git cat-file` print the content of an object not named by its path
+    (`-p OID`, `blob OID`, `--batch`, `--batch-command`, `--textconv`, `--filters`)? A
+    `REV:path` operand is a read of that path, checked as such."""
+    values = [a.value for a in args]
+    if any(v is None for v in values):
+        return True
+    options = {v.split("=", 1)[0] for v in values if v.startswith("-")}  # type: ignore[union-attr]
+    operands = [v for v in values if not v.startswith("-")]  # type: ignore[union-attr]
+    if options & {"--batch", "--batch-command"}:
+        return True  # object names come from standard input
+    if not (options & {"-p", "--textconv", "--filters"} or len(operands) >= 2):
+        return False  # -t, -s, -e, --batch-check: type and size only
+    return not operands or ":" not in operands[-1]
 
 
 _REWRITES_WORKTREE = {"checkout", "switch", "restore", "reset", "merge", "rebase", "pull",
@@ -396,6 +468,8 @@ def _repo_path(value: str, inv: Invocation) -> Path | None:
     if inv.cwd is None:
         return None
     _rev, _, path = value.partition(":")
+    if not _rev and re.match(r"[0-3]:", path):
+        path = path[2:]  # `:STAGE:path`, a path of the index
     if path.startswith(("./", "../")):
         return inv.cwd / path
     root = repository_of(inv.cwd) or inv.cwd
@@ -653,6 +727,15 @@ def _upload_pack_short(sub: str, args: list[Arg], inv: Invocation, eff: Effect) 
         eff.problem(f"git {sub} -u sets the upload-pack program")
     if sub == "archive":
         _writer(sub, args, inv, eff)
+        values = [a.value for a in args]
+        for i, value in enumerate(values):
+            target: str | None = ""
+            if value is not None and value.startswith("--add-file="):
+                target = value.split("=", 1)[1]
+            elif value == "--add-file":
+                target = values[i + 1] if i + 1 < len(values) else None
+            if target != "":
+                eff.reads.append(path_use(Arg(target, source=target or "?"), inv.cwd))
 
 
 _SCRIPT_OPTIONS = {"-x", "--exec", "--extcmd", "--tree-filter", "--index-filter", "--env-filter",
