@@ -33,6 +33,15 @@ _PROGRAM_KEYS = re.compile(
     r"|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)"
     r"|gpg\.(.+\.)?program|credential\.(.+\.)?helper|remote\..+\.(uploadpack|receivepack)"
     r"|uploadpack\.packobjectshook", re.IGNORECASE)
+# What kind of git work starts each program: "worktree" (a file of the work tree is hashed,
+# checked out or watched), "diff" (a diff is shown), "signature" (one is verified), "remote"
+# (a remote is contacted).
+_KIND_OF = (
+    (re.compile(r"core\.fsmonitor|filter\..+", re.IGNORECASE), "worktree"),
+    (re.compile(r"diff\..+", re.IGNORECASE), "diff"),
+    (re.compile(r"gpg\..+", re.IGNORECASE), "signature"),
+)
+KINDS = frozenset({"worktree", "diff", "signature", "remote", "hook"})
 _BOOLEAN = {"", "true", "false", "yes", "no", "on", "off", "1", "0"}
 # A credential helper without a path or shell code is git's own `git credential-NAME`.
 _PLAIN_HELPER = re.compile(r"[A-Za-z0-9_-]+")
@@ -51,11 +60,13 @@ class RepoConfig:
     def values(self, key: str) -> list[str]:
         return [v for k, v, _ in self.entries if k == key]
 
-    def programs(self) -> list[tuple[str, str]]:
+    def programs(self, kinds: frozenset[str] = KINDS) -> list[tuple[str, str]]:
         """(key, value) of every setting that makes git run a program of the repository's
-        choosing, plus executable hooks that read-only commands trigger."""
-        found = [(k, v) for k, v, _ in self.entries if _runs_program(k, v)]
-        for hook in _HOOKS_ON_READS:
+        choosing in the kinds of work given, plus executable hooks that even read-only
+        commands trigger (they refresh and write the index)."""
+        found = [(k, v) for k, v, _ in self.entries
+                 if _runs_program(k, v) and program_kind(k) in kinds]
+        for hook in _HOOKS_ON_READS if "hook" in kinds else ():
             path = self.hooks_dir / hook
             if os.access(path, os.X_OK) and path.is_file():
                 found.append((f"hook {hook}", str(path)))
@@ -86,6 +97,11 @@ class RepoConfig:
                 if "/" in word or (base / word).is_file():
                     out.append((_path_value(word, base), False, f"the program {key} runs"))
         return out
+
+
+def program_kind(key: str) -> str:
+    """The kind of git work (KINDS) that starts the program a key names."""
+    return next((kind for pattern, kind in _KIND_OF if pattern.fullmatch(key)), "remote")
 
 
 def _runs_program(key: str, value: str) -> bool:

@@ -7,9 +7,13 @@ that a later call executes (`core.fsmonitor`, `core.hooksPath`), and the config 
 repository other than the project's (entered with `cd`, or a bare repository planted inside the
 project). Every read-only subcommand has an option table; an option it does not list is unknown.
 
-What git does on its own (checkout rewriting tracked files, hooks of the project's own
-repository, filters and pagers from the project's own config) is not inspected: that config
-and those hooks are protected paths, so only the user can have put them there.
+What git does on its own from the repository's config is read from that config as data
+(repo_config.py, git is never run for it): a repository whose own config names a program that
+the subcommand would start (fsmonitor, a filter, an external diff or textconv, an upload-pack
+or credential helper) asks, since a downloaded tree can ship such a `.git/config`. Pagers are
+not among them: the Bash tool gives git no terminal, and git pages only on one. Hooks of the
+project's own repository run on commands that are never read-only (commit, merge, push); the
+hooks directory and the files the config points at are protected paths.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from claude_harness.permissions.bash.options import (
     table,
 )
 from claude_harness.permissions.bash.patches import patch_writes
-from claude_harness.permissions.repo_config import repo_config
+from claude_harness.permissions.repo_config import KINDS, repo_config
 
 GLOBAL = table(
     "-v|--version -h|--help -C=:folder -c=:ask --config-env=:ask --exec-path?:ask --html-path"
@@ -270,7 +274,7 @@ def git(inv: Invocation, scope: Scope) -> Effect:
         eff.foreign_git = reason
         eff.problem(reason)
     elif sub not in _RUNS_NOTHING_CONFIGURED:
-        _configured_programs(inv, eff)
+        _configured_programs(sub, args, inv, eff)
     # git works on the repository around its cwd: that tree is what it reads
     eff.reads.append(PathUse("the repository git runs in", inv.cwd, names_only=True))
     for arg in args if sub not in {"rev-parse"} else ():
@@ -327,24 +331,54 @@ def _in_folder(inv: Invocation, global_opts: Parsed) -> Invocation:
 # Subcommands that never refresh the work tree, hash a file or contact a remote: the
 # repository's programs (fsmonitor, filters, external diffs, helpers) cannot run there.
 _RUNS_NOTHING_CONFIGURED = {"config", "version", "help", "rev-parse", "show-ref",
-                            "for-each-ref", "symbolic-ref", "var"}
+                            "for-each-ref", "symbolic-ref", "var", "branch", "ls-tree",
+                            "merge-base", "name-rev", "count-objects", "check-ignore",
+                            "show-branch", "cherry", "reflog", "worktree", "notes"}
+# The kinds of work (repo_config.KINDS) the read-only subcommands do; any other subcommand
+# may do all of them.
+_HISTORY = frozenset({"diff", "signature"})
+_WORK_TREE = frozenset({"worktree", "diff", "hook"})
+_KINDS_OF_SUB: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("log", "show", "whatchanged", "rev-list", "shortlog", "diff-tree",
+                     "range-diff", "format-patch", "cat-file", "tag", "verify-commit",
+                     "verify-tag"), _HISTORY),
+    **dict.fromkeys(("status", "diff", "diff-files", "diff-index", "ls-files", "grep", "blame",
+                     "annotate", "check-attr"), _WORK_TREE),
+    **dict.fromkeys(("remote", "ls-remote"), frozenset({"remote"})),
+}
+# Subcommands that contact a remote (any other does every kind of work but that one).
+_NETWORK = {"fetch", "pull", "push", "clone", "submodule", "archive", "fetch-pack",
+            "send-pack", "http-push", "maintenance", "bundle", "request-pull"}
 
 
-def _configured_programs(inv: Invocation, eff: Effect) -> None:
+def _configured_programs(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
     """The repository's own config (read as data, never by running git) names a program that
     git starts on its own here: `core.fsmonitor` on `git status`, a clean filter when a file is
     hashed, `diff.external` or a textconv on `git diff`, an upload-pack on `git remote show`.
     A downloaded tree can ship such a `.git/config`, so git in it is never run unasked."""
     if inv.cwd is None:
         return
+    if sub == "remote" and not _contacts_remote(args):
+        return  # listing remotes and their URLs contacts none
     config = repo_config(inv.cwd)
     if config is None:
         return
-    found = config.programs()
+    kinds = _KINDS_OF_SUB.get(sub, KINDS if sub in _NETWORK else KINDS - {"remote"})
+    found = config.programs(kinds)
     if found:
         key, value = found[0]
         eff.problem(f"the repository's git config runs a program on its own ({key} = "
                     f"{value[:80]!r}): git would start it")
+
+
+def _contacts_remote(args: list[Arg]) -> bool:
+    """`git remote show NAME`, `update`, `prune NAME`, `set-head NAME -a` reach the remote
+    (`show -n` and a bare `show` or `-v` do not)."""
+    values = [a.value for a in args]
+    verbs = [v for v in values if v is None or not v.startswith("-")]
+    if not verbs or verbs[0] not in {"show", "update", "prune", "set-head"}:
+        return verbs[:1] == [None]
+    return verbs[0] == "update" or (len(verbs) > 1 and "-n" not in values)
 
 
 # Subcommands whose output (or the file they write) holds the content of repository objects.
