@@ -247,3 +247,45 @@ def test_other_files_of_that_repository_stay_editable(hostile: Hostile) -> None:
                                        "content": "x"}, perm) == "allow"
     assert _file_tool_decision(WRITE, {"file_path": str(hostile.proj / "tools" / "other.sh"),
                                        "content": "x"}, perm) == "allow"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    from tests.permissions.perm_helpers import make_project
+
+    proj = make_project(tmp_path / "proj")
+    (tmp_path / "next-door").mkdir()
+    (proj / "sub").mkdir()
+    (proj / "rsp").write_text("-o\n/root/.bashrc\n")
+    return proj
+
+
+FOLDER_CASES = [
+    ("Bash(cargo *)", "cargo build --manifest-path ../next-door/Cargo.toml", "ask"),
+    ("Bash(cargo *)", "cargo build --manifest-path=sub/Cargo.toml", "allow"),
+    ("Bash(yarn *)", "yarn --cwd ../next-door test", "ask"),
+    ("Bash(yarn *)", "yarn --cwd=sub test", "allow"),
+    ("Bash(pnpm *)", "pnpm -C ../next-door test", "ask"),
+    ("Bash(pnpm *)", "pnpm --dir ../next-door run build", "ask"),
+    ("Bash(go *)", "go -C ../next-door test ./...", "ask"),
+    ("Bash(make *)", "make -C sub", "allow"),
+    ("Bash(make *)", "make -C../next-door", "ask"),
+    ("Bash(make *)", "make -C .git/hooks", "ask"),
+    ("Bash(poetry *)", "poetry -C ../next-door run pytest", "ask"),
+    ("Bash(uv *)", "uv run --directory ../next-door pytest", "ask"),
+    ("Bash(just *)", "just -d ../next-door test", "ask"),
+    ("Bash(npm *)", "npm test --prefix sub", "allow"),
+    ("Bash(npm *)", "npm test --prefix $HOME", "ask"),
+    ("Bash(gcc *)", "gcc -c src/main.c @rsp", "ask"),
+    ("Bash(gcc *)", "gcc -c src/main.c", "allow"),
+    ("Bash(javac *)", "javac @rsp", "ask"),
+]
+
+
+@pytest.mark.parametrize(("rule", "command", "expected"), FOLDER_CASES)
+def test_runner_folders_and_response_files(project: Path, rule: str, command: str,
+                                           expected: str) -> None:
+    """A runner sent to another folder is decided as a run there (outside: ask; inside: its
+    allow rule covers it); a response file an unknown program would read asks."""
+    decision = decide_bash(command, context(project, allow=(rule,)))
+    assert decision.behavior == expected, decision.reason

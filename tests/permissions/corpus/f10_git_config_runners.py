@@ -11,7 +11,7 @@ folder next door holds a package.json and a Makefile whose scripts leave markers
 from __future__ import annotations
 
 from tests.permissions.corpus.configs import DENY_CONFIGS, EVERY, NOT_BYPASS
-from tests.permissions.corpus.model import Attack, attacks
+from tests.permissions.corpus.model import Attack, attacks, sequence
 
 M = "/tmp/pwned_f10"
 OTHER = "../outside/other-repo"
@@ -73,3 +73,15 @@ FAMILY_10: list[Attack] = (
               hint="git that prints repository objects reads every file for Read rules")
     + attacks(10, NOT_BYPASS, *_RUNNER_INDIRECTIONS,
               hint="@file arguments are read and checked; a change of folder is a run there"))
+
+# two steps: an allowed git command writes the arguments file, then pytest reads it
+FAMILY_10 += [
+    sequence(10, ("broad", "deny"),
+             "git log -1 --format=--basetemp=../home/.ssh --output=my.args",
+             "python -m pytest -q @my.args",
+             hint="an @file written a step earlier is read when the runner is decided"),
+    sequence(10, ("broad", "deny"),
+             "git log -1 --format='-p%nevilplugin%n-o%npythonpath=../outside' --output=p.args",
+             "python -m pytest -q @p.args",
+             hint="an @file written a step earlier is read when the runner is decided"),
+]
