@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 MAX_INCLUDE_DEPTH = 10  # git's own limit
@@ -79,9 +80,15 @@ class RepoConfig:
             return _path_value(configured[-1], self.worktree or self.gitdir)
         return self.gitdir / "hooks"
 
-    def executed_paths(self) -> list[tuple[Path, bool, str]]:
-        """(path, whole tree below it, why) for files git executes or reads as config because
-        this config points there: writing them is writing code that git runs later."""
+    @cached_property
+    def executed_paths(self) -> tuple[tuple[Path, bool, str], ...]:
+        """(resolved path, whole tree below it, why) for files git executes or reads as config
+        because this config points there: writing them is writing code that git runs later.
+        Computed once per reading of the config files (the cache re-reads them on change)."""
+        return tuple((Path(os.path.realpath(path)), tree, why)
+                     for path, tree, why in self._pointed_at())
+
+    def _pointed_at(self) -> list[tuple[Path, bool, str]]:
         base = self.worktree or self.gitdir
         out = [(p, False, "a file the repository's git config includes") for p in self.files]
         if self.values("core.hookspath"):
@@ -139,17 +146,20 @@ def find_gitdir(directory: Path) -> tuple[Path, Path | None] | None:
     """(git directory, work tree) git would use when run in `directory`, found as git finds
     it (a `.git` directory, a `.git` file saying `gitdir: X`, a bare repository); None
     outside any repository."""
-    current = Path(os.path.normpath(directory))
-    for candidate in (current, *current.parents):
-        dot_git = candidate / ".git"
-        if dot_git.is_dir():
-            return dot_git, candidate
-        if dot_git.is_file():
-            target = _gitdir_file(dot_git)
-            return (target, candidate) if target is not None else None
-        if _looks_like_gitdir(candidate):
-            return candidate, None
-    return None
+    current = os.path.normpath(directory)
+    while True:
+        dot_git = os.path.join(current, ".git")
+        if os.path.isdir(dot_git):
+            return Path(dot_git), Path(current)
+        if os.path.isfile(dot_git):
+            target = _gitdir_file(Path(dot_git))
+            return (target, Path(current)) if target is not None else None
+        if os.path.isfile(os.path.join(current, "HEAD")) and _looks_like_gitdir(Path(current)):
+            return Path(current), None
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 def _gitdir_file(dot_git: Path) -> Path | None:
@@ -260,14 +270,15 @@ def _read_tree(path: Path, depth: int, entries: list[tuple[str, str, Path]],
                 _read_tree(_path_value(value, path.parent), depth + 1, entries, files)
 
 
-_CACHE: dict[Path, tuple[tuple[tuple[str, int, int], ...], RepoConfig]] = {}
+# gitdir -> (the files whose change invalidates the entry, their stamp, the config)
+_CACHE: dict[Path, tuple[tuple[Path, ...], tuple[tuple[str, int, int], ...], RepoConfig]] = {}
 
 
-def _stamp(files: list[Path] | tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
+def _stamp(files: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
     out = []
     for path in files:
         try:
-            st = path.stat()
+            st = os.stat(path)
             out.append((str(path), st.st_mtime_ns, st.st_size))
         except OSError:
             out.append((str(path), -1, -1))
@@ -286,16 +297,17 @@ def repo_config(directory: Path) -> RepoConfig | None:
     if found is None:
         return None
     gitdir, worktree = found
-    roots = _candidates(gitdir)
     cached = _CACHE.get(gitdir)
     if cached is not None:
-        stamp, config = cached
-        if stamp == _stamp([*roots, *config.files]):
+        watched, stamp, config = cached
+        if stamp == _stamp(watched) and config.worktree == worktree:
             return config
+    roots = _candidates(gitdir)  # (commondir among them: a new one changes everything)
     entries: list[tuple[str, str, Path]] = []
     files: list[Path] = []
     for path in roots[:2]:
         _read_tree(path, 0, entries, files)
     config = RepoConfig(gitdir, worktree, tuple(entries), tuple(files))
-    _CACHE[gitdir] = (_stamp([*roots, *files]), config)
+    watched = (*dict.fromkeys([*roots, *files]),)
+    _CACHE[gitdir] = (watched, _stamp(watched), config)
     return config

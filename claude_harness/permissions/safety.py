@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import fnmatch
 import ipaddress
-import os
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -96,14 +95,13 @@ def repo_executed_reason(target: Path, places: tuple[Path, ...]) -> str | None:
     program, `core.attributesFile`)? The config of each repository around `places` is read
     as data (repo_config), never by running git."""
     seen: set[Path] = set()
-    for place in places:
+    for place in dict.fromkeys(places):
         config = repo_config(Path(place))
         if config is None or config.gitdir in seen:
             continue
         seen.add(config.gitdir)
-        for executed, tree, why in config.executed_paths():
-            resolved = Path(os.path.realpath(executed))
-            if target == resolved or (tree and resolved in target.parents):
+        for executed, tree, why in config.executed_paths:
+            if target == executed or (tree and executed in target.parents):
                 return why
     return None
 
