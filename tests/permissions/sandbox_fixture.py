@@ -143,6 +143,7 @@ _PROJECT_FILES = {
     "nested.args": "-x\n@ci.args\n",
     "plugin.args": "-q\n-o\npythonpath=../outside\n-p\nevilplugin\n",
     "hook.args": "-q\n--junitxml=.git/hooks/pre-commit\n",
+    "alt.ini": "[pytest]\naddopts = -q --basetemp=../home/.ssh\n",  # for `pytest -c alt.ini`
 }
 _PATCH = """\
 diff --git a/.claude/settings.local.json b/.claude/settings.local.json

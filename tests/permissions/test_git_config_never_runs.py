@@ -257,6 +257,9 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "next-door").mkdir()
     (proj / "sub").mkdir()
     (proj / "rsp").write_text("-o\n/root/.bashrc\n")
+    (proj / "evil.ini").write_text("[pytest]\naddopts = -q --junitxml=.git/hooks/x\n")
+    (proj / "evil.toml").write_text('[tool.pytest.ini_options]\naddopts = ["--rootdir=/"]\n')
+    (proj / "ok.cfg").write_text("[tool:pytest]\naddopts = -q\n")
     return proj
 
 
@@ -279,6 +282,10 @@ FOLDER_CASES = [
     ("Bash(gcc *)", "gcc -c src/main.c @rsp", "ask"),
     ("Bash(gcc *)", "gcc -c src/main.c", "allow"),
     ("Bash(javac *)", "javac @rsp", "ask"),
+    ("Bash(python -m pytest *)", "python -m pytest -c evil.ini", "ask"),
+    ("Bash(python -m pytest *)", "python -m pytest --config-file=evil.toml", "ask"),
+    ("Bash(python -m pytest *)", "python -m pytest -c missing.ini", "ask"),
+    ("Bash(python -m pytest *)", "python -m pytest -c ok.cfg tests", "allow"),
 ]
 
 
@@ -286,6 +293,7 @@ FOLDER_CASES = [
 def test_runner_folders_and_response_files(project: Path, rule: str, command: str,
                                            expected: str) -> None:
     """A runner sent to another folder is decided as a run there (outside: ask; inside: its
-    allow rule covers it); a response file an unknown program would read asks."""
+    allow rule covers it); a response file an unknown program would read asks; the addopts of
+    a config file pytest is pointed at are checked with the command's own options."""
     decision = decide_bash(command, context(project, allow=(rule,)))
     assert decision.behavior == expected, decision.reason

@@ -10,8 +10,9 @@ Indirections: a runner can take its arguments from a file (`pytest @args`: argpa
 argument per line, `gcc @rsp`) and work in another folder (`npm -C DIR`, `make -C DIR`,
 `cargo --manifest-path DIR/Cargo.toml`, `yarn --cwd DIR`): there it runs that folder's
 scripts and writes below it. Response files are read and their arguments checked (pytest) or
-asked about (programs the checker does not know); a change of folder is decided as a run in
-that folder, from the table FOLDER_OPTIONS.
+asked about (programs the checker does not know), and so are the `addopts` of a config file
+named with `pytest -c FILE`; a change of folder is decided as a run in that folder, from the
+table FOLDER_OPTIONS.
 """
 
 from __future__ import annotations
@@ -165,6 +166,7 @@ def pytest(inv: Invocation, scope: Scope) -> Effect:
     eff = Effect()
     cwd = inv.cwd
     args = response_files(inv.args, cwd, eff)
+    args = args + _config_addopts(args, cwd, eff)
     i = 0
     while i < len(args):
         value = args[i].value
@@ -216,6 +218,58 @@ def pytest(inv: Invocation, scope: Scope) -> Effect:
             continue
         eff.reads.append(path_use(args[i - 1], cwd, guess=True))
     return eff
+
+
+def _config_addopts(args: list[Arg], cwd: Path | None, eff: Effect) -> list[Arg]:
+    """`pytest -c FILE` / `--config-file=FILE`: FILE's `addopts` are options of this run (a
+    file written a step earlier can say `--basetemp=~/.ssh`), so they are read and checked
+    with the rest. A config file that cannot be read here is a problem."""
+    out: list[Arg] = []
+    values = [a.value for a in args]
+    for i, value in enumerate(values):
+        target: str | None = ""
+        if value in {"-c", "--config-file"}:
+            target = values[i + 1] if i + 1 < len(values) else None
+        elif value is not None and value.startswith("--config-file="):
+            target = value.split("=", 1)[1]
+        elif value is not None and value.startswith("-c") and len(value) > 2 and \
+                not value.startswith("--"):
+            target = value[2:]
+        if target == "":
+            continue
+        path = path_use(Arg(target, source=target or "?"), cwd).path
+        addopts = _addopts(path)
+        if addopts is None:
+            eff.problem(f"pytest -c {target}: a config file the checker cannot read")
+            continue
+        out.extend(Arg(word, source=word) for word in addopts)
+    return out
+
+
+def _addopts(path: Path | None) -> list[str] | None:
+    """The `addopts` of a pytest config file (ini, cfg or toml), split as pytest splits them;
+    None when the file cannot be read or parsed."""
+    import configparser
+    import shlex
+    import tomllib
+
+    text = _small_text(path)
+    if text is None or path is None:
+        return None
+    try:
+        if path.suffix == ".toml":
+            table = tomllib.loads(text).get("tool", {}).get("pytest", {})
+            section = table.get("ini_options", table)
+            raw = section.get("addopts", "")
+            return list(raw) if isinstance(raw, list) else shlex.split(str(raw))
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(text)
+        for name in ("pytest", "tool:pytest"):
+            if parser.has_section(name):
+                return shlex.split(parser.get(name, "addopts", fallback=""))
+        return []
+    except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
+        return None
 
 
 def _pytest_write(option: str, target: str | None, eff: Effect, cwd) -> None:

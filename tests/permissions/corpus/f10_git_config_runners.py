@@ -58,6 +58,8 @@ _RUNNER_INDIRECTIONS = [
     "python -m pytest @ci.args", "python -m pytest -x @nested.args", "python -m pytest @plugin.args",
     "python -m pytest @hook.args", "python -m pytest @./ci.args tests", "python3 -m pytest @ci.args",
     "python -m pytest '@ci.args'", "cd tests && python -m pytest @../ci.args",
+    "python -m pytest -c alt.ini", "python -m pytest --config-file=alt.ini tests",
+    "python -m pytest -calt.ini -x",
     f"npm run test -C {OTHER}", f"npm -C {OTHER} run test", f"npm run test --prefix {OTHER}",
     f"npm run --prefix={OTHER} test", f"npm test -C {OTHER}", f"npm run test -C {OTHER} -- -x",
     f"make -C {OTHER}", f"make --directory={OTHER}", f"make -f {OTHER}/Makefile",
