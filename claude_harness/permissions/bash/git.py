@@ -323,8 +323,8 @@ def _in_folder(inv: Invocation, global_opts: Parsed) -> Invocation:
         for value in values:
             if cwd is None or value is None:
                 cwd = None
-            elif value:  # `-C ''` leaves git where it is
-                cwd = Path(os.path.normpath(cwd / os.path.expanduser(value)))
+            elif value:  # `-C ''` leaves git where it is; a `~` left here is a literal name
+                cwd = Path(os.path.normpath(cwd / value))
     return inv if cwd == inv.cwd else Invocation(inv.argv, cwd, inv.stdin_script, inv.stdin_file)
 
 
