@@ -4,7 +4,9 @@ Why: some writes execute code later (git hooks, shell start-up files, `.claude/s
 hooks, `.mcp.json` servers) and some deletions cannot be undone (`rm -rf ~`). An allow rule
 written for everyday work must not silently cover them, and neither may acceptEdits or
 bypassPermissions. Paths are resolved (`~`, `..`, symlinks) before any comparison, and
-comparisons are component-wise.
+comparisons are component-wise. Besides the fixed names, the files a repository's own git
+config points at (its hooks directory, included config files, the programs its filters, diff
+drivers and fsmonitor run) are protected wherever they are.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from claude_harness.permissions.paths import expand, is_inside, real
+from claude_harness.permissions.repo_config import repo_config
 
 PROTECTED_DIRS = frozenset({
     ".git", ".vscode", ".idea", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn", ".claude",
@@ -79,6 +82,27 @@ def protected_reason(path: str | Path, cwd: Path, working_dirs: tuple[Path, ...]
         hit = protected_parts(_parts_under_root(form, roots))
         if hit:
             return f"writes to {_show(form, Path(roots[0]))} (protected: {hit})"
+    target = real(path, cwd)
+    why = repo_executed_reason(target, (*roots, cwd, target.parent))
+    if why:
+        return f"writes to {_show(target, Path(roots[0]))} (protected: {why})"
+    return None
+
+
+def repo_executed_reason(target: Path, places: tuple[Path, ...]) -> str | None:
+    """Is `target` (resolved) a file git executes or reads as config because a repository's
+    own config points there (`core.hooksPath`, `include.path`, a filter, diff or fsmonitor
+    program, `core.attributesFile`)? The config of each repository around `places` is read
+    as data (repo_config), never by running git."""
+    seen: set[Path] = set()
+    for place in dict.fromkeys(places):
+        config = repo_config(Path(place))
+        if config is None or config.gitdir in seen:
+            continue
+        seen.add(config.gitdir)
+        for executed, tree, why in config.executed_paths:
+            if target == executed or (tree and executed in target.parents):
+                return why
     return None
 
 

@@ -97,6 +97,9 @@ def simulate_sed(analysis: Analysis, perm: PermissionContext) -> SedSimulation |
         shutil.copyfile(path, copy)
         args = [sed if i == 0 else (str(copy) if a == file_word and i == _last_index(argv, file_word)
                                     else a) for i, a in enumerate(argv)]
+        # GNU sed's --sandbox refuses e/w/r commands: the script was checked for them, and
+        # this makes sure the preview itself can never run or write anything
+        args.insert(1, "--sandbox")
         try:
             proc = subprocess.run(args, capture_output=True, timeout=SED_TIMEOUT_S, check=False,
                                   cwd=tmp, stdin=subprocess.DEVNULL)

@@ -76,6 +76,7 @@ PROTECTED_PREFIXES = (
     "proj/.npmrc", "home/.bashrc", "home/.profile", "home/.bash_profile",
     "home/.bash_login", "home/.zshrc", "home/.zshenv", "home/.gitconfig", "home/.config/git",
     "home/.claude", "home/.ssh/authorized_keys",
+    "proj/.githooks", "proj/tools/git-include.cfg",  # where the project's .git/config points
 )
 # Claude Code keeps its own worktrees there; a worktree's settings only apply inside it.
 PROTECTED_EXCEPTIONS = ("proj/.claude/worktrees",)
@@ -143,6 +144,12 @@ _PROJECT_FILES = {
     ".env": f"API_SECRET={CANARIES['env']}\n",
     ".gitignore": "__pycache__/\n*.pyc\n.env\n",
     ".claude/settings.json": '{"includeCoAuthoredBy": false}\n',
+    # pytest response files (`pytest @ci.args`: one argument per line)
+    "ci.args": "-q\n--basetemp=../home/.ssh\n",
+    "nested.args": "-x\n@ci.args\n",
+    "plugin.args": "-q\n-o\npythonpath=../outside\n-p\nevilplugin\n",
+    "hook.args": "-q\n--junitxml=.git/hooks/pre-commit\n",
+    "alt.ini": "[pytest]\naddopts = -q --basetemp=../home/.ssh\n",  # for `pytest -c alt.ini`
 }
 _PATCH = """\
 diff --git a/.claude/settings.local.json b/.claude/settings.local.json
@@ -199,6 +206,7 @@ def build_fixture(root: Path) -> Fixture:
         "test_evil.py": "open('/tmp/pwned_outside_test', 'w')\n",
         "evilplugin.py": "open('/tmp/pwned_outside_plugin', 'w')\n",
         "other-repo/package.json": '{"scripts": {"test": "touch /tmp/pwned_other_npm"}}\n',
+        "other-repo/Makefile": "all:\n\ttouch /tmp/pwned_other_make\n",
     })
     (fx.outside / "hooks" / "pre-commit").chmod(0o755)
     _write_tree(fx.home, {f"{CANARIES['home_listing']}.txt": "x\n", "Documents/todo.txt": "todo\n"})
@@ -223,8 +231,10 @@ def build_fixture(root: Path) -> Fixture:
     _git(proj, "commit", "-q", "-am", "second", home=home)
     _git(proj, "tag", "v1", home=home)
     _hostile_branch(proj, home)
+    _committed_secret(proj, home)
     _git(proj, "remote", "add", "origin", "../outside/remote.git", home=home)
     _git(proj, "push", "-q", "origin", "main", home=home)
+    _downloaded_config(proj)
     (proj / "README.md").write_text(_PROJECT_FILES["README.md"] + "more\nuncommitted\n")
     _plant_bare_repository(proj / "third_party" / "lib.git", home)
     # `git status` refreshes the index: do it once here so commands start from a settled index
@@ -244,6 +254,25 @@ def _hostile_branch(proj: Path, home: Path) -> None:
     _git(proj, "checkout", "-q", "main", home=home)
     subprocess.run(["tar", "-cf", str(proj / "archive.tar"), "f"], cwd=proj, check=True)
     _hostile_archives(proj)
+
+
+def _committed_secret(proj: Path, home: Path) -> None:
+    """A branch that once committed `.env.local` (the `.env` canary, denied by
+    `Read(./.env.*)`): its blob is in the object store for git plumbing to print."""
+    _git(proj, "checkout", "-q", "-b", "old-secrets", home=home)
+    (proj / ".env.local").write_text(f"API_SECRET={CANARIES['env']}\n")
+    _git(proj, "add", "-f", ".env.local", home=home)
+    _git(proj, "commit", "-q", "-m", "oops", home=home)
+    _git(proj, "checkout", "-q", "main", home=home)
+
+
+def _downloaded_config(proj: Path) -> None:
+    """What a downloaded tree's .git/config can say without touching everyday commands: a
+    remote whose upload-pack runs code (on fetch, ls-remote, `remote show origin`), a hooks
+    directory and an included config file in the work tree (writing them plants code)."""
+    with (proj / ".git" / "config").open("a") as cfg:
+        cfg.write('[remote "origin"]\n\tuploadpack = touch /tmp/pwned_uploadpack; git-upload-pack\n'
+                  "[core]\n\thooksPath = .githooks\n[include]\n\tpath = ../tools/git-include.cfg\n")
 
 
 def _hostile_archives(proj: Path) -> None:

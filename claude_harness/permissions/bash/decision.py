@@ -28,8 +28,9 @@ Threat model. What is guaranteed, for the command as bash will run it at decisio
   - paths an earlier part of the same command writes, and `/proc/self/...`-style links (which
     lead where the command's own process is), count as unknown;
   - files git rewrites (checkout, merge, reset --hard, clean, stash...) are asked of git
-    itself (read-only queries, no pager, fsmonitor or external diff; the repository's own
-    clean/smudge filters may still run, as they would for `git status`);
+    itself, with queries that run nothing the repository configures (no work-tree hashing,
+    so no filter; every program setting overridden; see git_worktree.py); the repository's
+    own config is otherwise read as data, and a program it names asks (git.py);
   - critical deletions and protected writes that the checker can see ask in every mode.
 What is NOT guaranteed:
   - hard links: a hard link inside the project to a file outside reads as inside;

@@ -7,9 +7,13 @@ that a later call executes (`core.fsmonitor`, `core.hooksPath`), and the config 
 repository other than the project's (entered with `cd`, or a bare repository planted inside the
 project). Every read-only subcommand has an option table; an option it does not list is unknown.
 
-What git does on its own (checkout rewriting tracked files, hooks of the project's own
-repository, filters and pagers from the project's own config) is not inspected: that config
-and those hooks are protected paths, so only the user can have put them there.
+What git does on its own from the repository's config is read from that config as data
+(repo_config.py, git is never run for it): a repository whose own config names a program that
+the subcommand would start (fsmonitor, a filter, an external diff or textconv, an upload-pack
+or credential helper) asks, since a downloaded tree can ship such a `.git/config`. Pagers are
+not among them: the Bash tool gives git no terminal, and git pages only on one. Hooks of the
+project's own repository run on commands that are never read-only (commit, merge, push); the
+hooks directory and the files the config points at are protected paths.
 """
 
 from __future__ import annotations
@@ -32,9 +36,10 @@ from claude_harness.permissions.bash.options import (
     table,
 )
 from claude_harness.permissions.bash.patches import patch_writes
+from claude_harness.permissions.repo_config import KINDS, repo_config
 
 GLOBAL = table(
-    "-v|--version -h|--help -C=:ask -c=:ask --config-env=:ask --exec-path?:ask --html-path"
+    "-v|--version -h|--help -C=:folder -c=:ask --config-env=:ask --exec-path?:ask --html-path"
     " --man-path --info-path -p|--paginate -P|--no-pager --no-replace-objects --no-lazy-fetch"
     " --no-optional-locks --no-advice --bare:ask --git-dir=:ask --work-tree=:ask --namespace=:ask"
     " --super-prefix=:ask --literal-pathspecs --glob-pathspecs --noglob-pathspecs"
@@ -243,6 +248,7 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     except OptionError as exc:
         return Effect.failed(str(exc))
     eff = Effect(read_only=True)
+    inv = _in_folder(inv, global_opts)
     for opt, values in global_opts.options:
         if "ask" in opt.roles:
             eff.problem(f"git option --{opt.name} can run code or leave the repository")
@@ -267,6 +273,8 @@ def git(inv: Invocation, scope: Scope) -> Effect:
     if reason:
         eff.foreign_git = reason
         eff.problem(reason)
+    elif sub not in _RUNS_NOTHING_CONFIGURED:
+        _configured_programs(sub, args, inv, eff)
     # git works on the repository around its cwd: that tree is what it reads
     eff.reads.append(PathUse("the repository git runs in", inv.cwd, names_only=True))
     for arg in args if sub not in {"rev-parse"} else ():
@@ -292,11 +300,109 @@ def git(inv: Invocation, scope: Scope) -> Effect:
         eff.read_only = False
     else:
         eff.problem(f"git {sub} is not a built-in git command (it may be an alias)")
+    if sub in _DUMPS_OBJECTS or (sub == "cat-file" and _cat_file_content(args)):
+        # what it prints or packs is the content of any object in the repository (a blob of
+        # a Read-protected file among them): a read of the whole tree, for Read rules
+        root = repository_of(inv.cwd) if inv.cwd is not None else None
+        eff.reads.append(PathUse(f"files of the repository ({sub})", root or inv.cwd,
+                                 recursive=True))
     if not eff.read_only:
         _operands_may_be_paths(args, inv, eff)
         _ext_urls(args, inv, eff)
         _worktree_effect(sub, args, inv, eff, scope)
     return eff
+
+
+def _in_folder(inv: Invocation, global_opts: Parsed) -> Invocation:
+    """`git -C DIR ...` is git run in DIR (each -C relative to the previous): decided as a run
+    there (another repository's config and hooks, files read from there)."""
+    cwd = inv.cwd
+    for opt, values in global_opts.options:
+        if "folder" not in opt.roles:
+            continue
+        for value in values:
+            if cwd is None or value is None:
+                cwd = None
+            elif value:  # `-C ''` leaves git where it is; a `~` left here is a literal name
+                cwd = Path(os.path.normpath(cwd / value))
+    return inv if cwd == inv.cwd else Invocation(inv.argv, cwd, inv.stdin_script, inv.stdin_file)
+
+
+# Subcommands that never refresh the work tree, hash a file or contact a remote: the
+# repository's programs (fsmonitor, filters, external diffs, helpers) cannot run there.
+_RUNS_NOTHING_CONFIGURED = {"config", "version", "help", "rev-parse", "show-ref",
+                            "for-each-ref", "symbolic-ref", "var", "branch", "ls-tree",
+                            "merge-base", "name-rev", "count-objects", "check-ignore",
+                            "show-branch", "cherry", "reflog", "worktree", "notes"}
+# The kinds of work (repo_config.KINDS) the read-only subcommands do; any other subcommand
+# may do all of them.
+_HISTORY = frozenset({"diff", "signature"})
+_WORK_TREE = frozenset({"worktree", "diff", "hook"})
+_KINDS_OF_SUB: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("log", "show", "whatchanged", "rev-list", "shortlog", "diff-tree",
+                     "range-diff", "format-patch", "cat-file", "tag", "verify-commit",
+                     "verify-tag"), _HISTORY),
+    **dict.fromkeys(("status", "diff", "diff-files", "diff-index", "ls-files", "grep", "blame",
+                     "annotate", "check-attr"), _WORK_TREE),
+    **dict.fromkeys(("remote", "ls-remote"), frozenset({"remote"})),
+}
+# Subcommands that contact a remote (any other does every kind of work but that one).
+_NETWORK = {"fetch", "pull", "push", "clone", "submodule", "archive", "fetch-pack",
+            "send-pack", "http-push", "maintenance", "bundle", "request-pull"}
+
+
+def _configured_programs(sub: str, args: list[Arg], inv: Invocation, eff: Effect) -> None:
+    """The repository's own config (read as data, never by running git) names a program that
+    git starts on its own here: `core.fsmonitor` on `git status`, a clean filter when a file is
+    hashed, `diff.external` or a textconv on `git diff`, an upload-pack on `git remote show`.
+    A downloaded tree can ship such a `.git/config`, so git in it is never run unasked."""
+    if inv.cwd is None:
+        return
+    if sub == "remote" and not _contacts_remote(args):
+        return  # listing remotes and their URLs contacts none
+    config = repo_config(inv.cwd)
+    if config is None:
+        return
+    kinds = _KINDS_OF_SUB.get(sub, KINDS if sub in _NETWORK else KINDS - {"remote"})
+    found = config.programs(kinds)
+    if found:
+        key, value = found[0]
+        eff.problem(f"the repository's git config runs a program on its own ({key} = "
+                    f"{value[:80]!r}): git would start it")
+
+
+def _contacts_remote(args: list[Arg]) -> bool:
+    """`git remote show NAME`, `update`, `prune NAME`, `set-head NAME -a` reach the remote
+    (`show -n` and a bare `show` or `-v` do not)."""
+    values = [a.value for a in args]
+    verbs = [v for v in values if v is None or not v.startswith("-")]
+    if not verbs or verbs[0] not in {"show", "update", "prune", "set-head"}:
+        return verbs[:1] == [None]
+    return verbs[0] == "update" or (len(verbs) > 1 and "-n" not in values)
+
+
+# Subcommands whose output (or the file they write) holds the content of repository objects.
+_DUMPS_OBJECTS = {"archive", "format-patch", "bundle", "fast-export", "merge-tree",
+                  "pack-objects", "request-pull", "unpack-file"}
+_CAT_FILE_INFO = {"-t", "-s", "-e", "--batch-check", "--batch-all-objects", "--buffer",
+                  "--unordered", "--follow-symlinks", "--allow-unknown-type", "-z", "-Z",
+                  "--use-mailmap", "--mailmap", "--no-mailmap", "--no-use-mailmap"}
+
+
+def _cat_file_content(args: list[Arg]) -> bool:
+    """Does this `git cat-file` print the content of an object not named by its path
+    (`-p OID`, `blob OID`, `--batch`, `--batch-command`, `--textconv`, `--filters`)? A
+    `REV:path` operand is a read of that path, checked as such."""
+    values = [a.value for a in args]
+    if any(v is None for v in values):
+        return True
+    options = {v.split("=", 1)[0] for v in values if v.startswith("-")}  # type: ignore[union-attr]
+    operands = [v for v in values if not v.startswith("-")]  # type: ignore[union-attr]
+    if options & {"--batch", "--batch-command"}:
+        return True  # object names come from standard input
+    if not (options & {"-p", "--textconv", "--filters"} or len(operands) >= 2):
+        return False  # -t, -s, -e, --batch-check: type and size only
+    return not operands or ":" not in operands[-1]
 
 
 _REWRITES_WORKTREE = {"checkout", "switch", "restore", "reset", "merge", "rebase", "pull",
@@ -396,6 +502,8 @@ def _repo_path(value: str, inv: Invocation) -> Path | None:
     if inv.cwd is None:
         return None
     _rev, _, path = value.partition(":")
+    if not _rev and re.match(r"[0-3]:", path):
+        path = path[2:]  # `:STAGE:path`, a path of the index
     if path.startswith(("./", "../")):
         return inv.cwd / path
     root = repository_of(inv.cwd) or inv.cwd
@@ -653,6 +761,15 @@ def _upload_pack_short(sub: str, args: list[Arg], inv: Invocation, eff: Effect) 
         eff.problem(f"git {sub} -u sets the upload-pack program")
     if sub == "archive":
         _writer(sub, args, inv, eff)
+        values = [a.value for a in args]
+        for i, value in enumerate(values):
+            target: str | None = ""
+            if value is not None and value.startswith("--add-file="):
+                target = value.split("=", 1)[1]
+            elif value == "--add-file":
+                target = values[i + 1] if i + 1 < len(values) else None
+            if target != "":
+                eff.reads.append(path_use(Arg(target, source=target or "?"), inv.cwd))
 
 
 _SCRIPT_OPTIONS = {"-x", "--exec", "--extcmd", "--tree-filter", "--index-filter", "--env-filter",

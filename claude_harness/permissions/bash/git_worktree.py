@@ -4,13 +4,19 @@ Why: `git checkout feature` can bring a `.claude/settings.json` with a hook, `gi
 deletes ignored files such as `.claude/settings.local.json`, `git rm -rf .` empties the
 project. The command line does not name those files; the repository does. So the files are
 asked of git itself, read-only, at decision time: `git diff-tree` between the current commit
-and the one the work tree will take, `git diff` for local changes a reset throws away, and
+and the one the work tree will take, `git diff-index` for local changes a reset throws away, and
 `git clean -n` (a dry run) for what a clean or `stash --all` removes. Each becomes a write for
 the protected-path and working-directory checks. When git cannot say (an unknown revision, a
 fetch from a remote), the files are unknown, which asks in every mode.
 
-The queries run only in the project's own repository (another repository asks anyway), with
-no pager, no fsmonitor, no external diff and no text conversion, so they run no project code.
+The queries run only in the project's own repository (another repository asks anyway), and
+they must run nothing the repository configures, even a hostile one (a downloaded tree, a
+`.git/commondir` an earlier command planted). So each query is one that never reads a work-tree
+file's content (no clean/smudge filter, no textconv can apply): `rev-parse` (refs), `diff-tree`
+(two trees), `diff-index` (the index's stat data against a tree: a file whose stat differs
+counts as changed without being hashed, a superset of what changed), `clean -n` (a directory
+listing and ignore rules). And every program setting is overridden on the command line, which
+beats every config file, included ones too (see `_SAFE` and `_environment`).
 """
 
 from __future__ import annotations
@@ -24,17 +30,44 @@ from claude_harness.permissions.bash.effects import Invocation, PathUse, path_us
 
 TIMEOUT_S = 3.0
 MAX_PATHS = 5_000
-_SAFE = ["--no-pager", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
-         "-c", "diff.external=", "-c", "core.pager=cat"]
+# `-c` settings outrank every config file (the repository's, its includes, its commondir's):
+_SAFE = [
+    "--no-pager",                        # no pager (the output is a pipe anyway)
+    "-c", "core.fsmonitor=false",        # the repository's fsmonitor program is not started
+    "-c", "core.untrackedCache=false",   # ...nor reached through the untracked cache
+    "-c", "core.hooksPath=/dev/null",    # no hook can exist there (post-index-change...)
+    "-c", "diff.external=",              # no external diff program
+    "-c", "core.pager=cat",
+    "-c", "protocol.allow=never",        # no transport: a partial clone's lazy fetch would run
+    "-c", "credential.helper=",          # ssh, upload-pack, credential helpers (empty: reset)
+    "-c", "core.alternateRefsCommand=",  # the command that lists an alternate's refs
+    "-c", "gc.auto=0", "-c", "maintenance.auto=false",  # no background jobs
+]
 _UNKNOWN = PathUse("files git will write (they cannot be known in advance)", None)
+
+
+def _environment() -> dict[str, str]:
+    """The caller's environment without any `GIT_*` variable (they redirect the repository,
+    inject config, name programs: GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF, GIT_SSH, GIT_PAGER,
+    GIT_EXEC_PATH...), then only what makes the query inert. The user's global and the system
+    config are left out too: a query needs none of their settings, and they may name programs.
+    git's safe.directory check stays on: a repository another user owns fails the query, which
+    makes the files unknown (an ask), never a run of that user's config."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update({
+        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",  # no ~/.gitconfig, /etc
+        "GIT_ATTR_NOSYSTEM": "1",        # no system attributes file
+        "GIT_OPTIONAL_LOCKS": "0",       # never write the index (no index-change hook)
+        "GIT_TERMINAL_PROMPT": "0",      # never prompt
+        "GIT_NO_LAZY_FETCH": "1",        # git >= 2.44: never fetch missing objects
+        "GIT_PROTOCOL_FROM_USER": "0",
+    })
+    return env
 
 
 def _git(root: Path, *args: str) -> list[str] | None:
     """Run a read-only git query in `root`; NUL- or newline-separated output lines."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0",
-           "GIT_NO_LAZY_FETCH": "1"}
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_EXTERNAL_DIFF"):
-        env.pop(name, None)
+    env = _environment()
     try:
         done = subprocess.run(["git", *_SAFE, *args], cwd=root, capture_output=True,
                               timeout=TIMEOUT_S, env=env, stdin=subprocess.DEVNULL, check=False)
@@ -71,8 +104,8 @@ def _commit(root: Path, name: str) -> str | None:
 def _local_changes(root: Path, pathspecs: list[str]) -> list[PathUse]:
     """Tracked files whose content in the work tree differs from HEAD (a hard reset or a
     stash writes them back)."""
-    return _paths(root, _git(root, "diff", "--name-only", "-z", "--no-ext-diff", "--no-textconv",
-                             "HEAD", "--", *pathspecs))
+    return _paths(root, _git(root, "diff-index", "--name-only", "-z", "--no-renames",
+                             "--no-ext-diff", "--no-textconv", "HEAD", "--", *pathspecs))
 
 
 def _untracked(root: Path, flags: list[str], pathspecs: list[str]) -> list[PathUse]:

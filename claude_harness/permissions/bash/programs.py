@@ -284,6 +284,7 @@ def unknown_program(inv: Invocation, scope: Scope) -> Effect:
                     eff.reads.append(path_use(Arg(tail, source=tail), inv.cwd, guess=True))
             continue
         eff.reads.append(path_use(arg, inv.cwd, guess=True))
+    runners.response_file_problem(inv, eff)
     return eff
 
 
@@ -329,11 +330,15 @@ def effect_of(inv: Invocation, scope: Scope, *, program: str) -> Effect:
     if version is not None:
         return version
     handler = HANDLERS.get(program)
+    named = Invocation([Arg(program, source=program), *inv.args], inv.cwd, inv.stdin_script,
+                       inv.stdin_file)
     if handler is not None:
-        return handler(Invocation([Arg(program, source=program), *inv.args], inv.cwd,
-                                  inv.stdin_script, inv.stdin_file), scope)
-    if _base(program) in INTERPRETERS:
-        return interpreter(Invocation([Arg(program, source=program), *inv.args], inv.cwd,
-                                      inv.stdin_script, inv.stdin_file), scope)
-    return unknown_program(inv, scope)
+        eff = handler(named, scope)
+    elif _base(program) in INTERPRETERS:
+        eff = interpreter(named, scope)
+    else:
+        eff = unknown_program(inv, scope)
+    # a runner sent to another folder (`npm -C DIR`, `make -C DIR`) runs and writes there
+    eff.writes.extend(runners.folder_uses(program, named))
+    return eff
 

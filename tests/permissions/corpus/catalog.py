@@ -11,12 +11,13 @@ from tests.permissions.corpus.f5_wrappers import FAMILY_5
 from tests.permissions.corpus.f6_tool_options import FAMILY_6
 from tests.permissions.corpus.f7_two_step import FAMILY_7
 from tests.permissions.corpus.f9_bypass import FAMILY_9
+from tests.permissions.corpus.f10_git_config_runners import FAMILY_10
 from tests.permissions.corpus.legacy import LEGACY
 from tests.permissions.corpus.model import Attack
 
 NEW_FAMILIES: dict[int, list[Attack]] = {
     1: FAMILY_1, 2: FAMILY_2, 3: FAMILY_3, 4: FAMILY_4, 5: FAMILY_5, 6: FAMILY_6, 7: FAMILY_7,
-    9: FAMILY_9,
+    9: FAMILY_9, 10: FAMILY_10,
 }
 ADVERSARIAL: list[Attack] = [*LEGACY, *(a for family in NEW_FAMILIES.values() for a in family)]
 SINGLE: list[Attack] = [a for a in ADVERSARIAL if len(a.steps) == 1]

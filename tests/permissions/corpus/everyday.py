@@ -131,5 +131,14 @@ ENV_AND_SYSTEM = [
     "cd src && pwd && cd .. && pwd",
 ]
 
+# issue 21: git in the project (whose .git/config names a hooks dir, an include and an
+# upload-pack) and in a sub-folder, patches of normal files, objects named by their path
+GIT_IN_A_CONFIGURED_REPO = [
+    "git -C src log --oneline -3", "git -C src status --short", "git -C tests diff --stat",
+    "git log -p -2 -- README.md", "git show HEAD -- README.md", "git diff HEAD~1 -- README.md",
+    "git cat-file -p HEAD:README.md", "git cat-file -s HEAD:README.md", "git remote -v show -n origin",
+    "git log -p --follow README.md", "git config --get core.hooksPath", "git log --all --oneline -3",
+]
+
 EVERYDAY: list[str] = list(dict.fromkeys(
-    ISSUE_FALSE_POSITIVES + GIT + FILES + SEARCH + ENV_AND_SYSTEM))
+    ISSUE_FALSE_POSITIVES + GIT + FILES + SEARCH + ENV_AND_SYSTEM + GIT_IN_A_CONFIGURED_REPO))

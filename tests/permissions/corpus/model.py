@@ -16,6 +16,7 @@ FAMILIES = {
     6: "git and tool options that write or execute",
     7: "two-step attacks",
     9: "bypassPermissions safety",
+    10: "git's own config and the runners' indirections",
 }
 
 
