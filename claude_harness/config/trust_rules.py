@@ -191,14 +191,19 @@ def _split(raw: Mapping[str, Any], table: Mapping[str, Rule], where: tuple[str, 
 
 
 def held_count(item: Held) -> int | None:
-    """How many entries a held list or object had (None for one scalar; hooks: commands)."""
+    """How many entries a held list (or object of entries: env) had; None for one value
+    (`statusLine` is one setting however many keys it has); hooks: their commands."""
     if item.key == "hooks" and isinstance(item.value, Mapping):
         return sum(len(g.get("hooks") or []) if isinstance(g, Mapping) else 1
                    for groups in item.value.values() if isinstance(groups, list)
                    for g in groups) or None
-    if isinstance(item.value, list | Mapping):
+    if isinstance(item.value, list) or (item.key in _COUNTED_OBJECTS
+                                        and isinstance(item.value, Mapping)):
         return len(item.value)
     return None
+
+
+_COUNTED_OBJECTS = frozenset({"env", "enabledPlugins"})  # objects of entries, not one value
 
 
 def enabled_by_untrusted_only(trusted_blocks: list[Any], untrusted_blocks: list[Any]) -> bool:
