@@ -280,6 +280,23 @@ def test_the_plain_repl_without_a_person_is_untrusted_too(clone: Path, home: Pat
     assert not marker.exists()
 
 
+def test_the_sdk_protocol_front_end_is_untrusted_too(clone: Path, home: Path,
+                                                     api: Any) -> None:
+    """The Agent SDK's pipe (stream-json in and out): same session builder, same holds."""
+    _memory_repo(clone, home)
+    marker = _mcp_repo(clone, "local-enabled-list")
+    others = _other_transcripts(home)
+    _settings(clone, "settings.json", {"cleanupPeriodDays": 0})
+    server = api([{"content": [{"type": "text", "text": "hi"}]}])
+    stdin = json.dumps({"type": "user", "message": {"role": "user", "content": "hello"}})
+    proc = run_cli(["-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                    "--verbose"], clone, stdin=stdin + "\n", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    sent = _sent(server)
+    assert "Project rules." in sent and SSH_CANARY not in sent and NOTES_CANARY not in sent
+    assert not marker.exists() and all(p.exists() for p in others)
+
+
 # ---------------------------------------------------------------- helper commands
 
 
