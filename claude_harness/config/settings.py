@@ -27,7 +27,7 @@ from claude_harness.config.paths import (
     user_settings_path,
 )
 from claude_harness.config.trust import ignored_notice
-from claude_harness.config.trust_rules import enabled_by_untrusted_only, held_count
+from claude_harness.config.trust_rules import Held, enabled_by_untrusted_only, held_count
 from claude_harness.config.trust_rules import split as split_untrusted
 from claude_harness.permissions.modes import parse_mode
 from claude_harness.permissions.rules import PRIMARY_FIELDS, RuleSyntaxError, param_rule, parse_rule
@@ -212,6 +212,7 @@ class SettingsSource:
     path: Path | None
     settings: Settings
     root: Path | None = None  # project root for `/path` rules
+    held: tuple[Held, ...] = ()  # what the trust table held back (an untrusted folder's file)
 
 
 @dataclass
@@ -252,6 +253,12 @@ class LoadedSettings:
             for src in reversed(self.sources)
             if src.settings.hooks
         ]
+
+    @property
+    def held_hooks_sources(self) -> list[tuple[str, Path | None, dict[str, Any]]]:
+        """The hooks an untrusted folder's files hold back: listed by /hooks, never run."""
+        return [(src.source, src.path, item.value) for src in reversed(self.sources)
+                for item in src.held if item.key == "hooks" and isinstance(item.value, dict)]
 
     @property
     def managed_rules_only(self) -> bool:
@@ -422,19 +429,15 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
             env = {k: v for k, v in env.items() if k not in blocked}
     updates = {"permissions": perms, "env": env}
     settings = src.settings.model_copy(update=updates)
-    if not trusted:
-        settings = _before_trust(settings, src, warnings)
-    return SettingsSource(src.source, src.path, settings, src.root)
-
-
-def _before_trust(settings: Settings, src: SettingsSource, warnings: list[str]) -> Settings:
-    """What a repository's settings file keeps before the folder is trusted: only the keys the
-    trust table (trust_rules.py) calls narrowing or neutral; one line per key held back."""
+    if trusted:
+        return SettingsSource(src.source, src.path, settings, src.root)
     kept, held = split_untrusted(settings.model_dump(exclude_unset=True))
     origin = src.path or Path("settings")
-    warnings.extend(ignored_notice(item.key, held_count(item), origin, src.root or Path.cwd())
-                    for item in held)
-    return Settings.model_validate(kept)
+    warnings.extend(  # held hooks are listed and announced by the hooks layer (/hooks)
+        ignored_notice(item.key, held_count(item), origin, src.root or Path.cwd())
+        for item in held if item.key != "hooks")
+    return SettingsSource(src.source, src.path, Settings.model_validate(kept), src.root,
+                          tuple(held))
 
 
 def _sandbox_before_trust(sources: list[SettingsSource], warnings: list[str]) -> None:
@@ -452,7 +455,7 @@ def _sandbox_before_trust(sources: list[SettingsSource], warnings: list[str]) ->
         if isinstance(raw, dict) and raw.get("enabled") is True:
             changed = {**raw, "autoAllowBashIfSandboxed": False}
             sources[i] = SettingsSource(src.source, src.path, src.settings.model_copy(
-                update={"sandbox": changed}), src.root)
+                update={"sandbox": changed}), src.root, src.held)
             warnings.append(f"{src.path}: the sandbox this file enables asks before each "
                             "command until this workspace is trusted")
             return

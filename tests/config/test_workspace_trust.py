@@ -45,8 +45,8 @@ def test_print_mode_in_an_untrusted_folder_ignores_every_grant(
     assert [str(r.value) for r in engine.permission.rules if r.behavior == "deny"] == [
         "Bash(curl *)"]  # deny rules still hold
     assert engine.permission.mode == "default" and engine.permission.additional_dirs == ()
-    hooks = engine.config.hooks  # held back by the settings layer: never run
-    assert hooks is None or hooks.config.entries == ()
+    assert engine.config.hooks.config.entries == ()  # held back (listed by /hooks), never run
+    assert [e.source for e in engine.config.hooks.config.skipped] == ["projectSettings"]
     import os
 
     assert "TRUST_TEST_VAR" not in os.environ
