@@ -384,21 +384,8 @@ def _skipped_hook_notices(skipped: Any, cwd: Path) -> list[str]:
     return [ignored_notice("hooks", count, path, cwd) for path, count in per_file.items()]
 
 
-def _user_controlled_value(loaded: Any, key: str) -> Any:
-    """A setting from a source the user controls: never the committed project settings, or a
-    repository could approve its own MCP servers."""
-    for src in loaded.sources:
-        if src.source == "projectSettings":
-            continue
-        data = src.settings.model_dump(exclude_unset=True)
-        if data.get(key) is not None:
-            return data[key]
-    return None
-
-
 def _mcp_policy(loaded: Any, trusted: bool) -> ProjectPolicy:
-    return ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key),
-                                     trusted=trusted)
+    return ProjectPolicy.from_settings(loaded, trusted=trusted)
 
 
 def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],

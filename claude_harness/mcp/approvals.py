@@ -99,6 +99,22 @@ class ProjectPolicy:
         return cls(enable_all=value("enableAllProjectMcpServers") is True,
                    enabled=names("enabledMcpjsonServers"), disabled=disabled)
 
+    @classmethod
+    def from_settings(cls, loaded: Any, *, trusted: bool) -> ProjectPolicy:
+        """From a `LoadedSettings`: every source but the committed `.claude/settings.json`
+        (which would let a repository approve its own servers), and nothing that enables
+        before the folder is trusted."""
+        def value(key: str) -> Any:
+            for src in loaded.sources:  # highest precedence first
+                if src.source == "projectSettings":
+                    continue
+                data = src.settings.model_dump(exclude_unset=True)
+                if data.get(key) is not None:
+                    return data[key]
+            return None
+
+        return cls.from_values(value, trusted=trusted)
+
     def decide(self, name: str) -> bool | None:
         if name in self.disabled:
             return False
