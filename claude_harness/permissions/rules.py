@@ -224,20 +224,23 @@ def match_path_rule(
     """Gitignore-style match, symlink-aware: allow needs the link AND its target to match,
     deny/ask fire on either.
 
-    However the path is spelled: rule and path are compared in Unicode NFC, and case-folded
-    where the file's folder folds case (`fold_case`, detected when None; see paths.py)."""
+    A deny or ask rule matches however the path is spelled: rule and path are compared in
+    Unicode NFC, and case-folded where the file's folder folds case (`fold_case`, detected when
+    None; see paths.py). An allow rule matches the spelling exactly (the file tools decide on
+    the stored spelling, see tools/file_common.target_path), so no look-alike widens it."""
     from claude_harness.permissions.paths import comparable, expand, folds_case, real
 
     base, pattern = _anchor(content, cwd, root)
     named = expand(path, cwd)
     target = real(path, cwd)
-    fold = folds_case(target) if fold_case is None else fold_case
     is_dir = functools.cache(target.is_dir)  # asked only when a pattern needs it
+    loose = behavior != "allow"
+    fold = loose and (folds_case(target) if fold_case is None else fold_case)
 
     def same(p: Path | str) -> Path:
-        return Path(comparable(str(p), fold))
+        return Path(comparable(str(p), fold)) if loose else Path(p)
 
-    pattern = comparable(pattern, fold)
+    pattern = comparable(pattern, fold) if loose else pattern
     named_hit = _match_form(same(named), same(os.path.normpath(base)), pattern, is_dir)
     target_hit = _match_form(same(target), same(os.path.realpath(base)), pattern, is_dir) or \
         _match_form(same(target), same(os.path.normpath(base)), pattern, is_dir)

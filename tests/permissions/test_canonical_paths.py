@@ -187,6 +187,10 @@ def test_the_comparator_folds_case_only_where_the_folder_does(tmp_path: Path) ->
     # Unicode normalisation is folded everywhere, case never mixes with it wrongly
     assert match_path_rule(f"./{NFD_NAME.upper()}", tmp_path / NAME, tmp_path, None, "deny",
                            fold_case=True)
+    # an allow rule matches the spelling exactly: a look-alike never widens it
+    assert not match_path_rule("./Secret.txt", tmp_path / "secret.txt", tmp_path, None,
+                               "allow", fold_case=True)
+    assert not match_path_rule(f"./{NFD_NAME}", tmp_path / NAME, tmp_path, None, "allow")
 
 
 @pytest.fixture
