@@ -107,7 +107,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     tools = _tools(opts, permission)
     catalog = _catalog(opts, cwd, loaded, tools, warnings)
     chosen = session_settings(loaded)
-    memory = load_memory(cwd)
+    memory = load_memory(cwd, permission=permission, trusted=trusted)
     style_name, style_section, style_warnings = _output_style(cwd, loaded)
     warnings.extend(style_warnings)
     system = render_system_prompt(
@@ -127,7 +127,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=headless, memory_files=tuple(memory.files),
-        mcp=_mcp_manager(opts, cwd, loaded, warnings, catalog, sdk_channel),
+        mcp=_mcp_manager(opts, cwd, loaded, warnings, catalog, trusted, sdk_channel),
         request_settings=request_settings, catalog=catalog, trusted=trusted,
         output_style=style_name, status_line=_status_line(loaded), wait_for_background=headless,
         setup_trigger=opts.setup_trigger, compact_fraction=_compact_fraction(chosen),
@@ -141,7 +141,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         hook_config, session, always=any(a.hooks for a in catalog.agent_list()),
         context=session.tool_context, run_agent=session.run_agent)
     session.config.load_report = configuration_report(cwd, loaded, catalog, hook_config,
-                                                      _mcp_policy(loaded))
+                                                      _mcp_policy(loaded, trusted))
     _bash_environment(session)
     _wire_mcp(session.config.mcp, session.config.hooks, permission.additional_dirs)
     _prestart_command_guardian(session)
@@ -384,27 +384,15 @@ def _skipped_hook_notices(skipped: Any, cwd: Path) -> list[str]:
     return [ignored_notice("hooks", count, path, cwd) for path, count in per_file.items()]
 
 
-def _user_controlled_value(loaded: Any, key: str) -> Any:
-    """A setting from a source the user controls: never the committed project settings, or a
-    repository could approve its own MCP servers."""
-    for src in loaded.sources:
-        if src.source == "projectSettings":
-            continue
-        data = src.settings.model_dump(exclude_unset=True)
-        if data.get(key) is not None:
-            return data[key]
-    return None
-
-
-def _mcp_policy(loaded: Any) -> ProjectPolicy:
-    return ProjectPolicy.from_values(lambda key: _user_controlled_value(loaded, key))
+def _mcp_policy(loaded: Any, trusted: bool) -> ProjectPolicy:
+    return ProjectPolicy.from_settings(loaded, trusted=trusted)
 
 
 def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],
-                 catalog: Any, sdk_channel: Any = None) -> Any:
+                 catalog: Any, trusted: bool, sdk_channel: Any = None) -> Any:
     """Servers from .mcp.json, the user config, --mcp-config and plugins (not started yet),
     or None; the program's `sdk` servers through `sdk_channel`."""
-    manager = McpManager.from_options(cwd, opts.mcp_config, policy=_mcp_policy(loaded),
+    manager = McpManager.from_options(cwd, opts.mcp_config, policy=_mcp_policy(loaded, trusted),
                                       extra_servers=catalog.mcp_servers(),
                                       strict=opts.strict_mcp_config, sdk_channel=sdk_channel)
     warnings.extend(manager.warnings)

@@ -5,6 +5,13 @@ repository root down to the cwd each folder's CLAUDE.md, .claude/CLAUDE.md and C
 then the `.claude/rules/*.md` files without `paths` (see rules.py).
 `@path` lines import another file (relative to the importing file, `~/` or absolute), up to four
 levels deep; imports inside code fences or code spans are ignored.
+
+An import puts a file into every request, so it is decided as a Read of that file would be
+(import_policy.py): never a file a Read deny or ask rule covers, only files the Read tool would
+open without asking (inside the working directories or under a Read allow rule), plus, for the
+user's own memory files, their own config folder. Before the folder is trusted, an import in
+one of the repository's memory files never leaves the repository (`@~/.ssh/id_rsa` in a
+cloned CLAUDE.md reads nothing).
 """
 
 from __future__ import annotations
@@ -13,8 +20,13 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from claude_harness.config.import_policy import ImportPolicy
 from claude_harness.config.paths import user_config_dir
+
+if TYPE_CHECKING:
+    from claude_harness.permissions.types import PermissionContext
 
 MAX_IMPORT_DEPTH = 4
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -49,7 +61,10 @@ def _strip_code(text: str) -> str:
     return re.sub(r"`[^`\n]*`", "", text)
 
 
-def _read(path: Path, depth: int, seen: set[Path], files: list[Path]) -> str:
+def _read(path: Path, depth: int, seen: set[Path], files: list[Path],
+          policy: ImportPolicy, importer: Path | None = None) -> str:
+    if importer is not None and not policy.may_import(importer, path):
+        return ""
     try:
         real = path.resolve()
         if real in seen or not real.is_file() or real.stat().st_size > MAX_FILE_BYTES:
@@ -66,19 +81,23 @@ def _read(path: Path, depth: int, seen: set[Path], files: list[Path]) -> str:
             target = Path(os.path.expanduser(ref))
             if not target.is_absolute():
                 target = real.parent / target
-            imported = _read(target, depth + 1, seen, files)
+            imported = _read(target, depth + 1, seen, files, policy, real)
             if imported:
                 parts.append(imported)
     return "\n\n".join(p for p in parts if p)
 
 
-def load_memory(cwd: Path) -> Memory:
+def load_memory(cwd: Path, *, permission: PermissionContext | None = None,
+                trusted: bool = True) -> Memory:
+    """The memory text and files; `permission` (the session's rules and working directories)
+    and `trusted` decide which imports are followed (see the module docstring)."""
     memory = Memory()
     seen: set[Path] = set()
     sections = []
+    policy = ImportPolicy.for_session(cwd, _repo_root(cwd), permission, trusted=trusted)
     for path in memory_paths(cwd):
         before = len(memory.files)
-        text = _read(path, 0, seen, memory.files)
+        text = _read(path, 0, seen, memory.files, policy)
         if text:
             sections.append(f"Contents of {memory.files[before]}:\n\n{text}")
     from claude_harness.config.rules import load_rules

@@ -26,7 +26,9 @@ from claude_harness.config.paths import (
     project_settings_path,
     user_settings_path,
 )
-from claude_harness.config.trust import untrusted_notices
+from claude_harness.config.trust import ignored_notice
+from claude_harness.config.trust_rules import Held, enabled_by_untrusted_only, held_count
+from claude_harness.config.trust_rules import split as split_untrusted
 from claude_harness.permissions.modes import parse_mode
 from claude_harness.permissions.rules import PRIMARY_FIELDS, RuleSyntaxError, param_rule, parse_rule
 from claude_harness.permissions.types import (
@@ -37,6 +39,8 @@ from claude_harness.permissions.types import (
 )
 
 RULE_KINDS = ("allow", "ask", "deny")
+# the settings files that arrive with a clone of the repository
+_REPO_SOURCES = frozenset({"projectSettings", "localSettings"})
 
 
 class PermissionsSettings(BaseModel):
@@ -208,6 +212,7 @@ class SettingsSource:
     path: Path | None
     settings: Settings
     root: Path | None = None  # project root for `/path` rules
+    held: tuple[Held, ...] = ()  # what the trust table held back (an untrusted folder's file)
 
 
 @dataclass
@@ -248,6 +253,12 @@ class LoadedSettings:
             for src in reversed(self.sources)
             if src.settings.hooks
         ]
+
+    @property
+    def held_hooks_sources(self) -> list[tuple[str, Path | None, dict[str, Any]]]:
+        """The hooks an untrusted folder's files hold back: listed by /hooks, never run."""
+        return [(src.source, src.path, item.value) for src in reversed(self.sources)
+                for item in src.held if item.key == "hooks" and isinstance(item.value, dict)]
 
     @property
     def managed_rules_only(self) -> bool:
@@ -397,13 +408,13 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
 
     Committed `.claude/settings.json` may not pick bypassPermissions or set key-leaking / code-
     loading environment variables. Before the workspace is trusted, project and local settings
-    grant nothing (allow rules, extra directories, a default mode, environment); their deny/ask
-    rules apply (config/trust.py says what is announced).
+    grant nothing: every key the trust table (trust_rules.py) calls a grant is held back (allow
+    rules, extra directories, a default mode, environment, hooks, helper commands, MCP
+    approvals, cleanup, a wider sandbox); their deny/ask rules and a stricter sandbox apply.
     """
-    if src.source not in {"projectSettings", "localSettings"}:
+    if src.source not in _REPO_SOURCES:
         return src
     perms = src.settings.permissions
-    updates: dict[str, Any] = {}
     env = dict(src.settings.env)
     where = str(src.path)
     if src.source == "projectSettings":
@@ -416,17 +427,38 @@ def _restrict_repo_source(src: SettingsSource, trusted: bool, warnings: list[str
             warnings.append(f"{where}: env {', '.join(blocked)} ignored (a repository may not "
                             "set these)")
             env = {k: v for k, v in env.items() if k not in blocked}
-    if not trusted:
-        warnings.extend(untrusted_notices(
-            src.path or Path(where), src.root or Path.cwd(), allow=len(perms.allow),
-            directories=len(perms.additionalDirectories), mode=perms.defaultMode is not None,
-            env=len(env)))
-        perms = perms.model_copy(update={"allow": [], "additionalDirectories": [],
-                                         "defaultMode": None})
-        env = {}
     updates = {"permissions": perms, "env": env}
-    return SettingsSource(src.source, src.path, src.settings.model_copy(update=updates),
-                          src.root)
+    settings = src.settings.model_copy(update=updates)
+    if trusted:
+        return SettingsSource(src.source, src.path, settings, src.root)
+    kept, held = split_untrusted(settings.model_dump(exclude_unset=True))
+    origin = src.path or Path("settings")
+    warnings.extend(  # held hooks are listed and announced by the hooks layer (/hooks)
+        ignored_notice(item.key, held_count(item), origin, src.root or Path.cwd())
+        for item in held if item.key != "hooks")
+    return SettingsSource(src.source, src.path, Settings.model_validate(kept), src.root,
+                          tuple(held))
+
+
+def _sandbox_before_trust(sources: list[SettingsSource], warnings: list[str]) -> None:
+    """A sandbox that only the untrusted repository switched on still asks before each command
+    (its default `autoAllowBashIfSandboxed: true` would be a grant the user never made)."""
+    def block(src: SettingsSource) -> Any:
+        return src.settings.model_dump(exclude_unset=True).get("sandbox")
+
+    repo = [s for s in sources if s.source in _REPO_SOURCES]
+    own = [block(s) for s in sources if s.source not in _REPO_SOURCES]
+    if not enabled_by_untrusted_only(own, [block(s) for s in repo]):
+        return
+    for i, src in enumerate(sources):
+        raw = block(src) if src.source in _REPO_SOURCES else None
+        if isinstance(raw, dict) and raw.get("enabled") is True:
+            changed = {**raw, "autoAllowBashIfSandboxed": False}
+            sources[i] = SettingsSource(src.source, src.path, src.settings.model_copy(
+                update={"sandbox": changed}), src.root, src.held)
+            warnings.append(f"{src.path}: the sandbox this file enables asks before each "
+                            "command until this workspace is trusted")
+            return
 
 
 _SOURCE_NAMES = {"localSettings": "local", "projectSettings": "project", "userSettings": "user"}
@@ -472,6 +504,8 @@ def load_settings(
         if settings is not None:
             src = SettingsSource(source, path, settings, root)  # type: ignore[arg-type]
             sources.append(_restrict_repo_source(src, trusted, warnings))
+    if not trusted:
+        _sandbox_before_trust(sources, warnings)
     if cli.permission_mode:
         try:
             parse_mode(cli.permission_mode)

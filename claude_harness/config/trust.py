@@ -95,13 +95,3 @@ def ignored_notice(what: str, count: int | None, origin: Path, cwd: Path) -> Tru
         f"or set projects[{json.dumps(str(cwd))}].hasTrustDialogAccepted: true in "
         f"{claude_code_config()}.")
 
-
-def untrusted_notices(origin: Path, cwd: Path, *, allow: int, directories: int, mode: bool,
-                      env: int) -> list[TrustNotice]:
-    """One line for each kind of grant an untrusted folder's settings file loses."""
-    notices = [ignored_notice(what, count, origin, cwd) for what, count in (
-        ("permissions.allow", allow), ("permissions.additionalDirectories", directories),
-        ("env", env)) if count]
-    if mode:
-        notices.append(ignored_notice("permissions.defaultMode", None, origin, cwd))
-    return notices

@@ -378,9 +378,10 @@ def hook_config_from_settings(
     managed_only = any(p.get("allowManagedHooksOnly") is True for p in policy)
     disable_everything = any(p.get("disableAllHooks") is True for p in policy)
     disable_others = loaded.value("disableAllHooks") is True and not disable_everything
-    sources = [*plugin_sources, *loaded.hooks_sources]
+    held = list(getattr(loaded, "held_hooks_sources", ()))  # an untrusted folder's: listed only
+    sources = [*plugin_sources, *loaded.hooks_sources, *held]
     if disable_others:
         sources = [s for s in sources if s[0] == MANAGED_SOURCE]
-    return HookConfig.from_sources(sources, allow_project_hooks=trusted,
+    return HookConfig.from_sources(sources, allow_project_hooks=trusted and not held,
                                    disable_all=disable_everything, managed_only=managed_only,
                                    plugin_roots=plugin_roots)

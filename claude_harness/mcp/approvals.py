@@ -81,16 +81,39 @@ class ProjectPolicy:
     disabled: frozenset[str] = frozenset()
 
     @classmethod
-    def from_values(cls, value: Callable[[str], Any]) -> ProjectPolicy:
-        """`value(key)` returns a setting or None (e.g. `LoadedSettings.value`)."""
+    def from_values(cls, value: Callable[[str], Any], *, trusted: bool = True) -> ProjectPolicy:
+        """`value(key)` returns a setting or None (e.g. `LoadedSettings.value`).
+
+        In a folder not trusted yet the enabling keys count from no source, the user's own
+        included: `.mcp.json` arrived with the clone, and a name the user enabled for another
+        project (`enabledMcpjsonServers: ["github"]`) would start whatever command this
+        repository gives that name. The disabled list always applies."""
 
         def names(key: str) -> frozenset[str]:
             raw = value(key)
             return frozenset(str(n) for n in raw) if isinstance(raw, list) else frozenset()
 
+        disabled = names("disabledMcpjsonServers")
+        if not trusted:
+            return cls(disabled=disabled)
         return cls(enable_all=value("enableAllProjectMcpServers") is True,
-                   enabled=names("enabledMcpjsonServers"),
-                   disabled=names("disabledMcpjsonServers"))
+                   enabled=names("enabledMcpjsonServers"), disabled=disabled)
+
+    @classmethod
+    def from_settings(cls, loaded: Any, *, trusted: bool) -> ProjectPolicy:
+        """From a `LoadedSettings`: every source but the committed `.claude/settings.json`
+        (which would let a repository approve its own servers), and nothing that enables
+        before the folder is trusted."""
+        def value(key: str) -> Any:
+            for src in loaded.sources:  # highest precedence first
+                if src.source == "projectSettings":
+                    continue
+                data = src.settings.model_dump(exclude_unset=True)
+                if data.get(key) is not None:
+                    return data[key]
+            return None
+
+        return cls.from_values(value, trusted=trusted)
 
     def decide(self, name: str) -> bool | None:
         if name in self.disabled:

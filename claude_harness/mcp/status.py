@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from claude_harness.mcp.approvals import (
     ProjectPolicy,
@@ -49,19 +48,14 @@ def server_states(cwd: Path, policy: ProjectPolicy | None = None,
 
 
 def _policy(cwd: Path) -> ProjectPolicy:
+    """The settings' approval keys for this folder, as a session here would apply them (none
+    that enable before the folder is trusted)."""
+    from claude_harness.config.paths import data_dir
     from claude_harness.config.settings import load_settings
+    from claude_harness.config.trust import is_trusted
 
-    loaded = load_settings(cwd)
-
-    def value(key: str) -> Any:  # never from the committed project file (see bootstrap)
-        for src in loaded.sources:
-            if src.source != "projectSettings":
-                data = src.settings.model_dump(exclude_unset=True)
-                if data.get(key) is not None:
-                    return data[key]
-        return None
-
-    return ProjectPolicy.from_values(value)
+    trusted = is_trusted(data_dir(), Path(cwd).resolve())
+    return ProjectPolicy.from_settings(load_settings(cwd, trusted=trusted), trusted=trusted)
 
 
 def run_mcp_command(args: list[str], cwd: Path) -> int:

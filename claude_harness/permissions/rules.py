@@ -15,9 +15,10 @@ Rule kinds (interfaces.md):
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -200,7 +201,7 @@ def _relative(path: Path, base: Path) -> str | None:
     return "" if rel == "." else rel
 
 
-def _match_form(path: Path, base: Path, pattern: str) -> bool:
+def _match_form(path: Path, base: Path, pattern: str, is_dir: Callable[[], bool]) -> bool:
     rel = _relative(path, base)
     if rel is None:
         return False
@@ -211,25 +212,38 @@ def _match_form(path: Path, base: Path, pattern: str) -> bool:
         if compiled.match_file(rel):
             return True
         # a directory (the subject of Grep/Glob) is covered when everything inside it is
-        return path.is_dir() and bool(compiled.match_file(f"{rel}/__any_child__"))
+        return is_dir() and bool(compiled.match_file(f"{rel}/__any_child__"))
     except Exception:  # a malformed pattern matches nothing rather than crashing a check
         return False
 
 
 def match_path_rule(
-    content: str, path: str | Path, cwd: Path, root: Path | None, behavior: RuleBehavior
+    content: str, path: str | Path, cwd: Path, root: Path | None, behavior: RuleBehavior,
+    *, fold_case: bool | None = None,
 ) -> bool:
     """Gitignore-style match, symlink-aware: allow needs the link AND its target to match,
-    deny/ask fire on either."""
-    from claude_harness.permissions.paths import expand, real
+    deny/ask fire on either.
+
+    A deny or ask rule matches however the path is spelled: rule and path are compared in
+    Unicode NFC, and case-folded where the file's folder folds case (`fold_case`, detected when
+    None; see paths.py). An allow rule matches the spelling exactly (the file tools decide on
+    the stored spelling, see tools/file_common.target_path), so no look-alike widens it."""
+    from claude_harness.permissions.paths import comparable, expand, folds_case, real
 
     base, pattern = _anchor(content, cwd, root)
     named = expand(path, cwd)
     target = real(path, cwd)
-    named_hit = _match_form(named, Path(os.path.normpath(base)), pattern)
-    target_hit = _match_form(target, Path(os.path.realpath(base)), pattern) or _match_form(
-        target, Path(os.path.normpath(base)), pattern
-    )
+    is_dir = functools.cache(target.is_dir)  # asked only when a pattern needs it
+    loose = behavior != "allow"
+    fold = loose and (folds_case(target) if fold_case is None else fold_case)
+
+    def same(p: Path | str) -> Path:
+        return Path(comparable(str(p), fold)) if loose else Path(p)
+
+    pattern = comparable(pattern, fold) if loose else pattern
+    named_hit = _match_form(same(named), same(os.path.normpath(base)), pattern, is_dir)
+    target_hit = _match_form(same(target), same(os.path.realpath(base)), pattern, is_dir) or \
+        _match_form(same(target), same(os.path.normpath(base)), pattern, is_dir)
     if named == target:
         return named_hit or target_hit
     if behavior == "allow":

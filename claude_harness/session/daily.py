@@ -327,7 +327,8 @@ class DailyOps:
         return measure_context(
             model=model, window=context_window_for(model),
             system_prompt=session.config.system_prompt,
-            memory_text=load_memory(session.config.cwd).text,
+            memory_text=load_memory(session.config.cwd, permission=session.permission,
+                                    trusted=session.config.trusted).text,
             memory_files=session.config.memory_files, tools=session._tool_schemas,
             messages=session.messages, measured_total=session.totals.last_context_tokens or None,
             auto_compact_threshold=params.compact_threshold)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from claude_harness.permissions.paths import folds_case, on_disk_spelling
 from claude_harness.protocol.tool import VALID, ToolError, ValidationResult
 
 if TYPE_CHECKING:
@@ -71,12 +72,35 @@ def backfill_file_path(inp: Any, ctx: ToolUseContext) -> dict[str, Any]:
 
 
 def absolute_from(file_path: str, cwd: Path) -> str:
-    """For backfill only: a relative path joined to the cwd so rules and hooks see a real path.
-    The call itself still refuses relative paths (validate_input runs before backfill)."""
+    """For backfill: the path the permission decision and the hooks see, which is exactly the
+    one the tool will open (target_path); a relative path is joined to the cwd so rules see a
+    real path, though the call itself still refuses it (validate_input runs first)."""
+    return target_path(file_path, cwd)
+
+
+def target_path(file_path: str, cwd: Path | None = None) -> str:
+    """The one path a file tool both decides on and opens.
+
+    Absolute, `~` expanded, `..` folded (lexically: the tool opens this string, so the kernel
+    never walks a `link/..`); when that name does not exist, the spelling differing only
+    invisibly (Unicode NFC/NFD, the no-break space before AM/PM) that does; in a folder whose
+    file system folds case, each component as the folder stores it. Deciding on anything else
+    would let `Read(secret-é)` denied in NFC be read through its NFD spelling."""
     expanded = os.path.expanduser(file_path)
-    if not os.path.isabs(expanded):
+    if not os.path.isabs(expanded) and cwd is not None:
         expanded = os.path.join(str(cwd), expanded)
-    return os.path.normpath(expanded)
+    path = os.path.normpath(expanded)
+    if not os.path.lexists(path):
+        path = find_existing_variant(path) or path
+    if folds_case(path):
+        path = on_disk_spelling(path)
+    return path
+
+
+def open_path(file_path: str) -> str:
+    """What a file tool's call opens: require_absolute() then target_path(), the same
+    function its permission decision used (through backfill)."""
+    return target_path(require_absolute(file_path))
 
 
 def state_key(path: str) -> str:

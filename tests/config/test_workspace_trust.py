@@ -46,18 +46,19 @@ def test_print_mode_in_an_untrusted_folder_ignores_every_grant(
         "Bash(curl *)"]  # deny rules still hold
     assert engine.permission.mode == "default" and engine.permission.additional_dirs == ()
     assert engine.config.hooks.config.entries == ()  # held back (listed by /hooks), never run
+    assert [e.source for e in engine.config.hooks.config.skipped] == ["projectSettings"]
     import os
 
     assert "TRUST_TEST_VAR" not in os.environ
     notices = [w for w in warnings if isinstance(w, TrustNotice)]
-    assert [n.split(":")[0] for n in notices] == [
+    assert sorted(n.split(":")[0] for n in notices) == sorted([
         "Ignoring 1 permissions.allow entry from .claude/settings.local.json",
         "Ignoring 1 permissions.allow entry from .claude/settings.json",
+        "Ignoring permissions.defaultMode from .claude/settings.json",
         "Ignoring 1 permissions.additionalDirectories entry from .claude/settings.json",
         "Ignoring 1 env entry from .claude/settings.json",
-        "Ignoring permissions.defaultMode from .claude/settings.json",
         "Ignoring 1 hook from .claude/settings.json",
-    ]
+    ])
     assert all("this workspace has not been trusted" in n and "--trust-workspace" in n
                for n in notices)
 

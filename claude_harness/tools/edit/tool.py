@@ -33,12 +33,12 @@ from claude_harness.tools.file_common import (
     dominant_eol,
     ensure_fresh,
     ensure_writable,
-    find_existing_variant,
     has_binary_extension,
     looks_binary,
     make_parent_dirs,
     missing_file_error,
     normalize_newlines,
+    open_path,
     open_regular,
     record_state,
     refuse_special,
@@ -151,13 +151,9 @@ def _create(inp: EditInput, ctx: ToolUseContext, path: str) -> str:
 
 
 def _resolve(path: str) -> tuple[str, os.stat_result | None]:
+    path = open_path(path)  # the path the permission decision was made on
     refuse_special(path, None, "edit")
-    st = stat_or_none(path)
-    if st is None:
-        variant = find_existing_variant(path)
-        if variant is not None:
-            return variant, stat_or_none(variant)
-    return path, st
+    return path, stat_or_none(path)
 
 
 def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:

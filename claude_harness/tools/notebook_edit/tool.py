@@ -30,6 +30,7 @@ from claude_harness.tools.file_common import (
     atomic_write,
     ensure_fresh,
     ensure_writable,
+    open_path,
     record_state,
     refuse_special,
     require_absolute,
@@ -76,7 +77,7 @@ def _serialise(nb: dict[str, Any]) -> bytes:
 
 
 def edit_sync(inp: NotebookEditInput, ctx: ToolUseContext) -> dict[str, Any]:
-    path = require_absolute(inp.notebook_path)
+    path = open_path(inp.notebook_path)
     if not path.endswith(".ipynb"):
         raise ToolError(f"{path} is not a .ipynb notebook; use Edit for other files.")
     st = stat_or_none(path)

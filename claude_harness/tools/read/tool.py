@@ -25,14 +25,13 @@ from claude_harness.protocol.tool import (
     ToolResult,
 )
 from claude_harness.tools.file_common import (
-    find_existing_variant,
     has_binary_extension,
     looks_binary,
     missing_file_error,
+    open_path,
     open_regular,
     record_state,
     refuse_special,
-    require_absolute,
     sniff_encoding,
     stat_or_none,
     state_key,
@@ -65,13 +64,9 @@ class ReadInput(ToolInput):
 
 def _locate(file_path: str) -> tuple[str, os.stat_result]:
     """The path to read and its stat, trying invisible-character variants of a missing name."""
-    path = require_absolute(file_path)
+    path = open_path(file_path)  # the path the permission decision was made on
     refuse_special(path, None)
     st = stat_or_none(path)
-    if st is None:
-        variant = find_existing_variant(path)
-        if variant is not None:
-            path, st = variant, stat_or_none(variant)
     if st is None:
         if os.path.islink(path):
             raise ToolError(

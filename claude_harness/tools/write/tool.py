@@ -32,10 +32,10 @@ from claude_harness.tools.file_common import (
     looks_binary,
     make_parent_dirs,
     normalize_newlines,
+    open_path,
     open_regular,
     record_state,
     refuse_special,
-    require_absolute,
     stat_or_none,
     state_key,
     with_eol,
@@ -78,7 +78,7 @@ def _encode(content: str, encoding: TextEncoding) -> tuple[bytes, TextEncoding]:
 
 
 def write_sync(inp: WriteInput, ctx: ToolUseContext) -> str:
-    path = require_absolute(inp.file_path)
+    path = open_path(inp.file_path)
     refuse_special(path, None, "write")
     st = stat_or_none(path)
     target = os.path.realpath(path)  # write through a symlink, keep the link
