@@ -11,8 +11,9 @@ The rules, in order:
      the repository;
   4. the file is inside the working directories or the repository (whose root holds memory
      files above the cwd), or a Read allow rule covers it: followed;
-  5. the user's own memory files may also import from the user's config folder (`~/.claude`,
-     as Claude Code documents `@~/.claude/my-project-instructions.md`);
+  5. the user's own memory files (`~/.claude/CLAUDE.md` and what it imports) may import any
+     other file of the person's, as in Claude Code (`@~/.claude/my-project-instructions.md`,
+     `@~/notes.md`): the person wrote them; rules 1 and 2 still hold;
   otherwise: not followed (the Read tool would have asked).
 """
 
@@ -89,4 +90,4 @@ class ImportPolicy:
         roots = (*self._working_dirs(), self.project)  # the repository's memory lives above cwd
         if inside_any(resolved, roots) or self._covered("allow", target):
             return True
-        return not from_repository and is_inside(resolved, self.user_dir)
+        return not from_repository

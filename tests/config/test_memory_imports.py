@@ -35,15 +35,15 @@ def _perm(cwd: Path, *, allow: tuple[str, ...] = (), deny: tuple[str, ...] = (),
     return PermissionContext(rules=rules, cwd=cwd)
 
 
-def test_the_users_own_memory_imports_from_its_config_folder_only(home: Path,
-                                                                   repo: Path) -> None:
+def test_the_users_own_memory_imports_the_persons_files_but_no_secret_or_denied_one(
+        home: Path, repo: Path) -> None:
     (home / ".claude" / "CLAUDE.md").write_text(
         "USER\n@~/.claude/extra.md\n@~/notes.md\n@~/.aws/credentials\n")
     text = load_memory(repo, permission=_perm(repo), trusted=False).text
-    assert "USER-EXTRA" in text
-    assert "HOME-NOTES" not in text and "AWS-SECRET" not in text
-    allowed = load_memory(repo, permission=_perm(repo, allow=("Read(~/notes.md)",))).text
-    assert "HOME-NOTES" in allowed and "AWS-SECRET" not in allowed
+    assert "USER-EXTRA" in text and "HOME-NOTES" in text
+    assert "AWS-SECRET" not in text
+    denied = load_memory(repo, permission=_perm(repo, deny=("Read(~/notes.md)",))).text
+    assert "USER-EXTRA" in denied and "HOME-NOTES" not in denied
 
 
 @pytest.mark.parametrize("trusted", [False, True])
