@@ -29,6 +29,7 @@ from claude_harness.permissions.rules import (
     EDIT_TOOLS,
     READ_TOOLS,
     describe_rule,
+    names_host_exactly,
     param_rule_matches,
     path_rule_may_cover_tree,
     rule_matches,
@@ -70,20 +71,8 @@ def _first_rule(perm: PermissionContext, behavior: str, tool_name: str, subject:
 
 
 def _allows_exact_host(perm: PermissionContext, url: str) -> bool:
-    """An allow rule naming exactly this host, `WebFetch(domain:127.0.0.1)` (no wildcard, not a
-    bare `WebFetch`): the user's explicit consent to fetch an internal address."""
-    from urllib.parse import urlparse
-
-    try:
-        host = (urlparse(url).hostname or "").lower().rstrip(".")
-    except ValueError:
-        return False
-    for rule in perm.rules_for("allow"):
-        content = rule.value.rule_content or ""
-        if (rule.value.tool_name == "WebFetch" and content.startswith("domain:")
-                and host and content[len("domain:"):].strip().lower().rstrip(".") == host):
-            return True
-    return False
+    """An allow rule naming exactly this host (rules.names_host_exactly)."""
+    return names_host_exactly(perm.rules_for("allow"), url)
 
 
 def _tree_read_rule(perm: PermissionContext, subject: str):
