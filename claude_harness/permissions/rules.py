@@ -112,8 +112,10 @@ def tool_matches(rule_tool: str, tool_name: str) -> bool:
         return True
     if tool_name in _FAMILIES.get(rule_tool, ()):
         return True
-    if rule_tool.startswith("mcp__") and tool_name.startswith(rule_tool + "__"):
-        return "__" not in rule_tool[5:]  # `mcp__server` covers every tool of that server
+    if rule_tool.startswith("mcp__") and tool_name.startswith("mcp__"):
+        from claude_harness.permissions.tool_names import mcp_rule_matches
+
+        return mcp_rule_matches(rule_tool, tool_name)  # (server, tool) segments, not a prefix
     if "*" in rule_tool:
         return fnmatch.fnmatchcase(tool_name, rule_tool)
     return False
