@@ -122,3 +122,19 @@ async def test_narrower_modes_and_a_trusted_acceptedits_still_apply(project: Pat
     api(delegate("writer", write(allowed), TEXT))
     await run_prompt(session_for(project), "go")
     assert allowed.read_text() == "x"
+
+
+@pytest.mark.parametrize(("parent", "asked", "child"), [
+    ("plan", "acceptEdits", "plan"), ("plan", "bypassPermissions", "plan"),
+    ("plan", "dontAsk", "plan"), ("dontAsk", "acceptEdits", "dontAsk"),
+    ("dontAsk", "default", "dontAsk"), ("default", "bypassPermissions", "default"),
+    ("default", "auto", "default"), ("acceptEdits", "auto", "acceptEdits"),
+    ("default", "acceptEdits", "acceptEdits"), ("default", "plan", "plan"),
+    ("acceptEdits", "default", "default"), ("bypassPermissions", "plan", "plan"),
+    ("bypassPermissions", None, "bypassPermissions"), ("auto", "auto", "auto"),
+])
+def test_the_childs_mode_never_lifts_the_parents(parent: str, asked: str | None,
+                                                 child: str) -> None:
+    from claude_harness.agent.subagent_limits import child_mode
+
+    assert child_mode(parent, asked) == child
