@@ -49,3 +49,16 @@ def test_server_names_that_could_alias_another_are_refused(name: str) -> None:
 def test_ordinary_server_names_are_kept(name: str) -> None:
     assert parse_server(name, {"command": "true"}, scope="project", source="x",
                         env={}).error is None
+
+
+def test_an_agents_tool_lists_read_mcp_names_by_segment() -> None:
+    from claude_harness.commands.agents import AgentDefinition
+
+    only_admin = AgentDefinition("a", "d", "p", None, "user", tools=("Read", "mcp__docs__admin"))
+    assert only_admin.allows_tool("mcp__docs__admin")
+    assert not only_admin.allows_tool("mcp__docs__admin__wipe")  # docs's tool admin__wipe
+    assert not only_admin.allows_tool("mcp__docsx__admin")
+    whole = AgentDefinition("a", "d", "p", None, "user", tools=("mcp__docs",))
+    assert whole.allows_tool("mcp__docs__admin__wipe") and not whole.allows_tool("mcp__doc__x")
+    without = AgentDefinition("a", "d", "p", None, "user", disallowed_tools=("mcp__docs",))
+    assert not without.allows_tool("mcp__docs__search") and without.allows_tool("mcp__docs2__x")
