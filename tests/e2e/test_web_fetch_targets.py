@@ -144,10 +144,13 @@ def test_a_same_host_redirect_into_a_denied_url_is_decided_again(project: Path, 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
 
 
-def hosts_cli(project: Path, tmp_path: Path, names: list[str], *flags: str) -> Any:
-    """The binary in its own mount namespace where `names` resolve to 127.0.0.1."""
+def hosts_cli(project: Path, tmp_path: Path, names: list[str] | dict[str, str],
+              *flags: str) -> Any:
+    """The binary in its own mount namespace where `names` resolve to 127.0.0.1 (or, given
+    as a mapping, to the address each name maps to)."""
+    mapping = names if isinstance(names, dict) else dict.fromkeys(names, "127.0.0.1")
     hosts = tmp_path / "hosts"
-    hosts.write_text("127.0.0.1 localhost\n" + "".join(f"127.0.0.1 {n}\n" for n in names))
+    hosts.write_text("127.0.0.1 localhost\n" + "".join(f"{a} {n}\n" for n, a in mapping.items()))
     argv = ["bwrap", "--bind", "/", "/", "--ro-bind", str(hosts), "/etc/hosts", "--dev", "/dev",
             "--proc", "/proc", "--chdir", str(project), "--", sys.executable, "-m",
             "claude_harness", "-p", "fetch them", "--output-format", "stream-json", *flags,
@@ -195,3 +198,21 @@ def test_dot_look_alikes_and_case_do_not_escape_a_domain_deny(project: Path, api
     assert site.hits == []
     assert len(denials(proc)) == len(urls)
     assert all("denies" in json.dumps(r["content"]) for r in results(proc))
+
+
+@needs_bwrap
+def test_names_that_resolve_to_metadata_lan_or_ipv6_loopback_are_refused(
+        project: Path, api: Any, site: Any, tmp_path: Path) -> None:
+    names = {"meta.example.test": "169.254.169.254", "lan.example.test": "10.0.0.5",
+             "v6.example.test": "::1", "mapped.example.test": "::ffff:127.0.0.1",
+             "printer.example.test": "192.168.1.20"}
+    api(script([f"https://{n}/latest/meta-data/" for n in names]))
+    proc = hosts_cli(project, tmp_path, names, "--allowedTools", "WebFetch")
+    assert proc.returncode == 0, proc.stderr
+    outcome = results(proc)
+    kinds = ["link-local", "private", "loopback", "loopback", "private"]
+    assert len(outcome) == len(kinds)
+    for result, kind in zip(outcome, kinds, strict=True):
+        assert result.get("is_error") and "resolves to an internal address" in result["content"]
+        assert kind in result["content"], result
+    assert site.hits == []
