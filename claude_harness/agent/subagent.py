@@ -12,6 +12,9 @@ Around the child's loop: SubagentStart hooks (their context joins the child's pr
 child's transcript written as it works (`<session>/subagents/<agent id>.jsonl`, the
 `agent_transcript_path` of SubagentStop hooks and a background agent's output file), and the
 child's own `hooks` added to the runner while it runs.
+
+The child never has more than its parent (agent/subagent_limits.py): the definition's mode and
+pre-approvals are cut to the parent's limits here, whoever built the setup.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 from claude_harness.agent.loop import QueryParams, query
 from claude_harness.agent.messages import final_text, user_text
 from claude_harness.agent.prompt import environment_section
+from claude_harness.agent.subagent_limits import limit_setup, parent_tools
 from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import (
     SubAgentReport,
@@ -116,7 +120,11 @@ async def run_subagent(spec: SubAgentSpec, parent: ToolUseContext,
                        agent_id: str | None = None) -> SubAgentReport:
     """Run the child to the end of its turn; `to_session` receives its prompts, denials and
     hook reports."""
-    setup = setup or ChildSetup(hooks=parent.hooks)
+    setup, notes = limit_setup(setup or ChildSetup(hooks=parent.hooks), parent.permission,
+                               spec.agent_type)
+    for note in notes:
+        to_session(Notice(note, "warning"))
+    spec = replace(spec, tools=parent_tools(spec.tools, parent.permission))
     agent_id = agent_id or new_agent_id()
     log = _Transcript(transcript_path(parent, agent_id), agent_id, spec.agent_type)
     child = _child_context(spec, parent, setup, agent_id, log.path)

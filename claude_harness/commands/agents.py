@@ -63,13 +63,15 @@ class AgentDefinition:
 
     def allows_tool(self, tool_name: str) -> bool:
         """Whether the child gets this tool (by name; rule forms keep their tool)."""
+        from claude_harness.permissions.tool_names import mcp_rule_matches  # (server, tool)
+
         if tool_name in self.disallowed_tools:
             return False
         if tool_name.startswith("mcp__") and any(
-                tool_name.startswith(d + "__") or d == "mcp__*" for d in self.disallowed_tools):
+                mcp_rule_matches(d, tool_name) for d in self.disallowed_tools):
             return False
         return self.tools is None or tool_name in self.tools or any(
-            t.startswith("mcp__") and tool_name.startswith(t + "__") for t in self.tools)
+            mcp_rule_matches(t, tool_name) for t in self.tools)
 
     @property
     def tools_summary(self) -> str:

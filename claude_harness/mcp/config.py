@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from claude_harness.mcp.names import sanitize
+from claude_harness.permissions.tool_names import server_name_problem
+
 Transport = Literal["stdio", "http", "sse", "sdk"]
 Scope = Literal["cli", "local", "project", "user"]
 # "sdk": a server the program on the Agent SDK pipe hosts in its own process (its messages
@@ -104,6 +107,9 @@ def parse_server(
 ) -> McpServerConfig:
     """One `mcpServers` entry -> McpServerConfig (with `error` set when it is unusable)."""
     base = McpServerConfig(name=name, scope=scope, source=source)
+    alias = server_name_problem(sanitize(name))
+    if alias is not None:  # `docs__admin` would read as server `docs` in rules: refused
+        return _broken(base, f"server {name!r} is not started: {alias}; rename it")
     if not isinstance(raw, dict):
         return _broken(base, "the entry is not a JSON object")
     kind = raw.get("type", "http" if "url" in raw and "command" not in raw else "stdio")

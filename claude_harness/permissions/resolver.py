@@ -29,8 +29,8 @@ from claude_harness.permissions.rules import (
     EDIT_TOOLS,
     READ_TOOLS,
     describe_rule,
+    names_host_exactly,
     param_rule_matches,
-    path_rule_may_cover_tree,
     rule_matches,
     rule_suggestion,
     tool_matches,
@@ -70,36 +70,8 @@ def _first_rule(perm: PermissionContext, behavior: str, tool_name: str, subject:
 
 
 def _allows_exact_host(perm: PermissionContext, url: str) -> bool:
-    """An allow rule naming exactly this host, `WebFetch(domain:127.0.0.1)` (no wildcard, not a
-    bare `WebFetch`): the user's explicit consent to fetch an internal address."""
-    from urllib.parse import urlparse
-
-    try:
-        host = (urlparse(url).hostname or "").lower().rstrip(".")
-    except ValueError:
-        return False
-    for rule in perm.rules_for("allow"):
-        content = rule.value.rule_content or ""
-        if (rule.value.tool_name == "WebFetch" and content.startswith("domain:")
-                and host and content[len("domain:"):].strip().lower().rstrip(".") == host):
-            return True
-    return False
-
-
-def _tree_read_rule(perm: PermissionContext, subject: str):
-    """A deny/ask Read rule that may cover a file inside the directory `subject`."""
-    from claude_harness.permissions.paths import expand
-
-    directory = expand(subject, perm.cwd)
-    if not directory.is_dir():
-        return None
-    for rule in (*perm.rules_for("deny"), *perm.rules_for("ask")):
-        content = rule.value.rule_content
-        if content and tool_matches(rule.value.tool_name, "Read") and path_rule_may_cover_tree(
-            content, directory, perm.cwd, rule.root
-        ):
-            return rule
-    return None
+    """An allow rule naming exactly this host (rules.names_host_exactly)."""
+    return names_host_exactly(perm.rules_for("allow"), url)
 
 
 def is_read_denied(path: str, perm: PermissionContext) -> bool:
@@ -336,12 +308,8 @@ async def _resolve_generic(
     param = _param_rule_decision(perm, "ask", name, inp)
     if param is not None:
         return prompt_or_deny(param, perm.mode)
-    if name == "Grep" and subject:
-        tree_rule = _tree_read_rule(perm, subject)
-        if tree_rule is not None:
-            return prompt_or_deny(PermissionDecision.ask(
-                f"Grep searches {subject}, which may read files that {describe_rule(tree_rule)} "
-                "protects", decided_by="safety", rule=tree_rule), perm.mode)
+    # A Grep or Glob over a tree that holds protected files runs: the tools leave out every
+    # file a Read deny/ask rule covers (tools/grep/protect.py), so nothing needs asking here.
     if name == "WebFetch" and subject:
         reason = internal_url_reason(subject)
         if reason and not _allows_exact_host(perm, subject):

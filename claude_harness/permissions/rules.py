@@ -113,8 +113,10 @@ def tool_matches(rule_tool: str, tool_name: str) -> bool:
         return True
     if tool_name in _FAMILIES.get(rule_tool, ()):
         return True
-    if rule_tool.startswith("mcp__") and tool_name.startswith(rule_tool + "__"):
-        return "__" not in rule_tool[5:]  # `mcp__server` covers every tool of that server
+    if rule_tool.startswith("mcp__") and tool_name.startswith("mcp__"):
+        from claude_harness.permissions.tool_names import mcp_rule_matches
+
+        return mcp_rule_matches(rule_tool, tool_name)  # (server, tool) segments, not a prefix
     if "*" in rule_tool:
         return fnmatch.fnmatchcase(tool_name, rule_tool)
     return False
@@ -273,22 +275,53 @@ def path_rule_may_cover_tree(content: str, directory: Path, cwd: Path, root: Pat
 # ---------------------------------------------------------------- domains
 
 
-def match_domain_rule(content: str, url: str) -> bool:
+def url_host(url: str) -> str | None:
+    """The canonical host of a URL (sandbox/hosts.py: what the client connects to), or None
+    when the URL has no host that reads one single way."""
+    from claude_harness.sandbox.hosts import host_or_none
+
+    try:
+        raw = urlparse(url.strip()).hostname
+    except ValueError:
+        return None
+    return host_or_none(raw) if raw else None
+
+
+def match_domain_rule(content: str, url: str, behavior: RuleBehavior = "allow") -> bool:
+    """`domain:` rules compare canonical hosts (so `evil。test` is `evil.test`); a URL whose
+    host cannot be read is covered by every deny and ask rule and by no allow rule."""
     if not content.startswith("domain:"):
         return fnmatch.fnmatchcase(url, content)
-    pattern = content[len("domain:") :].strip().lower().rstrip(".")
-    try:
-        host = (urlparse(url).hostname or "").lower().rstrip(".")
-    except ValueError:
-        return False
-    if not host:
-        return False
+    from claude_harness.sandbox.hosts import canonical_pattern
+
+    host = url_host(url)
+    if host is None:
+        return behavior != "allow"
+    pattern = canonical_pattern(content[len("domain:") :])
     if pattern.startswith("*."):
         suffix = pattern[1:]
         inner = suffix[1:]
         return host.endswith(suffix) and host != inner and "*" not in inner
     regex = "[^.]*".join(re.escape(p) for p in pattern.split("*"))
     return re.fullmatch(regex, host) is not None
+
+
+def names_host_exactly(rules: Iterable[PermissionRule], url: str) -> bool:
+    """An allow rule naming exactly this URL's host, `WebFetch(domain:localhost)` (no
+    wildcard, not a bare `WebFetch`): the person's explicit consent to reach an internal
+    address through it."""
+    from claude_harness.sandbox.hosts import canonical_pattern
+
+    host = url_host(url)
+    if host is None:
+        return False
+    for rule in rules:
+        content = rule.value.rule_content or ""
+        if (rule.behavior == "allow" and rule.value.tool_name == "WebFetch"
+                and content.startswith("domain:") and "*" not in content
+                and canonical_pattern(content[len("domain:"):]) == host):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- generic
@@ -315,7 +348,7 @@ def rule_matches(
     if tool_name == "Bash":
         return match_bash_pattern(content, subject)
     if tool_name == "WebFetch":
-        return match_domain_rule(content, subject)
+        return match_domain_rule(content, subject, rule.behavior)
     return fnmatch.fnmatchcase(subject, content)
 
 
@@ -385,10 +418,7 @@ def rule_suggestion(
             return f"{family}(/{directory}/**)"
         return f"{family}(/{rel}/**)" if rel else f"{family}(/**)"
     if tool_name == "WebFetch":
-        try:
-            host = urlparse(subject).hostname
-        except ValueError:
-            host = None
+        host = url_host(subject)
         return f"WebFetch(domain:{host})" if host else "WebFetch"
     return tool_name
 

@@ -12,7 +12,6 @@ drivers and fsmonitor run) are protected wherever they are.
 from __future__ import annotations
 
 import fnmatch
-import ipaddress
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -180,23 +179,21 @@ def pattern_protected_reason(pattern: str) -> str | None:
     return None
 
 
-_INTERNAL_HOSTS = {"localhost", "metadata.google.internal", "metadata", "instance-data"}
-
-
 def internal_url_reason(url: str) -> str | None:
-    """Why fetching `url` could reach internal services (cloud metadata, localhost, LAN)."""
+    """Why fetching `url` could reach internal services (cloud metadata, localhost, LAN), read
+    from the host's canonical form (every IPv4 spelling, dot look-alikes, IDNA); a public name
+    that resolves to an internal address is refused by WebFetch itself when it resolves it."""
+    from claude_harness.permissions.rules import url_host
+    from claude_harness.sandbox.hosts import internal_by_name
+
     try:
-        host = (urlparse(url).hostname or "").lower().rstrip(".")
+        raw = urlparse(url.strip()).hostname
     except ValueError:
         return "fetches a URL that cannot be parsed"
-    if not host:
+    if not raw:
         return None
-    if host in _INTERNAL_HOSTS or host.endswith((".localhost", ".internal", ".local")):
-        return f"fetches an internal host ({host})"
-    try:
-        ip = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return None
-    if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_unspecified:
-        return f"fetches a private or link-local address ({host})"
-    return None
+    host = url_host(url)
+    if host is None:
+        return f"fetches a URL whose host cannot be read one single way ({raw})"
+    reason = internal_by_name(host)
+    return f"fetches a {reason}" if reason else None

@@ -8,7 +8,15 @@ that is visible inside the sandbox, where a relay (socat) makes it reachable as
   - absolute-form plain HTTP (`GET http://host/path`): forwarded with `Connection: close`, so a
     kept-alive connection can never carry a second request to another host;
 and refuses everything else (`403` naming the rule for a refused host, `400` for what is not an
-HTTP proxy request). Hosts are checked by name, before any DNS lookup.
+HTTP proxy request).
+
+Where a request goes is what is decided (issue 21): the target's host is put in its canonical
+form first (sandbox/hosts.py, the same function the permission rules and WebFetch use), checked
+against the domain list, then resolved once; every address it resolves to must be public unless
+an allowed pattern names that very host (`localhost`, `127.0.0.1`), and the proxy connects to
+the address it checked, so a second DNS answer cannot differ. A plain HTTP request's `Host`
+header must name the target it is sent to: an allowed target cannot carry a request meant for
+another virtual host.
 
 It runs on its own event loop in a daemon thread: Bash commands come from any loop (and
 background shells from none), and the proxy must serve them all.
@@ -24,6 +32,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from claude_harness.sandbox.domains import DomainPolicy
+from claude_harness.sandbox.hosts import HostError, canonical_host, resolve_checked
 
 HEAD_LIMIT = 65_536
 HEAD_TIMEOUT_SECONDS = 30.0
@@ -92,7 +101,8 @@ class DomainProxy:
 
     async def _forward(self, head: bytes, reader: asyncio.StreamReader,
                        writer: asyncio.StreamWriter) -> None:
-        request_line, _, rest = head.decode("latin-1").partition("\r\n")
+        # bytes kept as they are (surrogateescape); a UTF-8 host is read as the client wrote it
+        request_line, _, rest = head.decode("utf-8", "surrogateescape").partition("\r\n")
         parts = request_line.split(" ")
         if len(parts) != 3 or not parts[2].startswith("HTTP/"):
             raise ProxyRefusal("400 Bad Request", "Not an HTTP proxy request.")
@@ -102,26 +112,84 @@ class DomainProxy:
             upstream_reader, upstream_writer = await self._open(host, port)
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
         else:
-            url = urlsplit(target)
-            if url.scheme.lower() != "http" or not url.hostname:
-                raise ProxyRefusal("400 Bad Request", "Only CONNECT and absolute http:// URLs "
-                                   "go through the sandbox proxy.")
-            host, port = url.hostname, url.port or 80
+            host, port = _absolute_target(target)
+            _check_host_header(rest, host, port)
             upstream_reader, upstream_writer = await self._open(host, port)
+            url = urlsplit(target)
             path = (url.path or "/") + (f"?{url.query}" if url.query else "")
-            upstream_writer.write(_origin_form(method, path, version, rest).encode("latin-1"))
+            upstream_writer.write(_origin_form(method, path, version, rest).encode(
+                "utf-8", "surrogateescape"))
         await _relay(reader, writer, upstream_reader, upstream_writer)
 
-    async def _open(self, host: str, port: int
+    async def _open(self, raw_host: str, port: int
                     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            host = canonical_host(raw_host)
+        except HostError as exc:
+            raise ProxyRefusal("403 Forbidden", "Blocked by the claude-harness sandbox: "
+                               f"{exc}.", raw_host) from exc
         if not self.policy.allows(host):
             raise ProxyRefusal("403 Forbidden", "Blocked by the claude-harness sandbox: "
                                f"{self.policy.refusal(host)}.", host)
         try:
-            return await asyncio.wait_for(asyncio.open_connection(host, port),
+            checked = await asyncio.wait_for(resolve_checked(host, port), CONNECT_TIMEOUT_SECONDS)
+        except (OSError, TimeoutError) as exc:
+            raise ProxyRefusal("502 Bad Gateway", f"Could not resolve {host}: {exc}") from exc
+        if checked.internal and not self.policy.allows_internal(host):
+            raise ProxyRefusal("403 Forbidden", "Blocked by the claude-harness sandbox: "
+                               f"{host} resolves to an internal address "
+                               f"({checked.describe_internal()}); only an allowedDomains entry "
+                               "naming this exact host opens it.", host)
+        try:
+            return await asyncio.wait_for(_connect_any(checked.addresses, port),
                                           CONNECT_TIMEOUT_SECONDS)
         except (OSError, TimeoutError) as exc:
             raise ProxyRefusal("502 Bad Gateway", f"Could not reach {host}:{port}: {exc}") from exc
+
+
+async def _connect_any(addresses: tuple[object, ...], port: int
+                       ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """The first of the checked addresses that accepts (never the name again)."""
+    error: OSError = OSError("no address to connect to")
+    for address in addresses:
+        try:
+            return await asyncio.open_connection(str(address), port)
+        except OSError as exc:
+            error = exc
+    raise error
+
+
+def _absolute_target(target: str) -> tuple[str, int]:
+    """The host and port of an absolute-form `http://host[:port]/...` request target."""
+    try:
+        url = urlsplit(target)
+        port = url.port or 80
+    except ValueError as exc:
+        raise ProxyRefusal("400 Bad Request", f"Not a valid URL: {target!r}.") from exc
+    if url.scheme.lower() != "http" or not url.hostname:
+        raise ProxyRefusal("400 Bad Request", "Only CONNECT and absolute http:// URLs "
+                           "go through the sandbox proxy.")
+    return url.hostname, port
+
+
+def _check_host_header(header_block: str, host: str, port: int) -> None:
+    """The `Host` header (when sent) names the request's own target, in canonical form."""
+    values = [line.split(":", 1)[1].strip() for line in header_block.split("\r\n")
+              if line.split(":", 1)[0].strip().lower() == "host" and ":" in line]
+    if not values:
+        return
+    refused = ProxyRefusal("403 Forbidden", "Blocked by the claude-harness sandbox: the Host "
+                           f"header {values[0]!r} does not name the request's target "
+                           f"{host}:{port}.", host)
+    if len(values) > 1:
+        raise refused
+    named_host, named_port = _host_port(values[0], 80)
+    try:
+        same = canonical_host(named_host) == canonical_host(host) and named_port == port
+    except HostError:
+        same = False
+    if not same:
+        raise refused
 
 
 def _host_port(target: str, default_port: int) -> tuple[str, int]:

@@ -294,14 +294,17 @@ async def test_mcp_read_only_hint_is_not_consent(proj: Path) -> None:
     assert (await decide(tool, {}, context(proj, allow=("mcp__srv__echo",)))).behavior == "allow"
 
 
-async def test_grep_over_a_tree_with_a_denied_file_asks(proj: Path) -> None:
+async def test_grep_over_a_tree_with_a_denied_file_runs(proj: Path) -> None:
+    """Issue 21: the search runs unprompted and leaves the file out (tests/e2e/
+    test_search_protected.py proves the leaving out)."""
     from claude_harness.permissions.resolver import is_read_denied
     from claude_harness.tools.grep import TOOL as GREP
 
     (proj / ".env").write_text("K=1")
     perm = context(proj, deny=("Read(./.env)",))
     d = await decide(GREP, {"pattern": "K", "path": str(proj)}, perm)
-    assert d.behavior == "ask" and "Read(./.env)" in d.reason
+    assert d.behavior == "allow"
+    assert (await decide(GREP, {"pattern": "K", "path": str(proj / ".env")}, perm)).behavior == "deny"
     assert (await decide(GREP, {"pattern": "K", "path": str(proj / "src")}, perm)).behavior == "allow"
     assert is_read_denied(str(proj / ".env"), perm)
     assert not is_read_denied(str(proj / "README.md"), perm)

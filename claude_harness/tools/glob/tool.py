@@ -3,6 +3,7 @@
 ripgrep does the walking (parallel, .gitignore-aware, VCS folders skipped) and, when the last
 segment of the pattern is a plain file-name glob, the first cut by name; the full pattern is
 then checked in Python with one compiled regex, and only the survivors are stat'ed for sorting.
+Files a `Read` deny or ask rule protects are left out of the listing (tools/grep/protect.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from claude_harness.protocol.tool import (
 )
 from claude_harness.tools.glob.pattern import basename_glob, compile_glob, split_literal_prefix
 from claude_harness.tools.grep.paths import absolute, newest_first, rg_path_arg
+from claude_harness.tools.grep.protect import protection
 from claude_harness.tools.grep.ripgrep import (
     VCS_EXCLUDES,
     raise_for_failure,
@@ -70,8 +72,8 @@ def effective_base(inp: GlobInput, cwd: Path) -> Path:
     return Path(os.path.normpath(root / base)) if base else root
 
 
-def _rg_args(rest: str, path_arg: str | None) -> list[str]:
-    args = ["--no-config", "--files", "--null", "--hidden", *VCS_EXCLUDES]
+def _rg_args(rest: str, path_arg: str | None, excludes: list[str]) -> list[str]:
+    args = ["--no-config", "--files", "--null", "--hidden", *VCS_EXCLUDES, *excludes]
     name = basename_glob(rest)
     if name is not None:
         args += ["--type-add", f"{_NAME_TYPE}:{name}", "--type", _NAME_TYPE]
@@ -88,9 +90,11 @@ async def _call(inp: GlobInput, ctx: ToolUseContext, progress: Progress) -> Tool
     if not base.is_dir():
         return ToolResult(data="No files found")
     path_arg = rg_path_arg(base, cwd)
-    out = await run_rg(_rg_args(split.rest, path_arg), cwd=cwd, abort=ctx.abort)
+    guard = protection("Glob", ctx.permission, cwd)  # files Read deny/ask rules protect
+    out = await run_rg(_rg_args(split.rest, path_arg, guard.rg_globs()), cwd=cwd,
+                       abort=ctx.abort)
     raise_for_failure(out)
-    matches = _matching(out.stdout, split.rest, path_arg)
+    matches = guard.keep(_matching(out.stdout, split.rest, path_arg))
     text = _format(newest_first(matches, cwd))
     note = timeout_note(out)  # a huge tree: partial results, said so
     return ToolResult(data=f"{text}\n{note}" if note else text)

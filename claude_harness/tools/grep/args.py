@@ -94,7 +94,8 @@ def mode_args(opts: GrepOptions) -> list[str]:
 
 
 def build_rg_args(
-    opts: GrepOptions, search_path: str | None, *, sort_by_path: bool = False
+    opts: GrepOptions, search_path: str | None, *, sort_by_path: bool = False,
+    excludes: list[str] | None = None,
 ) -> list[str]:
     """Every argument after `rg`; `search_path` None means the cwd rg runs in.
 
@@ -109,6 +110,7 @@ def build_rg_args(
         args += ["--multiline", "--multiline-dotall"]
     args += mode_args(opts)
     args += filter_args(opts.glob, opts.type)
+    args += excludes or []  # `--glob !name` for files the permission rules protect
     args += ["--regexp", opts.pattern]
     if search_path is not None:
         args += ["--", search_path]

@@ -17,6 +17,7 @@ from claude_harness.tools.grep.paths import (
     newest_first,
     rg_path_arg,
 )
+from claude_harness.tools.grep.protect import Protection, protection
 from claude_harness.tools.grep.ripgrep import (
     RgOutput,
     StopAt,
@@ -74,10 +75,11 @@ FULL_READ_MAX_BYTES = 4 << 20
 async def _call(inp: GrepInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     cwd = ctx.cwd
     path_arg = rg_path_arg(existing_search_root(inp.path, cwd), cwd)
+    guard = protection("Grep", ctx.permission, cwd)
     if inp.output_mode == "content":
-        return ToolResult(data=await _content(inp, ctx, path_arg, progress))
+        return ToolResult(data=await _content(inp, ctx, path_arg, progress, guard))
     out = await run_rg(
-        build_rg_args(inp, path_arg),
+        build_rg_args(inp, path_arg, excludes=guard.rg_globs()),
         cwd=cwd,
         abort=ctx.abort,
         on_lines=lambda n: progress({"matches": n}),
@@ -85,10 +87,11 @@ async def _call(inp: GrepInput, ctx: ToolUseContext, progress: Progress) -> Tool
     )
     raise_for_failure(out)
     if inp.output_mode == "files_with_matches":
-        paths = newest_first(fmt.split_null(out.stdout), cwd)
+        paths = newest_first(guard.keep(fmt.split_null(out.stdout)), cwd)
         text = fmt.format_files(paths, fmt.paginate(len(paths), inp.head_limit, inp.offset))
     else:
-        counts = fmt.parse_counts(out.stdout)
+        counts = [c for c in fmt.parse_counts(out.stdout) if not guard.rules
+                  or not guard.excludes(c[0])]
         text = fmt.format_counts(counts, fmt.paginate(len(counts), inp.head_limit, inp.offset))
     return ToolResult(data=_with_timeout_note(text, out))
 
@@ -99,7 +102,8 @@ def _with_timeout_note(text: str, out: RgOutput) -> str:
 
 
 async def _content(
-    inp: GrepInput, ctx: ToolUseContext, path_arg: str | None, progress: Progress
+    inp: GrepInput, ctx: ToolUseContext, path_arg: str | None, progress: Progress,
+    guard: Protection,
 ) -> str:
     """Content mode in up to two passes.
 
@@ -112,7 +116,7 @@ async def _content(
     limit = fmt.applied_limit(inp.head_limit)
     deadline = time.monotonic() + search_timeout_seconds()  # both passes share one budget
     first = await run_rg(
-        build_rg_args(inp, path_arg),
+        build_rg_args(inp, path_arg, excludes=guard.rg_globs()),
         cwd=ctx.cwd,
         abort=ctx.abort,
         on_lines=lambda n: progress({"matches": n}),
@@ -121,23 +125,25 @@ async def _content(
     )
     if first.complete:
         raise_for_failure(first)
-        return _format_content(inp, fmt.split_blocks(first.stdout), complete=True)
+        return _format_content(inp, guard.keep_blocks(fmt.split_blocks(first.stdout)),
+                               complete=True)
     if first.timed_out:  # a second pass would time out again: show this
-        text = _format_content(inp, fmt.split_blocks(first.stdout), complete=False)
+        text = _format_content(inp, guard.keep_blocks(fmt.split_blocks(first.stdout)),
+                               complete=False)
         return _with_timeout_note(text, first)
     # Every output line costs at least one newline, every block at most one more: twice the
     # lines needed (one past the page, to know whether more exist) always covers the page.
     assert limit is not None
     needed = inp.offset + limit + 1
     second = await run_rg(
-        build_rg_args(inp, path_arg, sort_by_path=True),
+        build_rg_args(inp, path_arg, sort_by_path=True, excludes=guard.rg_globs()),
         cwd=ctx.cwd,
         abort=ctx.abort,
         stop=StopAt(max_newlines=2 * needed),
         timeout=max(0.1, deadline - time.monotonic()),
     )
     raise_for_failure(second)
-    blocks = fmt.split_blocks(second.stdout, presorted=True)
+    blocks = guard.keep_blocks(fmt.split_blocks(second.stdout, presorted=True))
     return _with_timeout_note(_format_content(inp, blocks, complete=second.complete), second)
 
 

@@ -27,7 +27,8 @@ from claude_harness.protocol.tool import (
 )
 from claude_harness.tools.web_fetch.answer import answer_about
 from claude_harness.tools.web_fetch.convert import Page, to_page
-from claude_harness.tools.web_fetch.fetch import Redirected, fetch, normalise_url
+from claude_harness.tools.web_fetch.fetch import Consent, Redirected, fetch, normalise_url
+from claude_harness.tools.web_fetch.target import subject_url
 
 CACHE_TTL_S = 15 * 60
 CACHE_ENTRIES = 32
@@ -68,12 +69,27 @@ class PageCache:
 CACHE = PageCache()
 
 
-async def _load(url: str) -> tuple[Page | Redirected, bool]:
+def consent_for(ctx: ToolUseContext, url: str) -> Consent:
+    """What this call's permission context settled for the fetch (fetch.Consent): internal
+    addresses only under an allow rule naming the host; hops that a deny or ask rule covers
+    are handed back to the model, so the full permission chain decides them."""
+    from claude_harness.permissions.rules import names_host_exactly, rule_matches
+
+    perm = ctx.permission
+    guarded = (*perm.rules_for("deny"), *perm.rules_for("ask"))
+
+    def hop_refused(hop: str) -> bool:
+        return any(rule_matches(rule, "WebFetch", hop, perm.cwd) for rule in guarded)
+
+    return Consent(names_host_exactly(perm.rules_for("allow"), url), hop_refused)
+
+
+async def _load(url: str, consent: Consent) -> tuple[Page | Redirected, bool]:
     """(the page, whether it came from the cache)."""
     cached = CACHE.get(url)
     if cached is not None:
         return cached, True
-    fetched = await fetch(url)
+    fetched = await fetch(url, consent=consent)
     page = fetched if isinstance(fetched, Redirected) else to_page(fetched)
     CACHE.put(url, page)
     return page, False
@@ -104,7 +120,7 @@ def _window(page: Page, offset: int) -> tuple[str, str]:
 async def call(inp: WebFetchInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     started = time.monotonic()
     url = normalise_url(inp.url)
-    page, cached = await _load(url)
+    page, cached = await _load(url, consent_for(ctx, url))
     if isinstance(page, Redirected):
         return ToolResult({"url": url, "code": page.status, "codeText": "Redirect",
                            "bytes": 0, "result": _redirect_message(page),
@@ -149,7 +165,7 @@ TOOL = build_tool(
     validate_input=_validate,
     is_read_only=lambda inp: True,
     is_concurrency_safe=lambda inp: True,
-    permission_subject=lambda inp: inp.url,
+    permission_subject=lambda inp: subject_url(inp.url),
     key_argument=lambda inp: inp.url,
     render_result=_render,
     max_result_size_chars=100_000,
