@@ -17,6 +17,12 @@ _SUMMARY_KEYS = ("query", "url", "command", "code", "path")
 MAX_SUMMARY = 120
 
 
+def is_server_use(block: dict[str, Any]) -> bool:
+    """A call the API runs itself: server_tool_use, mcp_tool_use (the MCP connector)..."""
+    kind = str(block.get("type", ""))
+    return kind.endswith("_tool_use") and kind != "tool_use"
+
+
 def is_server_result(block: dict[str, Any]) -> bool:
     """A result block of a server tool (web_search_tool_result, code_execution_tool_result...)."""
     kind = str(block.get("type", ""))
