@@ -28,7 +28,7 @@ import pytest
 
 from claude_harness.protocol.events import ApiRetry, ToolResultEvent, TurnEnd
 from claude_harness.testing.recorded import message_blocks, sse_frames
-from tests.e2e.support import conversation, make_engine, run_prompt
+from tests.e2e.support import conversation, make_engine, run_cli, run_prompt
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "recorded_streams"
 
@@ -121,3 +121,19 @@ async def test_a_tool_input_that_arrives_whole_at_the_start_is_the_one_run(
     assert not result.is_error and "def greet" in str(result.content)
     answers = conversation(server.requests[1])[-1]["content"]
     assert answers[0]["type"] == "tool_result" and "def greet" in json.dumps(answers[0])
+
+
+@pytest.mark.parametrize("name", ["mcp_servers_stream.sse", "web_search_tool.sse",
+                                  "compaction.sse"])
+def test_a_recorded_answer_survives_the_transcript(project: Path, api: Any, name: str) -> None:
+    """The real binary: `-p` records the answer in the transcript, `-p -c` continues from it
+    and sends the blocks back exactly as the API sent them."""
+    sse = recorded(name)
+    server = api([{"sse": sse}, "Second answer."])
+    first = run_cli(["-p", "first question", "--output-format", "json"], project)
+    assert first.returncode == 0, first.stderr
+    second = run_cli(["-p", "second question", "-c", "--output-format", "json"], project)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout)["result"] == "Second answer."
+    assert len(server.requests) == 2
+    assert assistant_sent(server.requests[1]) == expected_blocks(sse)
