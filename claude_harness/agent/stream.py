@@ -6,7 +6,8 @@ API exactly as received. Deltas are read by attribute (no model_dump per delta):
 the hot path of every token. Any block's input may arrive as partial JSON strings (tool_use,
 server_tool_use, mcp_tool_use); it is parsed once, at content_block_stop, which is also the
 moment the executor may start a tool_use. An input that arrived whole at the start (a tool
-called from code execution) is kept when no delta replaces it.
+called from code execution) is kept when no delta replaces it, and an answer that comes whole
+in message_start (its content and stop reason) is kept too, its tool calls handed over ready.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class StreamAccumulator:
     stop_reason: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
     has_content: bool = False
+    ready_tools: list[dict[str, Any]] = field(default_factory=list)
 
     def reset(self) -> None:
         """Forget a partial answer (its stream broke and the request is retried)."""
@@ -47,11 +49,30 @@ class StreamAccumulator:
         if kind == "message_start":
             msg = event.message
             self.message_id, self.model = msg.id, msg.model
+            self.stop_reason = getattr(msg, "stop_reason", None) or self.stop_reason
             self._take_usage(msg.usage)
+            if getattr(msg, "content", None):
+                self._prefilled(msg.content)
         elif kind == "message_delta":
             self.stop_reason = event.delta.stop_reason or self.stop_reason
             self._take_usage(event.usage)
         return [], None
+
+    def _prefilled(self, content: list[Any]) -> None:
+        """Blocks that came whole in message_start (the API's answer to a tool called from code
+        execution, the next call already in it): complete at once; a tool_use among them waits
+        in `ready_tools` for the executor."""
+        self.has_content = True
+        for index, block in enumerate(content):
+            self.blocks[index] = _as_sent(block)
+            self.completed.append(index)
+            if self.blocks[index].get("type") == "tool_use":
+                self.ready_tools.append(self.blocks[index])
+
+    def take_ready_tools(self) -> list[dict[str, Any]]:
+        """The tool_use blocks complete since the last call besides those `feed` returned."""
+        ready, self.ready_tools = self.ready_tools, []
+        return ready
 
     def _take_usage(self, usage: Any) -> None:
         if usage is None:

@@ -64,7 +64,12 @@ def message_blocks(frames: list[SseFrame]) -> tuple[list[dict[str, Any]], str | 
     stop_reason = None
     for _name, data in frames:
         kind = data.get("type")
-        if kind == "content_block_start":
+        if kind == "message_start":  # an answer may come whole in it (content, stop_reason)
+            message = data.get("message") or {}
+            for index, block in enumerate(message.get("content") or []):
+                blocks[index] = json.loads(json.dumps(block))
+            stop_reason = message.get("stop_reason") or stop_reason
+        elif kind == "content_block_start":
             blocks[data["index"]] = json.loads(json.dumps(data["content_block"]))
             partial[data["index"]] = []
         elif kind == "content_block_delta":

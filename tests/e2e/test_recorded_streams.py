@@ -137,3 +137,28 @@ def test_a_recorded_answer_survives_the_transcript(project: Path, api: Any, name
     assert json.loads(second.stdout)["result"] == "Second answer."
     assert len(server.requests) == 2
     assert assistant_sent(server.requests[1]) == expected_blocks(sse)
+
+
+async def test_an_answer_that_comes_whole_in_message_start_is_kept_and_run(
+        project: Path, api: Any) -> None:
+    """The API's next answer in the same recording: the code calls the tool again and the
+    message comes whole in message_start (its content, stop_reason tool_use), with no
+    content_block events. Both calls run (our Read in place of rollDie, as above) and both
+    answers go back exactly."""
+    target = project / "src" / "app.py"
+    read = '"name":"Read","input":' + json.dumps({"file_path": str(target)},
+                                                  separators=(",", ":"))
+    first = recorded("programmatic_tool_calling.sse").replace(
+        '"name":"rollDie","input":{"player":"player1"}', read)
+    second = recorded("programmatic_tool_calling_next.sse").replace(
+        '"name":"rollDie","input":{"player":"player2"}', read)
+    assert '"content_block_start"' not in second and read in second
+    server = api([{"sse": first}, {"sse": second}, "Both read."])
+    engine = make_engine(server, project)
+    events = await run_prompt(engine, "roll twice")
+    no_retry(events, server)
+    ran = [e for e in events if isinstance(e, ToolResultEvent)]
+    assert len(ran) == 2 and all(not r.is_error and "def greet" in str(r.content) for r in ran)
+    assistants = [m for m in conversation(server.requests[2]) if m["role"] == "assistant"]
+    assert [[as_sent(b) for b in m["content"]] for m in assistants] == [
+        expected_blocks(first), expected_blocks(second)]
