@@ -37,6 +37,8 @@ async def test_a_big_write_prompts_at_once_and_keys_echo(api: Any, make_app: Any
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         preload_sdk()  # the app preloads it in the background; the clock is for the preview
+        ticks: list[float] = []  # the event loop's heartbeat: a gap is a freeze
+        app.set_interval(0.05, lambda: ticks.append(time.monotonic()))
         started = time.monotonic()
         await send(pilot, "rewrite big.txt")
         prompt = await wait_for(pilot, lambda: app.prompt_widget, timeout=30,
@@ -57,6 +59,9 @@ async def test_a_big_write_prompts_at_once_and_keys_echo(api: Any, make_app: Any
                        timeout=10, what="the diff summary")
         text = str(body.render())
         assert str(path) in text and "+4500 −4500 lines" in text
+        beats = [t for t in ticks if t >= started]
+        gaps = [b - a for a, b in zip(beats, beats[1:], strict=False)]
+        assert beats and max(gaps, default=0) < 1.0, f"the app froze for {max(gaps):.1f} s"
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.busy, what="turn end")
     assert path.read_text() != content  # declined: the file is as it was
