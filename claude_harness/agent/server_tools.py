@@ -34,8 +34,8 @@ def summary_of(use: dict[str, Any] | None) -> str:
     if use is None:
         return ""
     inp = use.get("input") if isinstance(use.get("input"), dict) else {}
-    for key in _SUMMARY_KEYS:
-        value = inp.get(key)
+    # the known keys first, then (an MCP connector tool's own arguments) the first string
+    for value in [*(inp.get(key) for key in _SUMMARY_KEYS), *inp.values()]:
         if isinstance(value, str) and value.strip():
             line = value.strip().splitlines()[0]
             return line if len(line) <= MAX_SUMMARY else line[:MAX_SUMMARY - 1] + "…"

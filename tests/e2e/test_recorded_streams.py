@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from claude_harness.protocol.events import ApiRetry, ToolResultEvent, TurnEnd
+from claude_harness.protocol.events import ApiRetry, ServerToolUse, ToolResultEvent, TurnEnd
 from claude_harness.testing.recorded import message_blocks, sse_frames
 from tests.e2e.support import conversation, make_engine, run_cli, run_prompt
 
@@ -162,3 +162,14 @@ async def test_an_answer_that_comes_whole_in_message_start_is_kept_and_run(
     assistants = [m for m in conversation(server.requests[2]) if m["role"] == "assistant"]
     assert [[as_sent(b) for b in m["content"]] for m in assistants] == [
         expected_blocks(first), expected_blocks(second)]
+
+
+async def test_the_mcp_connector_call_shows_as_one_line(project: Path, api: Any) -> None:
+    """The front ends get one line for a call the API ran over MCP, as for its other tools:
+    the tool's name and its first argument, read from the mcp_tool_use whose input was
+    streamed."""
+    server = api([{"sse": recorded("mcp_servers_stream.sse")}])
+    events = await run_prompt(make_engine(server, project), "tell me about pydantic-ai")
+    (call,) = [e for e in events if isinstance(e, ServerToolUse)]
+    assert call.name == "ask_question" and call.summary == "pydantic/pydantic-ai"
+    assert call.tool_use_id == "mcptoolu_01FZmJ5UspaX5BB9uU339UT1" and call.error is None
