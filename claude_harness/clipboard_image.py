@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from claude_harness.config.paths import data_dir
+from claude_harness.fsutil import atomic_write_bytes
 
 TIMEOUT_SECONDS = 3.0
 SIGNATURES = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"GIF8", ".gif"),
@@ -68,7 +69,7 @@ def paste_image() -> Path | None:
     folder = data_dir() / "pasted-images"
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"pasted-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns()}{suffix}"
-    target.write_bytes(data)
+    atomic_write_bytes(target, data)
     return target
 
 

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from claude_harness.config.paths import data_dir
+from claude_harness.fsutil import atomic_write_text
 
 MAX_ENTRIES = 500
 
@@ -55,9 +56,8 @@ class PromptHistory:
                 handle.write(json.dumps({"prompt": text}) + "\n")
             if len(self.entries) > 2 * MAX_ENTRIES:
                 self.entries = self.entries[-MAX_ENTRIES:]
-                self.path.write_text(
-                    "".join(json.dumps({"prompt": e}) + "\n" for e in self.entries),
-                    encoding="utf-8")
+                atomic_write_text(
+                    self.path, "".join(json.dumps({"prompt": e}) + "\n" for e in self.entries))
         except OSError:
             pass  # history is a convenience; never fail a prompt over it
 

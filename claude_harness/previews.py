@@ -6,12 +6,12 @@ transcript export, so a tool call reads the same everywhere; each front end only
 
 from __future__ import annotations
 
-import difflib
 import json
 import time
 from pathlib import Path
 from typing import Any
 
+from claude_harness.bounded_diff import unified_lines
 from claude_harness.protocol.progress import (
     AgentStep,
     MatchProgress,
@@ -57,21 +57,21 @@ def header_argument(name: str, inp: dict[str, Any], key_argument: str = "",
 
 
 def edit_diff(inp: dict[str, Any]) -> list[str]:
-    """A unified diff of an Edit's old_string → new_string (what the change does)."""
-    old = str(inp.get("old_string", "")).splitlines()
-    new = str(inp.get("new_string", "")).splitlines()
-    lines = list(difflib.unified_diff(old, new, lineterm="", n=1))
-    return [ln for ln in lines[2:]] if lines else []
+    """A unified diff of an Edit's old_string → new_string (what the change does), bounded
+    in time like every preview diff (a huge old_string gets the summary line)."""
+    return unified_lines(str(inp.get("old_string", "")), str(inp.get("new_string", "")),
+                         context=1).lines
 
 
-MAX_DIFF_FILE = 2_000_000
+MAX_DIFF_FILE = 16_000_000  # a bigger file is not read for a preview at all
 
 
-def file_change_diff(name: str, inp: dict[str, Any]) -> list[str] | None:
-    """The change an Edit or Write would make to the file as it is now, with context lines.
-
-    Called before the tool runs (permission prompt, ToolStart); None when the file cannot be
+def file_change_texts(name: str, inp: dict[str, Any]) -> tuple[str, str] | None:
+    """The file as it is now and as an Edit or Write would leave it; None when it cannot be
     read or the edit cannot be located verbatim (the tool may still match tolerantly).
+
+    Reading is quick (bounded by MAX_DIFF_FILE), so callers do it at once, before the tool can
+    touch the file; the diff itself (`change_diff`) may take longer and runs off the event loop.
     """
     path = inp.get("file_path")
     if name not in ("Edit", "Write") or not isinstance(path, str):
@@ -84,15 +84,36 @@ def file_change_diff(name: str, inp: dict[str, Any]) -> list[str] | None:
     except (OSError, UnicodeDecodeError):
         return None
     if name == "Write":
-        new_text = str(inp.get("content", ""))
-    else:
-        old, new = str(inp.get("old_string", "")), str(inp.get("new_string", ""))
-        if not old or old not in old_text:
-            return None
-        new_text = old_text.replace(old, new, -1 if inp.get("replace_all") else 1)
-    diff = difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), lineterm="", n=2)
-    lines = [ln for ln in diff][2:]
-    return lines or None
+        return old_text, str(inp.get("content", ""))
+    old, new = str(inp.get("old_string", "")), str(inp.get("new_string", ""))
+    if not old or old not in old_text:
+        return None
+    return old_text, old_text.replace(old, new, -1 if inp.get("replace_all") else 1)
+
+
+def change_diff(texts: tuple[str, str] | None) -> list[str] | None:
+    """The unified diff (2 context lines) between the two texts, built within a deadline: a
+    one-line summary ("+1234 −567 lines (diff too large to show)") when it cannot be."""
+    if texts is None:
+        return None
+    return unified_lines(*texts, context=2).lines or None
+
+
+def file_change_diff(name: str, inp: dict[str, Any]) -> list[str] | None:
+    """The change an Edit or Write would make to the file as it is now, with context lines.
+
+    Called before the tool runs (permission prompt, ToolStart). It may take up to the diff's
+    deadline: on an event loop, use `file_change_diff_async`.
+    """
+    return change_diff(file_change_texts(name, inp))
+
+
+async def file_change_diff_async(name: str, inp: dict[str, Any]) -> list[str] | None:
+    """`file_change_diff` with the file read now and the diff built in a worker thread, so the
+    event loop (keystrokes, the screen) never waits on it."""
+    import asyncio
+
+    return await asyncio.to_thread(change_diff, file_change_texts(name, inp))
 
 
 def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, Any]],

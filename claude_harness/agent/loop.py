@@ -636,6 +636,9 @@ async def _consume(
                 yield delta
             if finished_tool is not None:
                 executor.add_tool(finished_tool)
+            if acc.ready_tools:  # whole in message_start
+                for tool in acc.take_ready_tools():
+                    executor.add_tool(tool)
         elif kind == "sse_end":
             return
         elif kind == "sse_error":

@@ -17,6 +17,12 @@ _SUMMARY_KEYS = ("query", "url", "command", "code", "path")
 MAX_SUMMARY = 120
 
 
+def is_server_use(block: dict[str, Any]) -> bool:
+    """A call the API runs itself: server_tool_use, mcp_tool_use (the MCP connector)..."""
+    kind = str(block.get("type", ""))
+    return kind.endswith("_tool_use") and kind != "tool_use"
+
+
 def is_server_result(block: dict[str, Any]) -> bool:
     """A result block of a server tool (web_search_tool_result, code_execution_tool_result...)."""
     kind = str(block.get("type", ""))
@@ -28,8 +34,8 @@ def summary_of(use: dict[str, Any] | None) -> str:
     if use is None:
         return ""
     inp = use.get("input") if isinstance(use.get("input"), dict) else {}
-    for key in _SUMMARY_KEYS:
-        value = inp.get(key)
+    # the known keys first, then (an MCP connector tool's own arguments) the first string
+    for value in [*(inp.get(key) for key in _SUMMARY_KEYS), *inp.values()]:
         if isinstance(value, str) and value.strip():
             line = value.strip().splitlines()[0]
             return line if len(line) <= MAX_SUMMARY else line[:MAX_SUMMARY - 1] + "…"

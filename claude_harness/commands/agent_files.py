@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from claude_harness.fsutil import atomic_write_text
+
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$")
 PROMPT_PLACEHOLDER = ("You are a specialised sub-agent. Describe here what you do, how you work "
                       "and what your final report must contain.")
@@ -52,8 +54,7 @@ def create_agent(cwd: Path, name: str, description: str, **fields: object) -> Pa
     if path.exists():
         raise AgentFileError(f"{path} exists already; use /agents edit {name}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(agent_text(name, description.strip(), **fields),  # type: ignore[arg-type]
-                    encoding="utf-8")
+    atomic_write_text(path, agent_text(name, description.strip(), **fields))  # type: ignore[arg-type]
     return path
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from claude_harness.config.paths import user_config_dir
+from claude_harness.fsutil import atomic_write_text
 
 MemoryScope = Literal["project", "user"]
 
@@ -32,6 +33,5 @@ def append_memory(scope: MemoryScope, cwd: Path, text: str) -> Path:
     except FileNotFoundError:
         existing = ""
     separator = "" if not existing or existing.endswith("\n") else "\n"
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(f"{separator}- {note}\n")
+    atomic_write_text(path, f"{existing}{separator}- {note}\n")  # never a half-written note
     return path

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import os
 import socket
 import time
 from collections.abc import Awaitable, Callable
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from claude_harness.fsutil import atomic_write_text
 from claude_harness.mcp.names import sanitize
 
 OAUTH_DIR = "mcp-oauth"
@@ -62,11 +62,7 @@ def _write_private(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
         path.parent.chmod(0o700)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2)
-    tmp.replace(path)
+    atomic_write_text(path, json.dumps(data, indent=2), mode=0o600)
 
 
 class FileTokenStorage:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from claude_harness.fsutil import atomic_write_bytes
 from claude_harness.mcp.connection import McpConnection, ServerGone
 from claude_harness.mcp.content import API_IMAGE_TYPES, output_limit_chars
 from claude_harness.mcp.tools import race_abort
@@ -150,7 +151,7 @@ def _save_blob(uri: Any, mime: str, blob: str, ctx: ToolUseContext) -> str:
     folder = tool_results_dir(ctx.options.session_dir)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"mcp-resource-{hashlib.sha256(data).hexdigest()[:16]}.bin"
-    path.write_bytes(data)
+    atomic_write_bytes(path, data)
     return f"[binary resource {uri} ({mime}, {len(data):,} bytes) saved to {path}]"
 
 

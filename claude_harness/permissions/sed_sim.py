@@ -10,13 +10,13 @@ backup suffix. Anything else returns None and goes through the normal prompt.
 
 from __future__ import annotations
 
-import difflib
 import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from claude_harness.bounded_diff import unified_lines
 from claude_harness.permissions.bash.analysis import Analysis
 from claude_harness.permissions.bash.options import Arg, OptionError
 from claude_harness.permissions.bash.scripts import read_sed_call, read_sed_script
@@ -111,9 +111,9 @@ def simulate_sed(analysis: Analysis, perm: PermissionContext) -> SedSimulation |
             new = copy.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-    diff = "".join(difflib.unified_diff(
-        original.splitlines(keepends=True), new.splitlines(keepends=True),
-        fromfile=str(path), tofile=str(path)))
+    # bounded in time (a summary line past its deadline): this runs before the prompt shows
+    body = unified_lines(original, new, context=3).lines
+    diff = "".join(f"{line}\n" for line in [f"--- {path}", f"+++ {path}", *body]) if body else ""
     return SedSimulation(str(path), new, diff or "(no changes)")
 
 

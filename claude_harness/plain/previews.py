@@ -7,11 +7,11 @@ formatting is unit-testable. Tool output is never parsed as Rich markup (it may 
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from rich.text import Text
 
+from claude_harness.bounded_diff import unified_lines
 from claude_harness.previews import (
     content_text,
     header_argument,
@@ -37,9 +37,9 @@ def tool_header(name: str, inp: dict[str, Any], key_argument: str = "", bullet: 
 
 
 def unified_diff(path: str, old: str, new: str, limit: int = DIFF_LINES) -> list[str]:
-    """old → new as unified diff lines (no ---/+++ header), cut to `limit` lines."""
-    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2))
-    body = [line for line in lines[2:]] if len(lines) >= 2 else lines
+    """old → new as unified diff lines (no ---/+++ header), cut to `limit` lines; built
+    within a deadline (bounded_diff.py), a one-line summary when it cannot be."""
+    body = unified_lines(old, new, context=2).lines
     if len(body) > limit:
         body = [*body[:limit], f"… +{len(body) - limit} more diff lines"]
     return body

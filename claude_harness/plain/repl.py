@@ -350,7 +350,10 @@ class PlainRepl:
         """Show the exact request, let the user pick, send the answer to the session."""
         self.out.settle()
         self.out.pause()
-        self.show_request(request)
+        # A diff of a big edit takes a moment: built off the event loop (keys keep working).
+        body = await asyncio.to_thread(previews.permission_body, request.tool_name,
+                                       request.input, request.preview)
+        self.show_request(request, body)
         assert self.input is not None
         with self.keys.suspended():
             result = await self.input.choose(options_for(request.suggestion))
@@ -375,13 +378,15 @@ class PlainRepl:
         self.session.submit(AnswerElicitation(event.request_id, answer.action, answer.content))
         self.out.resume()
 
-    def show_request(self, request: PermissionRequest) -> None:
+    def show_request(self, request: PermissionRequest, body: list[str] | None = None) -> None:
         title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
         self.out.line(title, "ch.tool")
         if request.tool_name == "ExitPlanMode" and request.preview:
             emit(self.out.console, PlainMarkdown(request.preview))  # the plan, as Markdown
             return
-        for line in previews.permission_body(request.tool_name, request.input, request.preview):
+        if body is None:
+            body = previews.permission_body(request.tool_name, request.input, request.preview)
+        for line in body:
             style = ""
             if line.startswith("+") and request.tool_name != "Bash":
                 style = "ch.diff.add"

@@ -40,7 +40,8 @@ class BlockScanner:
     """Finds where the finished Markdown blocks of a growing text end, reading each line once.
 
     A block is finished at a blank line outside a fenced code block, or right after the line
-    that closes a fence; the last, unfinished line never settles. Feed it whole lines as they
+    that closes its fence (the same character, at least as many as opened it); the last,
+    unfinished line never settles. Feed it whole lines as they
     complete; `settled` is the length of the finished prefix of everything fed (0: none yet).
     """
 
@@ -57,12 +58,12 @@ class BlockScanner:
             self.length += len(line)
             stripped = line.strip()
             if self.in_fence:
-                if stripped.startswith(self.fence) and stripped.strip(self.fence[0]) == "":
+                if _closes(stripped, self.fence):
                     self.in_fence = False
                     self.settled = self.length
-            elif stripped.startswith(("```", "~~~")):
+            elif fence := _opening_fence(stripped):
                 self.in_fence = True
-                self.fence = stripped[:3]
+                self.fence = fence
                 self.has_text = True
             elif not stripped:
                 if self.has_text:
@@ -70,6 +71,23 @@ class BlockScanner:
             else:
                 self.has_text = True
         return self.settled
+
+
+def _opening_fence(stripped: str) -> str:
+    """The fence a line opens (its whole run of 3+ backticks or tildes), or "" (CommonMark: a
+    backtick fence's info string holds no backtick)."""
+    if not stripped.startswith(("```", "~~~")):
+        return ""
+    run = len(stripped) - len(stripped.lstrip(stripped[0]))
+    if stripped[0] == "`" and "`" in stripped[run:]:
+        return ""
+    return stripped[:run]
+
+
+def _closes(stripped: str, fence: str) -> bool:
+    """Does the line close `fence`: the same character, at least as many, nothing after? So a
+    ```` block holding ``` lines stays one block until its own ```` line."""
+    return stripped.startswith(fence) and stripped.strip(fence[0]) == ""
 
 
 def split_settled(text: str) -> int:

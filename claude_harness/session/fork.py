@@ -12,12 +12,12 @@ a user message by uuid still finds it in the fork.
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claude_harness.fsutil import atomic_write_text
 from claude_harness.session.resume import read_entries
 
 Entry = dict[str, Any]
@@ -69,10 +69,5 @@ def fork_transcript(source: Path, *, ending_before: str | None = None,
     target = source.with_name(f"{new_id}.jsonl")
     lines = [json.dumps({**entry, "sessionId": new_id}, ensure_ascii=False,
                         separators=(",", ":")) + "\n" for entry in chain]
-    tmp = target.with_name(f".{target.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.writelines(lines)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, target)
+    atomic_write_text(target, "".join(lines))
     return Fork(new_id, target, sum(1 for e in chain if e.get("type") in ("user", "assistant")))

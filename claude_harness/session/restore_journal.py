@@ -4,7 +4,8 @@ A rewind changes many files; a crash half-way must not leave some files rewound 
 The protocol:
 
 1. `restore.pending` lists the temp files about to be created (so a crash now can clean them).
-2. Each new content is written to a temp file beside its target and fsynced.
+2. Each new content is written to a temp file beside its target, fsynced, with the target's
+   mode and owner (fsutil.prepare_beside, the one atomic writer's first half).
 3. COMMIT: `restore.pending` is renamed to `restore.journal` (one atomic rename).
 4. Each temp file is renamed over its target; deletions are done.
 5. `restore.journal` is removed.
@@ -19,11 +20,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import stat
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+
+from claude_harness.fsutil import atomic_write_text, fsync_dir, prepare_beside, write_target
 
 PENDING = "restore.pending"
 JOURNAL = "restore.journal"
@@ -42,27 +44,8 @@ class FileOp:
     mode: int | None = None
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _write_json_atomically(path: Path, value: object) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(value, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    atomic_write_text(path, json.dumps(value), follow_symlinks=False)
 
 
 def _temp_name(target: str) -> str:
@@ -88,6 +71,9 @@ class RestoreJournal:
         """Apply every op, or (if we die before the commit) none of them."""
         self.recover()
         self.folder.mkdir(parents=True, exist_ok=True)
+        # A write goes through a symlink (the link stays), as Edit and Write do.
+        ops = [op if op.content is None else FileOp(write_target(op.path), op.content, op.mode)
+               for op in ops]
         entries = [
             {"path": op.path, "tmp": _temp_name(op.path) if op.content is not None else None}
             for op in ops
@@ -103,7 +89,7 @@ class RestoreJournal:
                 if progress is not None:
                     progress("prepared", index + 1, len(futures))
         os.replace(self.pending_path, self.journal_path)  # the commit point
-        _fsync_dir(self.folder)
+        fsync_dir(self.folder)
         self._roll_forward(entries, progress)
 
     def recover(self) -> bool:
@@ -122,21 +108,11 @@ class RestoreJournal:
     # ── steps ──────────────────────────────────────────────────────────────────────────────
 
     def _prepare(self, op: FileOp, tmp: str) -> None:
+        """The new content in its temp file, fsynced, with the file's mode and owner (fsutil)."""
         assert op.content is not None
         os.makedirs(os.path.dirname(op.path), exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(op.content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, op.mode if op.mode is not None else self._mode_for(op.path))
-
-    @staticmethod
-    def _mode_for(path: str) -> int:
-        try:
-            return stat.S_IMODE(os.stat(path).st_mode)
-        except OSError:
-            return DEFAULT_FILE_MODE
+        mode = op.mode if op.mode is not None or os.path.exists(op.path) else DEFAULT_FILE_MODE
+        prepare_beside(op.path, op.content, mode=mode, tmp=tmp)
 
     def _roll_forward(self, entries: list[dict[str, str | None]], progress: Progress | None) -> None:
         for index, entry in enumerate(entries):
@@ -149,7 +125,7 @@ class RestoreJournal:
             if progress is not None:
                 progress("applied", index + 1, len(entries))
         for folder in {os.path.dirname(str(e["path"])) for e in entries}:
-            _fsync_dir(Path(folder))
+            fsync_dir(Path(folder))
         self.journal_path.unlink(missing_ok=True)
 
     @staticmethod

@@ -27,6 +27,7 @@ from claude_harness.testing.events import (
     format_sse,
     malformed_frame,
 )
+from claude_harness.testing.recorded import sse_frame_texts
 from claude_harness.testing.script import ScriptError, Turn, load_script_with_options
 from claude_harness.testing.side import load_side
 from claude_harness.testing.state import STATUS_FOR_TYPE, ErrorReply, ServerState, TurnReply
@@ -149,6 +150,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _stream(self, index: int, reply: TurnReply, model: str) -> None:
         turn, fault = reply.turn, reply.turn.fault
+        if turn.sse is not None:
+            return self._stream_recorded(index, reply)
         events = build_stream(turn, f"msg_mock_{index:06d}", model, reply.usage,
                               reply.omit_thinking)
         cut = len(events)
@@ -160,12 +163,7 @@ class _Handler(BaseHTTPRequestHandler):
             cut = fault.malformed_after_events
         elif fault is not None and fault.stall_after_events is not None:
             cut = fault.stall_after_events
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream; charset=utf-8")
-        self.send_header("cache-control", "no-cache")
-        self.send_header("transfer-encoding", "chunked")
-        self.send_header("request-id", self._request_id(index))
-        self.end_headers()
+        self._start_sse(index)
         end = self.server.state.record_response_end
         try:
             for name, data in events[:cut]:
@@ -199,6 +197,26 @@ class _Handler(BaseHTTPRequestHandler):
             if not any(e["event"] == "response_end" and e["index"] == index
                        for e in self.server.state.log):
                 end(index, 200, client_disconnected=True, **reply.log_tag)
+
+    def _start_sse(self, index: int) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream; charset=utf-8")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("transfer-encoding", "chunked")
+        self.send_header("request-id", self._request_id(index))
+        self.end_headers()
+
+    def _stream_recorded(self, index: int, reply: TurnReply) -> None:
+        """Play a recorded SSE body as it was sent, one frame per chunk."""
+        assert reply.turn.sse is not None
+        self._start_sse(index)
+        try:
+            for frame in sse_frame_texts(reply.turn.sse):
+                self._send_chunk(frame, reply.turn)
+            self.server.state.record_response_end(index, 200, recorded=True, **reply.log_tag)
+            self._write(b"0\r\n\r\n")
+        except OSError:
+            self.close_connection = True
 
     def _send_chunk(self, payload: bytes, turn: Turn) -> None:
         if turn.delay:

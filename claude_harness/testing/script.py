@@ -23,6 +23,9 @@ Format (a JSON file, a dict, or a bare list of turns)::
                       (a non-streamed answer sleeps it once),
              "chunk_size": optional max characters per delta chunk (default 24),
              "fault": optional FAULT}
+          | {"sse": "<an SSE body recorded from the real API>"}: sent byte for byte (frame
+             by frame); what it issues (thinking, tool ids, server tool blocks) is read from
+             it (recorded.py), so its blocks must come back as they were
           | "some text"                                  (shorthand for one text block)
     BLOCK = {"type": "text", "text": ...} | "some text"
           | {"type": "thinking", "thinking": ..., "signature": optional (default: a
@@ -105,13 +108,13 @@ class Block:
 
     def to_api(self, omit_thinking: bool = False) -> dict[str, Any]:
         """The block as the API shows it in a complete (non-streamed) Message."""
+        if self.raw is not None:  # verbatim: a recorded block, a server tool result...
+            return dict(self.raw)
         if self.type == "text":
             return {"type": "text", "text": self.text}
         if self.type == "thinking":
             return {"type": "thinking", "thinking": "" if omit_thinking else self.text,
                     "signature": self.signature}
-        if self.raw is not None:
-            return dict(self.raw)
         return {"type": self.type, "id": self.tool_id, "name": self.name,
                 "input": self.parsed_input()}
 
@@ -143,6 +146,7 @@ class Turn:
     delay: float = 0.0
     chunk_size: int = DEFAULT_CHUNK_SIZE
     fault: Fault | None = None
+    sse: str | None = None  # a recorded SSE body, played verbatim
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,8 @@ def _parse_turn(index: int, raw: Any) -> Turn:
         raw = {"content": [raw]}
     if not isinstance(raw, dict):
         raise ScriptError(f"{where}: a turn must be an object or a string")
+    if "sse" in raw:
+        return _recorded_turn(where, index, raw)
     unknown = set(raw) - {"content", "stop_reason", "stop_sequence", "usage", "delay",
                           "chunk_size", "fault"}
     if unknown:
@@ -220,6 +226,23 @@ def _parse_turn(index: int, raw: Any) -> Turn:
     return Turn(index=index, blocks=blocks, stop_reason=stop_reason,
                 stop_sequence=raw.get("stop_sequence"), usage=dict(usage),
                 delay=float(delay), chunk_size=chunk_size, fault=fault)
+
+
+def _recorded_turn(where: str, index: int, raw: dict[str, Any]) -> Turn:
+    """A turn that plays a recorded SSE body; its blocks are what that body adds up to."""
+    from claude_harness.testing.recorded import message_blocks, sse_frames
+
+    if set(raw) != {"sse"} or not isinstance(raw["sse"], str):
+        raise ScriptError(f"{where}: a recorded turn is {{\"sse\": \"<SSE text>\"}} alone")
+    try:
+        content, stop_reason = message_blocks(sse_frames(raw["sse"]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ScriptError(f"{where}.sse is not a Messages API stream: {exc}") from exc
+    blocks = tuple(Block(type=str(b.get("type")), text=str(b.get("thinking", "")),
+                         signature=str(b.get("signature", "")), tool_id=str(b.get("id", "")),
+                         name=str(b.get("name", "")), raw=b) for b in content)
+    return Turn(index=index, blocks=blocks, stop_reason=stop_reason or "end_turn",
+                sse=raw["sse"])
 
 
 def _parse_block(where: str, turn: int, n: int, raw: Any) -> Block:

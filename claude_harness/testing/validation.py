@@ -35,6 +35,7 @@ class IssuedThinking:
     # server_tool_use id / result tool_use_id -> the block as issued (compact JSON)
     server_blocks: dict[tuple[str, str], str] = field(default_factory=dict)
     paused: list[list[dict[str, Any]]] = field(default_factory=list)  # pause_turn contents
+    redacted: set[str] = field(default_factory=set)  # redacted_thinking data issued verbatim
 
     def record(self, blocks: list[tuple[str, str]], tool_ids: list[str],
                marks: list[tuple[str, str]] | None = None) -> None:
@@ -49,6 +50,8 @@ class IssuedThinking:
 
     def record_response(self, content: list[dict[str, Any]], stop_reason: str) -> None:
         for block in content:
+            if block.get("type") == "redacted_thinking" and isinstance(block.get("data"), str):
+                self.redacted.add(block["data"])
             key = _server_key(block)
             if key is not None:
                 self.server_blocks[key] = _canonical(block)
@@ -60,7 +63,7 @@ def _server_key(block: Any) -> tuple[str, str] | None:
     if not isinstance(block, dict):
         return None
     kind = str(block.get("type", ""))
-    if kind == "server_tool_use":
+    if kind.endswith("_tool_use") and kind != "tool_use":  # server_tool_use, mcp_tool_use
         return (kind, str(block.get("id")))
     if kind.endswith("_tool_result") and kind != "tool_result" and "tool_use_id" in block:
         return (kind, str(block.get("tool_use_id")))
@@ -255,7 +258,8 @@ def _check_thinking(body: dict[str, Any], messages: list[dict[str, Any]],
         for n, block in enumerate(_blocks(message)):
             where = f"messages.{i}.content.{n}"
             if block["type"] == "redacted_thinking":
-                if not genuine_redacted(block.get("data")):
+                if not genuine_redacted(block.get("data")) \
+                        and block.get("data") not in issued.redacted:
                     raise RequestInvalid(f"{where}: Invalid `data` in `redacted_thinking` block; "
                                          "it must be sent back unchanged")
                 continue

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claude_harness.fsutil import atomic_write_text
 from claude_harness.protocol.context import ContentReplacementState
 
 PREVIEW_CHARS = 2_000
@@ -34,9 +35,7 @@ def persist_large_result(content: str, limit: float, session_dir: Path | None) -
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{digest}.txt"
     if not path.exists():
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(content, encoding="utf-8", errors="surrogatepass")
-        tmp.replace(path)
+        atomic_write_text(path, content, errors="surrogatepass")
     preview = content[:PREVIEW_CHARS]
     return (
         "<persisted-output>\n"

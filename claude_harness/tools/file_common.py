@@ -14,13 +14,13 @@ import difflib
 import os
 import re
 import stat
-import tempfile
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from claude_harness.fsutil import atomic_write_bytes
 from claude_harness.permissions.paths import folds_case, on_disk_spelling
 from claude_harness.protocol.tool import VALID, ToolError, ValidationResult
 
@@ -424,63 +424,18 @@ def make_parent_dirs(path: str) -> None:
         raise ToolError(f"Permission denied creating folder {parent}.", code="permission") from exc
 
 
-def _current_umask() -> int:
-    """The umask, read without changing it where the OS allows: os.umask() sets it to learn it,
-    and a file another thread creates in that instant would get the wrong mode."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for row in status:
-                if row.startswith("Umask:"):
-                    return int(row.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
-
-
-def _default_mode() -> int:
-    return 0o666 & ~_current_umask()
-
-
 def atomic_write(path: str, data: bytes) -> int:
-    """Replace `path` with `data` so a reader sees the old file or the new one, never half:
-    a temp file in the same folder, fsync, then os.replace. The file keeps its permission bits
-    (and owner, when we may set it); a new file gets the usual umask mode. Returns mtime_ns."""
-    old = stat_or_none(path)
-    parent = os.path.dirname(path)
+    """Replace `path` with `data` so a reader sees the old file or the new one, never half
+    (fsutil: a temp file beside it, fsync of the file and its folder, then a rename). The file
+    keeps its permission bits and owner; a new file gets the usual umask mode; a symlink is
+    written through. Returns mtime_ns."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
+        return atomic_write_bytes(path, data).st_mtime_ns
     except PermissionError as exc:
-        raise ToolError(f"Permission denied writing into {parent}.", code="permission") from exc
+        raise ToolError(f"Permission denied writing into {os.path.dirname(path)}.",
+                        code="permission") from exc
     except OSError as exc:
         raise ToolError(f"Cannot write {path}: {exc.strerror or exc}.", code="os_error") from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if old is not None:
-            os.chmod(tmp, stat.S_IMODE(old.st_mode))
-            if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
-                try:
-                    os.chown(tmp, old.st_uid, old.st_gid)
-                except OSError:
-                    pass  # not ours to give away; the content still lands
-        else:
-            os.chmod(tmp, _default_mode())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise ToolError(
-                f"Cannot write {path}: {exc.strerror or exc}.", code="os_error"
-            ) from exc
-        raise
-    return os.stat(path).st_mtime_ns
 
 
 def numbered(lines: list[str], first: int) -> str:

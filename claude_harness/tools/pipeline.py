@@ -46,6 +46,7 @@ from claude_harness.protocol.tool import ContextModifier, Tool, ToolContent, Too
 from claude_harness.tools.budget import persist_large_result
 from claude_harness.tools.errors import classify_tool_error, log_tool_error
 from claude_harness.tools.registry import find_base_tool
+from claude_harness.tools.tool_search import loaded_by_call
 
 Emit = Callable[[AgentEvent], None]
 
@@ -465,6 +466,9 @@ async def new_messages(call: ToolCall) -> ToolOutcome | None:
     if call.result is not None:
         call.new_messages = list(call.result.new_messages)
         call.context_modifier = call.result.context_modifier
+        if call.tool is not None and call.tool.should_defer and not call.is_error:
+            call.context_modifier = loaded_by_call(call.tool.name, call.ctx,
+                                                   call.context_modifier)
     return None
 
 

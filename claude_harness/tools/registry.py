@@ -39,7 +39,9 @@ _BUILTIN_SPECS: tuple[tuple[str, str], ...] = (
 )
 
 # Rarely used built-ins are announced by name only and loaded through ToolSearch; MCP tools are
-# deferred too when a session has more than MCP_DEFER_THRESHOLD of them.
+# deferred too when a session has more than MCP_DEFER_THRESHOLD of them. A deferred built-in
+# the model calls by name before ToolSearch runs all the same (its input model checks the
+# input), as a deferred MCP tool does.
 DEFERRED_BUILTINS = frozenset({"NotebookEdit", "WebFetch", "WebSearch"})
 MCP_DEFER_THRESHOLD = 10
 TOOL_SEARCH = "ToolSearch"
@@ -80,7 +82,8 @@ def assemble_tool_pool(
     """
     wanted = set(only) if only is not None else None
     builtins = [
-        replace(t, should_defer=True) if t.name in DEFERRED_BUILTINS else t
+        replace(t, should_defer=True, loads_when_called=True) if t.name in DEFERRED_BUILTINS
+        else t
         for t in get_all_base_tools()
         if t.is_enabled()
         and t.name != TOOL_SEARCH

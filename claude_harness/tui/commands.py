@@ -16,6 +16,7 @@ from claude_harness.commands.mcp_prompts import prompt_help_lines
 from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
 from claude_harness.config.paths import data_dir
 from claude_harness.event_text import effort_status
+from claude_harness.fsutil import atomic_write_text
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
 from claude_harness.session.titles import search, summarize
@@ -192,7 +193,7 @@ async def _export(host: Host, args: str) -> None:
     if not target.is_absolute():
         target = host.cwd / target
     try:
-        target.write_text(conversation_markdown(host.view.messages), encoding="utf-8")
+        atomic_write_text(target, conversation_markdown(host.view.messages))
     except OSError as exc:
         await host.post_notice(f"Could not export: {exc}", "error")
         return

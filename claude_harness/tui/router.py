@@ -5,6 +5,7 @@ the session-state events (busy, mode, totals, permission prompts) itself.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual.widget import Widget
@@ -36,6 +37,10 @@ from claude_harness.tui.widgets.server_tool import ServerToolView
 from claude_harness.tui.widgets.thinking import RedactedThinkingView, ThinkingView
 from claude_harness.tui.widgets.tool_call import ToolCallView
 from claude_harness.tui.widgets.user_prompt import UserPromptView
+
+
+async def _diff_into(view: ToolCallView, texts: tuple[str, str]) -> None:
+    view.set_diff(await asyncio.to_thread(previews.change_diff, texts))
 
 
 class TurnRenderer:
@@ -102,11 +107,13 @@ class TurnRenderer:
                          key: str = "") -> ToolCallView:
         view = self.tools.get(tid)
         if view is None:
-            diff = previews.file_change_diff(name, inp) if inp else None
-            view = ToolCallView(tid, name, inp, key, diff)
+            texts = previews.file_change_texts(name, inp) if inp else None  # before it runs
+            view = ToolCallView(tid, name, inp, key)
             view.set_class(self.expanded, "-expanded")
             self.tools[tid] = view
             await self.conversation.add(view)
+            if texts is not None:  # the diff itself is built in a thread, never on the loop
+                view.run_worker(_diff_into(view, texts), group="diff")
         elif inp and not view.tool_input:
             view.tool_input = inp
         return view

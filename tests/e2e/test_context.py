@@ -105,15 +105,23 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any,
         assert len(sent) == 29 and sent[0]["thinking"] == "Step 0: plan the calls."
 
 
-async def test_a_deferred_tool_must_be_loaded_first(project: Path, api: Any) -> None:
-    nb = str(project / "x.ipynb")
-    server = api([{"content": [{"type": "tool_use", "name": "NotebookEdit",
-                                "input": {"notebook_path": nb, "cell_id": "a",
+async def test_a_deferred_tool_called_directly_runs(project: Path, api: Any) -> None:
+    """Announced by name only (deferred), NotebookEdit still runs when called before ToolSearch
+    (issue 22), as a deferred MCP tool does."""
+    nb = project / "x.ipynb"
+    nb.write_text(json.dumps({"cells": [{"cell_type": "code", "id": "a", "metadata": {},
+                                         "source": "x", "outputs": [], "execution_count": None}],
+                              "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    server = api([{"content": [{"type": "tool_use", "name": "Read",
+                                "input": {"file_path": str(nb)}}]},
+                  {"content": [{"type": "tool_use", "name": "NotebookEdit",
+                                "input": {"notebook_path": str(nb), "cell_id": "a",
                                           "new_source": "y"}}]}, TEXT])
     engine = make_engine(server, project, mode="acceptEdits")
     events = await run_prompt(engine, "edit")
-    result = next(e for e in events if isinstance(e, ToolResultEvent))
-    assert result.is_error and 'ToolSearch with query "select:NotebookEdit"' in result.content
+    result = [e for e in events if isinstance(e, ToolResultEvent)][-1]
+    assert not result.is_error, result.content
+    assert "".join(json.loads(nb.read_text())["cells"][0]["source"]) == "y"
     first_user = server.requests[0]["messages"][0]["content"]
     assert any("NotebookEdit" in b["text"] and "deferred" in b["text"] for b in first_user)
 

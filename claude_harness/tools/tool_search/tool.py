@@ -17,6 +17,7 @@ from pydantic import Field
 
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
+    ContextModifier,
     Tool,
     ToolInput,
     ToolResult,
@@ -69,6 +70,23 @@ def render(data: dict[str, Any]) -> str | list[dict[str, Any]]:
     if not data["matches"]:
         return f"No deferred tools matched {data['query']!r}."
     return [{"type": "tool_reference", "tool_name": n} for n in data["matches"]]
+
+
+def loaded_by_call(name: str, ctx: ToolUseContext,
+                   then: ContextModifier | None = None) -> ContextModifier | None:
+    """A deferred tool the model called straight from its name in the deferred list (no
+    ToolSearch first) ran like any other; from then on it counts as loaded, as if ToolSearch
+    had returned it. `then` is the call's own modifier, applied first; it alone when the tool
+    was already loaded."""
+    if name in ctx.options.loaded_deferred:
+        return then
+
+    def load(c: ToolUseContext) -> ToolUseContext:
+        c = then(c) if then is not None else c
+        return replace(c, options=replace(c.options, loaded_deferred=c.options.loaded_deferred
+                                          | {name}))
+
+    return load
 
 
 def loaded_from_history(messages: list[dict[str, Any]]) -> frozenset[str]:

@@ -29,8 +29,16 @@ TITLES = {"ExitPlanMode": "The plan is ready. Leave plan mode and start implemen
 MAX_PREVIEW_LINES = 14
 
 
-def describe(request: PermissionRequest) -> list[str]:
-    """The exact thing the user approves: the command, the diff, or the input."""
+def needs_file_diff(request: PermissionRequest) -> bool:
+    """An Edit or Write of a file on disk: its diff is built off the event loop."""
+    return (not request.preview and request.tool_name in ("Edit", "Write")
+            and isinstance(request.input.get("file_path"), str))
+
+
+def describe(request: PermissionRequest, diff: list[str] | None = None,
+             pending: bool = False) -> list[str]:
+    """The exact thing the user approves: the command, the diff, or the input. `diff` is the
+    file change once built; `pending` says it is still being built (a line says so)."""
     inp = request.input
     if request.preview:
         lines = request.preview.splitlines()
@@ -38,8 +46,10 @@ def describe(request: PermissionRequest) -> list[str]:
         lines = str(inp["command"]).splitlines()
         if inp.get("description"):
             lines.append(f"({inp['description']})")
-    elif (diff := previews.file_change_diff(request.tool_name, inp)) is not None:
+    elif diff is not None:
         lines = [str(inp.get("file_path", ""))] + diff
+    elif pending:
+        lines = [str(inp.get("file_path", "")), "(working out the change…)"]
     elif request.tool_name in ("Edit", "MultiEdit") and "old_string" in inp:
         lines = [str(inp.get("file_path", ""))] + previews.edit_diff(inp)
     elif request.tool_name == "Write" and "content" in inp:
@@ -111,7 +121,9 @@ class PermissionPrompt(Vertical, can_focus=True):
             with VerticalScroll(classes="perm-plan"):
                 yield Static(RichMarkdown(self.request.preview), classes="perm-body")
         else:
-            yield Static("\n".join(describe(self.request)), classes="perm-body", markup=False)
+            pending = needs_file_diff(self.request)
+            yield Static("\n".join(describe(self.request, pending=pending)), classes="perm-body",
+                         markup=False)
         if self.request.reason:
             yield Static(self.request.reason, classes="perm-reason", markup=False)
         yield Static("Do you want to proceed?")
@@ -125,6 +137,14 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         self.focus()
+        if needs_file_diff(self.request) and self.request.tool_name != "ExitPlanMode":
+            self.run_worker(self._show_file_diff(), group="diff", exclusive=True)
+
+    async def _show_file_diff(self) -> None:
+        """Build the diff in a thread (a big file's takes a moment; the prompt and the keys
+        work meanwhile), then show it in place of the placeholder line."""
+        diff = await previews.file_change_diff_async(self.request.tool_name, self.request.input)
+        self.query_one(".perm-body", Static).update("\n".join(describe(self.request, diff)))
 
     def _queue_text(self) -> str:
         return f"{self.queued} more request(s) waiting" if self.queued else ""

@@ -82,6 +82,14 @@ class ToolCallView(Vertical):
             self._progress.append(line[:500])
         self._progress_view.update("\n".join(self._progress))
 
+    def set_diff(self, diff: list[str] | None) -> None:
+        """The Edit/Write change, built off the event loop after the view appeared (a big
+        file's diff takes a moment); a result already shown is redrawn with it."""
+        self.diff = diff
+        if self.finished is not None and diff and not self.is_error:
+            self.result_lines = diff
+            self._render_result()
+
     def finish(self, content: Any, is_error: bool) -> None:
         self.finished = clock.now()
         self.is_error = is_error
