@@ -90,8 +90,8 @@ def test_every_data_file_of_the_source_package_is_installed(outside: Path) -> No
 
 
 def test_the_code_paths_that_open_data_files_work_installed(outside: Path) -> None:
-    """Each loader, run by the installed interpreter: every tool's prompt, both front ends'
-    theme loaders for every shipped theme."""
+    """Each loader, run by the installed interpreter: every tool's prompt, the bundled ripgrep
+    (its version and hash checked), both front ends' theme loaders for every shipped theme."""
     names = shipped_themes()
     out = installed_python(
         "from pathlib import Path\n"
@@ -99,6 +99,9 @@ def test_the_code_paths_that_open_data_files_work_installed(outside: Path) -> No
         "from claude_harness.tools.registry import assemble_tool_pool\n"
         "from claude_harness.tui.themes import load_themes\n"
         "from claude_harness.plain.theme import load_theme\n"
+        "from claude_harness.tools.grep.ripgrep import find_rg\n"
+        "import sys\n"
+        "assert Path(find_rg()).parent == Path(sys.executable).parent, find_rg()\n"
         "pool = assemble_tool_pool(PermissionContext(mode='default', cwd=Path.cwd()))\n"
         "assert all(t.description.strip() for t in pool), 'a tool without its prompt'\n"
         "themes, errors = load_themes()\n"
