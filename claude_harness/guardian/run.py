@@ -9,8 +9,10 @@ child that keeps the pipes open cannot hold us past a short grace once the comma
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
+import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from claude_harness.guardian.spawn import ChildHandle, kill_group, spawn_piped
 
 CAPTURE_LIMIT_BYTES = 256 * 1024
 PIPE_GRACE_S = 0.5  # how long to wait for EOF once the command itself has exited
+KILL_WAIT_S = 5.0  # for the exit of a command killed at its deadline
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,15 @@ def run_captured(argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout
     finally:
         for fd in kept:
             os.close(fd)
-    if process.child.poll() is None and time.monotonic() >= deadline:
+    out, err = bytes(kept[process.stdout]), bytes(kept[process.stderr])
+    try:  # the pipes are closed (or the deadline passed): it has exited, or it gets the rest
+        code = process.child.wait(max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
         kill_group(process.child.pid)
-        process.child.wait(PIPE_GRACE_S * 4)
-        return Completed(None, bytes(kept[process.stdout]), bytes(kept[process.stderr]),
-                         timed_out=True)
-    code = process.child.wait(max(0.0, deadline - time.monotonic()) + PIPE_GRACE_S)
-    return Completed(code, bytes(kept[process.stdout]), bytes(kept[process.stderr]))
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.child.wait(KILL_WAIT_S)
+        return Completed(None, out, err, timed_out=True)
+    return Completed(code, out, err)
 
 
 def _drain(child: ChildHandle, kept: dict[int, bytearray], deadline: float, limit: int) -> None:
