@@ -63,9 +63,8 @@ def shipped_themes() -> list[str]:
 def test_the_package_comes_from_the_venv_not_the_checkout(outside: Path) -> None:
     where = installed_python("import claude_harness; print(claude_harness.__file__)", outside,
                              outside.parent / "home").strip()
-    assert Path(where).is_relative_to(Path(VENV or "").resolve()) or \
-        Path(where).is_relative_to(Path(VENV or ""))
-    assert not Path(where).resolve().is_relative_to(CHECKOUT)
+    assert Path(where).resolve().is_relative_to(Path(VENV or "").resolve()), where
+    assert not Path(where).resolve().is_relative_to(CHECKOUT), where
 
 
 def test_version(outside: Path) -> None:
