@@ -223,11 +223,13 @@ def _bash_environment(session: Session) -> None:
 
 
 def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Session) -> None:
-    """`cleanupPeriodDays`: transcripts older than that go (never the current one)."""
+    """`cleanupPeriodDays`: transcripts older than that go (never the current one, nor one a
+    live process holds: each is deleted only under its session lock)."""
     from claude_harness.config.cleanup import remove_old_transcripts
+    from claude_harness.session.lock import claim_session
 
     keep = Path(session.transcript_path) if session.transcript_path else None
-    remove_old_transcripts(store, chosen.cleanup_period_days, keep=keep)
+    remove_old_transcripts(store, chosen.cleanup_period_days, claim=claim_session, keep=keep)
 
 
 def _debug_report(opts: RunOptions, session: Session) -> None:

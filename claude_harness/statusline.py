@@ -7,10 +7,11 @@ output_style {name}, cost {...}, context_window {...}, exceeds_200k_tokens, so t
 already wrote for Claude Code work unchanged.
 
 The runner never blocks its caller: `request(payload)` only records the latest state; a
-background task waits DEBOUNCE seconds (a burst of changes runs the script once), runs it with a
-timeout (its whole process group is killed past it), and reports the output. A failing or slow
-script keeps the last good line; an empty output from a successful run clears it. Colours (ANSI
-escapes) are kept: `StatusLineOutput.rich_line()` turns the first line into styled text.
+background task waits DEBOUNCE seconds (a burst of changes runs the script once), runs it under
+the process guardian with a timeout (its whole process group is killed past it), and reports
+the output. A failing or slow script keeps the last good line; an empty output from a
+successful run clears it. Colours (ANSI escapes) are kept: `StatusLineOutput.rich_line()`
+turns the first line into styled text.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,33 +168,27 @@ class StatusLineRunner:
                 await self._run(payload)
 
     async def _run(self, payload: dict[str, Any]) -> None:
+        """Run the command once under the process guardian (hooks/process.py: it dies with
+        the harness, even after a `kill -9`; past the timeout its whole group is killed)."""
+        from claude_harness.hooks.process import run_process
+
         self.runs += 1
-        try:
-            process = await asyncio.create_subprocess_shell(
-                self.config.command, cwd=self.cwd, stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                start_new_session=True)
-        except OSError as exc:
-            self.last_error = f"could not start the status line command: {exc}"
+        done = await run_process(self.config.command, json.dumps(payload).encode(),
+                                 cwd=self.cwd, env=os.environ.copy(), timeout_s=self.timeout,
+                                 capture_limit=MAX_OUTPUT_BYTES)
+        if done.spawn_error is not None:
+            self.last_error = f"could not start the status line command: {done.spawn_error}"
             return
-        data = json.dumps(payload).encode()
-        try:
-            stdout, stderr = await asyncio.wait_for(process.communicate(data), self.timeout)
-        except TimeoutError:
-            _kill_group(process.pid)
-            await process.wait()
+        if done.timed_out:
             self.last_error = f"the status line command took longer than {self.timeout:g} s"
             return
-        except asyncio.CancelledError:
-            _kill_group(process.pid)
-            raise
-        if process.returncode != 0:
-            detail = stderr.decode("utf-8", "replace").strip().splitlines()
-            self.last_error = (f"the status line command exited with {process.returncode}"
+        if done.exit_code != 0:
+            detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            self.last_error = (f"the status line command exited with {done.exit_code}"
                                + (f": {detail[-1]}" if detail else ""))
             return
         self.last_error = ""
-        self.current = parse_output(stdout)
+        self.current = parse_output(done.stdout)
         self.on_update(self.current)
 
     async def aclose(self) -> None:
@@ -205,7 +199,3 @@ class StatusLineRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)

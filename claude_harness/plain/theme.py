@@ -1,4 +1,4 @@
-"""Map a theme file (themes/<name>.toml, the same files the Textual app loads) to Rich styles
+"""Map a theme file (claude_harness/themes/<name>.toml, the same files the Textual app loads) to Rich styles
 and a prompt-toolkit style, so `--theme` colours the plain REPL where the colours map.
 
 Only a handful of roles exist in line mode (accent, tool header, error, warning, success, dim);
@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.theme import Theme
 
 from claude_harness.bootstrap import data_dir
+from claude_harness.themes import builtin_themes_dir
 
 DEFAULT_THEME = "dark"
 DEFAULT_COLOURS = {
@@ -63,8 +64,7 @@ class PlainTheme:
 
 def theme_dirs() -> list[Path]:
     """User themes first (data dir), then the ones shipped with the project."""
-    shipped = Path(__file__).resolve().parents[2] / "themes"
-    return [data_dir() / "themes", shipped]
+    return [data_dir() / "themes", builtin_themes_dir()]
 
 
 def load_theme(name: str | None) -> tuple[PlainTheme, str | None]:

@@ -84,6 +84,13 @@ class SessionLock:
         self._fd = None
 
 
+def claim_session(transcript: Path) -> SessionLock | None:
+    """The session's lock, taken, when no live process holds it (transcript cleanup deletes a
+    session only while holding it); None when one does. Raises OSError as `acquire` does."""
+    result = SessionLock.acquire(transcript)
+    return result if isinstance(result, SessionLock) else None
+
+
 def lock_holder(transcript: Path) -> int | None:
     """The pid of the live process writing this session (-1 when unknown), or None if free."""
     path = lock_path_for(transcript)

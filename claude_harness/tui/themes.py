@@ -1,7 +1,8 @@
 """Theme files (TOML) registered as Textual `Theme` objects.
 
-Built-in themes live in the top-level `themes/` folder; users may drop more into
-`<data dir>/themes/`. Widgets use only `$variables`, so a theme file is all a new look needs.
+Built-in themes live in the package (`claude_harness/themes/`, shipped in the wheel and found
+through `importlib.resources`, so an installed copy finds them as a checkout does); users may
+drop more into `<data dir>/themes/`. Widgets use only `$variables`, so a theme file is all a new look needs.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from claude_harness.config.paths import (
     user_settings_path,
 )
 from claude_harness.config.settings_write import update_json_file
+from claude_harness.themes import builtin_themes_dir
 
-BUILTIN_DIR = Path(__file__).resolve().parents[2] / "themes"
+BUILTIN_DIR = builtin_themes_dir()
 DEFAULT_THEME = "dark"
 _THEME_KEYS = {
     "name", "primary", "secondary", "warning", "error", "success", "accent", "foreground",

@@ -16,6 +16,7 @@ from claude_harness.config.cleanup import remove_old_transcripts
 from claude_harness.config.rules import load_rules, rules_for_file
 from claude_harness.config.settings import load_settings
 from claude_harness.config.settings_keys import session_settings, settings_report
+from claude_harness.session.lock import claim_session
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -120,7 +121,7 @@ def test_old_transcripts_are_removed_and_nothing_else(env: dict[str, Path]) -> N
     stale = time.time() - 40 * 86_400
     os.utime(old, (stale, stale))
     os.utime(history, (stale, stale))
-    assert remove_old_transcripts(store, 30) == [old]
+    assert remove_old_transcripts(store, 30, claim=claim_session) == [old]
     assert new.exists() and history.exists() and not old.exists()
 
 

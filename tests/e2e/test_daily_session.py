@@ -110,12 +110,24 @@ async def test_the_model_hears_when_a_background_command_ends(project: Path, api
     assert any(isinstance(e, Notice) and "Background command" in e.text for e in events)
 
 
+async def until_no_task_runs(session: Any, timeout: float = 30.0) -> None:
+    """Wait for the state (every background task ended), not a fixed while."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        listed = next(e for e in await run_op(session, ListTasks()) if isinstance(e, TasksListed))
+        if listed.tasks and all(t.state != "running" for t in listed.tasks):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("a background task is still running")
+
+
 async def test_a_background_command_that_ends_between_turns_is_told_at_the_next_prompt(
         project: Path, api: Any) -> None:
     server = api([tool("Bash", command="sleep 0.1", run_in_background=True), TEXT, TEXT])
     session = make_engine(server, project, mode="bypassPermissions")
     await run_prompt(session, "start it")
-    await asyncio.sleep(0.6)
+    await until_no_task_runs(session)  # however long a loaded machine takes to run it
     await run_prompt(session, "anything new?")
     sent = server.requests[-1]["messages"]
     assert texts(sent[-2]) == ["anything new?"]

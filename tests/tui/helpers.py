@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 
-async def wait_for(pilot: Any, condition: Callable[[], Any], timeout: float = 10.0,
+async def wait_for(pilot: Any, condition: Callable[[], Any], timeout: float = 30.0,
                    what: str = "condition") -> Any:
-    """Let the app run until `condition()` is truthy; fail with `what` after `timeout`."""
+    """Let the app run until `condition()` is truthy; fail with `what` after `timeout` (long:
+    it returns as soon as the state is there, and a loaded machine may take a while)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
@@ -19,6 +20,25 @@ async def wait_for(pilot: Any, condition: Callable[[], Any], timeout: float = 10
         await pilot.pause(0.02)
         await asyncio.sleep(0)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def events_applied(app: Any) -> bool:
+    """Whether the app has applied every event its session emitted so far: the session's event
+    queue is empty and the app's pump is waiting on it (not inside an event's handler)."""
+    link = getattr(app, "link", None)
+    if link is None or link.session._out is None:
+        return False
+    queue = link.session._out
+    waiting = [f for f in getattr(queue, "_getters", ()) if not f.done()]
+    return queue.empty() and bool(waiting)
+
+
+async def settle(pilot: Any, app: Any, timeout: float = 20.0) -> None:
+    """Wait for the state, not a while: every pending session event applied (a later totals
+    or controls event repaints the footer otherwise), then Textual's own pending messages."""
+    await wait_for(pilot, lambda: events_applied(app), timeout, what="every event applied")
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
 
 
 async def type_text(pilot: Any, text: str) -> None:

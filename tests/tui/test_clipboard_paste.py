@@ -48,6 +48,13 @@ def display(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         server.wait()
 
 
+def _targets() -> bytes:
+    """The formats the clipboard's owner offers (empty while nobody owns it)."""
+    done = subprocess.run(["xclip", "-selection", "clipboard", "-target", "TARGETS", "-out"],
+                          capture_output=True, timeout=10)
+    return done.stdout
+
+
 @pytest.fixture
 def clipboard_image(display: str, tmp_path: Path) -> Iterator[None]:
     """The PNG on the clipboard, served by xclip for as long as the test runs."""
@@ -56,7 +63,12 @@ def clipboard_image(display: str, tmp_path: Path) -> Iterator[None]:
     owner = subprocess.Popen(["xclip", "-quiet", "-selection", "clipboard", "-target",
                               "image/png", "-in", str(image)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.3)  # it owns the selection once it has read the file
+    deadline = time.monotonic() + 10  # it owns the selection once it has read the file
+    while b"image/png" not in _targets():
+        if time.monotonic() > deadline or owner.poll() is not None:
+            owner.kill()
+            raise AssertionError("xclip never offered the image on the clipboard")
+        time.sleep(0.05)
     try:
         yield
     finally:

