@@ -48,9 +48,9 @@ def to_prompt(blocks: list[Any]) -> str | tuple[dict[str, Any], ...]:
             case EmbeddedResourceContentBlock(resource=resource):
                 _embedded(resource, content, context)
             case _:
-                raise RequestError.invalid_params(
-                    {"message": f"{getattr(block, 'type', 'this')} content is not supported "
-                                "(text, images, resources and resource links are)"})
+                raise RequestError(-32602, f"{getattr(block, 'type', 'this')} content is not "
+                                           "supported (text, images, resources and resource "
+                                           "links are)")
     return tuple(content + context)
 
 
@@ -71,7 +71,7 @@ def _image(block: ImageContentBlock) -> dict[str, Any]:
                                             "data": block.data}}
     if block.uri and block.uri.startswith(("http://", "https://")):
         return {"type": "image", "source": {"type": "url", "url": block.uri}}
-    raise RequestError.invalid_params({"message": "an image needs its data (or an http URL)"})
+    raise RequestError(-32602, "An image needs its data (or an http URL).")
 
 
 def _embedded(resource: Any, content: list[dict[str, Any]], context: list[dict[str, Any]]) -> None:
