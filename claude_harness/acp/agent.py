@@ -110,13 +110,17 @@ class HarnessAgent:
             raise _error(str(exc), -32603 if resume is None else -32002) from exc
         for warning in warnings:
             sys.stderr.write(f"claude-harness: {warning}\n")
-        runner = AcpSession(session, self.client)
+        runner = AcpSession(session, self.client, reads_files=self._client_reads_files())
         started = await runner.start()
         if not started.has_credentials:
             await runner.close()
             raise RequestError(-32000, f"Authentication required: {NO_KEY_HELP}")
         self.sessions[runner.id] = runner
         return runner
+
+    def _client_reads_files(self) -> bool:
+        fs = getattr(self.client_capabilities, "fs", None)
+        return bool(getattr(fs, "read_text_file", False))
 
     def _offer_commands(self, runner: AcpSession) -> None:
         """The slash commands, once the client knows the session (after this response)."""

@@ -36,6 +36,7 @@ from claude_harness.acp import choices, tool_calls
 from claude_harness.acp.replay import replay_updates
 from claude_harness.commands.registry import invoke
 from claude_harness.protocol import ops
+from claude_harness.protocol.client_files import buffer_reader
 from claude_harness.protocol.events import (
     Busy,
     ContextMeasured,
@@ -66,6 +67,7 @@ from claude_harness.protocol.view import SessionView
 
 STOP_REASONS = {"end_turn": "end_turn", "stop_sequence": "end_turn", "max_tokens": "max_tokens",
                 "max_turns": "max_turn_requests", "refusal": "refusal", "aborted": "cancelled"}
+BUFFER_TIMEOUT = 10.0  # seconds an editor may take to hand over a buffer
 ANSWERS = {"allow": "yes", "allow_always": "always", "reject": "no"}
 
 
@@ -91,6 +93,7 @@ class _Waiter:
 class AcpSession:
     session: Any  # claude_harness.session.core.Session
     client: Any  # the connection's client side (session_update, request_permission...)
+    reads_files: bool = False  # the client offers fs/read_text_file: Read asks it first
     view: SessionView = field(default_factory=SessionView)
     models: tuple[Any, ...] = ()
     turn: _Turn | None = None
@@ -109,7 +112,12 @@ class AcpSession:
 
     async def start(self) -> SessionStarted:
         """Start the event pump; the SessionStarted once MCP servers and the rest are set."""
-        self._pump_task = asyncio.create_task(self._pump(), name="acp-session-events")
+        # The session's driver starts in the pump's task and inherits the buffer reader.
+        token = buffer_reader.set(self._read_buffer if self.reads_files else None)
+        try:
+            self._pump_task = asyncio.create_task(self._pump(), name="acp-session-events")
+        finally:
+            buffer_reader.reset(token)
         await self._started.wait()
         assert self.view.started is not None
         listed = await self.apply(ops.ListModels(), lambda e: isinstance(e, ModelsListed))
@@ -150,6 +158,18 @@ class AcpSession:
             await self.client.session_update(session_id=self.id, update=update)
         except ConnectionError:
             pass  # the client is gone; the session ends with stdin
+
+    async def _read_buffer(self, path: str) -> str | None:
+        """Read's text of `path` from the editor (`fs/read_text_file`: unsaved changes
+        included); None, and so the disk, when the client cannot say."""
+        try:
+            response = await asyncio.wait_for(
+                self.client.read_text_file(session_id=self.id, path=path), BUFFER_TIMEOUT)
+        except Exception as exc:  # the client's failure is not the tool's: read the disk
+            sys.stderr.write(f"claude-harness: fs/read_text_file {path} failed ({exc}); "
+                             "reading the disk\n")
+            return None
+        return response.content
 
     async def replay(self) -> None:
         """`session/load`: the conversation so far, as the updates that draw it."""

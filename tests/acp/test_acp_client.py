@@ -323,3 +323,17 @@ async def test_without_an_api_key_new_session_says_so(project: Path,
     async with agent(RecordingClient()) as (conn, _proc):
         with pytest.raises(RequestError, match="ANTHROPIC_API_KEY"):
             await conn.new_session(cwd=str(project), mcp_servers=[])
+
+
+async def test_read_goes_through_the_editors_buffer_when_it_offers_one(project: Path,
+                                                                      api: Any) -> None:
+    app = project / "src" / "app.py"
+    server = api([tool_turn("Read", {"file_path": str(app)}, "toolu_read"), "Read it."])
+    client = RecordingClient(buffers={str(app): "UNSAVED = 'in the editor only'\n"})
+    async with agent(client, fs=True) as (conn, _proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.prompt(session_id=new.session_id, prompt=text_of("read app.py"))
+    assert client.file_reads == [str(app)]
+    shown = sent_text(main_requests(server)[-1])
+    assert "in the editor only" in shown and "hello" not in shown
+    assert "UNSAVED" not in app.read_text(), "the disk is left as it was"
