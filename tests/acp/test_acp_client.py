@@ -42,6 +42,10 @@ async def test_initialize_new_session_and_a_streamed_answer(project: Path, api: 
                                                             tmp_path: Path) -> None:
     api([{"content": [{"type": "thinking", "thinking": "The user greets me."},
                       "Hello from the scripted model, streamed in chunks."]}])
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "greet.md").write_text("---\ndescription: greet someone\nargument-hint: <name>\n"
+                                       "---\nGreet $ARGUMENTS warmly.\n")
     client = RecordingClient()
     async with agent(client, stderr=tmp_path / "err.log") as (conn, _proc):
         new = await conn.new_session(cwd=str(project), mcp_servers=[])
@@ -56,8 +60,28 @@ async def test_initialize_new_session_and_a_streamed_answer(project: Path, api: 
     assert len(chunks) > 1, "the answer streams in several chunks"
     assert client.text() == "Hello from the scripted model, streamed in chunks."
     assert client.text("agent_thought_chunk") == "The user greets me."
-    names = {c.name for c in commands[0].available_commands}
-    assert {"compact", "clear", "context", "init"} <= names and "exit" not in names
+    offered = {c.name: c for c in commands[0].available_commands}
+    assert {"compact", "clear", "context", "init"} <= set(offered) and "exit" not in offered
+    assert offered["greet"].description == "greet someone"
+    assert offered["greet"].input.root.hint == "<name>"
+
+
+async def test_a_custom_command_typed_in_the_editor_is_expanded(project: Path,
+                                                               api: Any) -> None:
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "greet.md").write_text("Greet $ARGUMENTS warmly.\n")
+    server = api(["Hello Ada!"])
+    client = RecordingClient()
+    async with agent(client) as (conn, _proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        result = await conn.prompt(session_id=new.session_id, prompt=text_of("/greet Ada"))
+        context = await conn.prompt(session_id=new.session_id, prompt=text_of("/context"))
+    assert result.stop_reason == context.stop_reason == "end_turn"
+    assert "Greet Ada warmly." in sent_text(main_requests(server)[0])
+    assert "Hello Ada!" in client.text()
+    assert "## Context Usage" in client.text() and "**Tokens:**" in client.text()
+    assert len(main_requests(server)) == 1, "/context is answered by the session, not the model"
 
 
 async def test_an_edit_allowed_changes_the_file_and_shows_its_diff(project: Path,
