@@ -33,6 +33,7 @@ from acp.schema import (
 )
 
 from claude_harness.acp import choices, tool_calls
+from claude_harness.acp.questions import ask_questions
 from claude_harness.acp.replay import replay_updates
 from claude_harness.commands.registry import invoke
 from claude_harness.protocol import ops
@@ -50,6 +51,7 @@ from claude_harness.protocol.events import (
     PermissionRequest,
     PermissionSettled,
     QuestionsAsked,
+    QuestionsSettled,
     Report,
     SessionClosed,
     SessionStarted,
@@ -102,6 +104,7 @@ class AcpSession:
     _waiters: list[_Waiter] = field(default_factory=list)
     _tool_names: dict[str, str] = field(default_factory=dict)
     _started: asyncio.Event = field(default_factory=asyncio.Event)
+    _question_call: str = ""  # the AskUserQuestion call its questions are shown on
     _closed: bool = False
 
     @property
@@ -260,7 +263,12 @@ class AcpSession:
                 if asking is not None and not asking.done():
                     asking.cancel()  # answered by an interrupt: the question is gone
             case QuestionsAsked(request_id=rid):
-                self.session.submit(ops.AnswerQuestions(rid, declined=True))
+                self._asking[rid] = asyncio.create_task(self._questions(event),
+                                                        name="acp-questions")
+            case QuestionsSettled(request_id=rid):
+                asking = self._asking.pop(rid, None)
+                if asking is not None and not asking.done():
+                    asking.cancel()
             case ElicitationRequested(request_id=rid):
                 self.session.submit(ops.AnswerElicitation(rid, "cancel"))
             case TurnEnd() if turn is not None:
@@ -331,6 +339,8 @@ class AcpSession:
 
     async def _tool_started(self, event: ToolStart) -> None:
         self._tool_names[event.tool_use_id] = event.name
+        if event.name == "AskUserQuestion":
+            self._question_call = event.tool_use_id
         await self.send(start_tool_call(
             event.tool_use_id, tool_calls.title(event.name, event.input, event.key_argument),
             kind=tool_calls.kind(event.name), status="pending",  # type: ignore[arg-type]
@@ -375,6 +385,21 @@ class AcpSession:
             self._asking.pop(request.request_id, None)
         self.session.submit(ops.AnswerPermission(request.request_id, choice,  # type: ignore[arg-type]
                                                  feedback))
+
+
+    async def _questions(self, event: QuestionsAsked) -> None:
+        """AskUserQuestion's questions as permission requests (questions.py)."""
+        try:
+            answer = await ask_questions(self.client, self.id, event,
+                                         self._question_call or event.request_id)
+        except asyncio.CancelledError:
+            return  # settled already (an interrupt)
+        except Exception as exc:  # the client could not ask: the model is told
+            sys.stderr.write(f"claude-harness: could not ask the questions: {exc}\n")
+            answer = ops.AnswerQuestions(event.request_id, declined=True)
+        finally:
+            self._asking.pop(event.request_id, None)
+        self.session.submit(answer)
 
 
 def _plan_status(todo: dict[str, Any]) -> Any:

@@ -361,3 +361,22 @@ async def test_read_goes_through_the_editors_buffer_when_it_offers_one(project: 
     shown = sent_text(main_requests(server)[-1])
     assert "in the editor only" in shown and "hello" not in shown
     assert "UNSAVED" not in app.read_text(), "the disk is left as it was"
+
+
+async def test_ask_user_question_is_asked_with_its_choices(project: Path, api: Any) -> None:
+    question = {"question": "Which greeting?", "header": "Greeting", "multiSelect": False,
+                "options": [{"label": "hello", "description": "the classic"},
+                            {"label": "hi", "description": "short"}]}
+    server = api([tool_turn("AskUserQuestion", {"questions": [question]}, "toolu_ask"),
+                  "You chose hi."])
+    client = RecordingClient(choose=lambda options: options[1].option_id)
+    async with agent(client) as (conn, _proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.prompt(session_id=new.session_id, prompt=text_of("ask me"))
+    [(call, options)] = client.asked
+    assert call.tool_call_id == "toolu_ask" and call.title == "Greeting"
+    assert [o.name for o in options] == ["hello", "hi", "None of these"]
+    [result] = [b for b in main_requests(server)[-1]["messages"][-1]["content"]
+                if b.get("tool_use_id") == "toolu_ask"]
+    assert not result.get("is_error")
+    assert '"Which greeting?"="hi"' in result["content"]
