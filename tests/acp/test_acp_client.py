@@ -190,6 +190,10 @@ async def test_cancel_mid_bash_ends_the_turn_and_leaves_no_process(
         turn = asyncio.create_task(conn.prompt(session_id=new.session_id,
                                                prompt=text_of("run it")))
         await client.wait_for(lambda: started.exists() and marked(mark))
+        live = await client.wait_for(lambda: [
+            u for u in client.of("tool_call_update") if u.status == "in_progress"
+            and u.content and "working" in u.content[0].content.text])
+        assert live[0].tool_call_id == "toolu_bash", "the running command's output is shown"
         await conn.cancel(session_id=new.session_id)
         result = await asyncio.wait_for(turn, 20)
         assert result.stop_reason == "cancelled"
