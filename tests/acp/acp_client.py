@@ -84,8 +84,8 @@ class RecordingClient:
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 raise AssertionError(f"timed out; updates: {self.kinds()}")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), left)
+            with contextlib.suppress(asyncio.TimeoutError):  # re-checked at least every 0.1 s
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.1))
         return found
 
 

@@ -384,3 +384,22 @@ async def test_ask_user_question_is_asked_with_its_choices(project: Path, api: A
                 if b.get("tool_use_id") == "toolu_ask"]
     assert not result.get("is_error")
     assert '"Which greeting?"="hi"' in result["content"]
+
+
+async def test_sigterm_mid_bash_exits_143_and_leaves_no_process(
+        project: Path, api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv("ACP_MARK", mark)
+    started = project / "started"
+    api([tool_turn("Bash", {"command": f"touch {started}; sleep 60"}, "toolu_bash"), "never"])
+    client = RecordingClient(choose=lambda options: "allow")
+    async with agent(client) as (conn, proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        turn = asyncio.create_task(conn.prompt(session_id=new.session_id,
+                                               prompt=text_of("run it")))
+        await client.wait_for(lambda: started.exists() and marked(mark))
+        proc.terminate()
+        result = await asyncio.wait_for(turn, 20)
+        assert result.stop_reason == "cancelled", "the prompt is answered before the exit"
+        assert await asyncio.wait_for(proc.wait(), 20) == 143
+    assert marked(mark) == []
