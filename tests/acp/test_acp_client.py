@@ -7,6 +7,8 @@ import asyncio
 import base64
 import json
 import os
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,8 @@ import pytest
 from acp import RequestError
 
 from tests.acp.acp_client import RecordingClient, agent
+from tests.mcp.support import SERVER, free_port
+from tests.mcp.test_mcp_http import _wait_for_port
 
 pytestmark = pytest.mark.slow
 PNG = base64.b64encode(bytes.fromhex(
@@ -318,7 +322,7 @@ async def test_the_clients_mcp_servers_connect_and_their_prompts_are_commands(
     demo = Path(__file__).resolve().parents[1] / "mcp" / "servers" / "demo_server.py"
     server = api(["Tools seen."])
     client = RecordingClient()
-    stdio = {"name": "demo", "command": str(Path(os.sys.executable)), "args": [str(demo), "demo"],
+    stdio = {"name": "demo", "command": sys.executable, "args": [str(demo), "demo"],
              "env": []}
     async with agent(client) as (conn, _proc):
         new = await conn.new_session(cwd=str(project), mcp_servers=[stdio])
@@ -403,3 +407,25 @@ async def test_sigterm_mid_bash_exits_143_and_leaves_no_process(
         assert result.stop_reason == "cancelled", "the prompt is answered before the exit"
         assert await asyncio.wait_for(proc.wait(), 20) == 143
     assert marked(mark) == []
+
+
+async def test_an_http_mcp_server_from_the_client_connects(project: Path, api: Any) -> None:
+    port = free_port()
+    web = subprocess.Popen([sys.executable, SERVER, "web", "--http", str(port)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(port, web)
+        server = api(["Tools seen."])
+        client = RecordingClient()
+        http = {"type": "http", "name": "web", "url": f"http://127.0.0.1:{port}/mcp",
+                "headers": [{"name": "Authorization", "value": "Bearer s3cret"}]}
+        async with agent(client) as (conn, _proc):
+            new = await conn.new_session(cwd=str(project), mcp_servers=[http])
+            await client.wait_for(lambda: any(
+                c.name == "mcp__web__review" for u in client.of("available_commands_update")
+                for c in u.available_commands))
+            await conn.prompt(session_id=new.session_id, prompt=text_of("which tools?"))
+        assert "mcp__web__whoami" in {t["name"] for t in main_requests(server)[0]["tools"]}
+    finally:
+        web.kill()
+        web.wait(5)
