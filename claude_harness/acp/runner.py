@@ -28,8 +28,10 @@ from acp.helpers import update_available_commands, update_current_mode
 from acp.schema import (
     AllowedOutcome,
     ConfigOptionUpdate,
+    Cost,
     PermissionOption,
     ToolCallUpdate,
+    UsageUpdate,
 )
 
 from claude_harness.acp import choices, tool_calls
@@ -62,6 +64,7 @@ from claude_harness.protocol.events import (
     ToolProgress,
     ToolResultEvent,
     ToolStart,
+    TotalsChanged,
     TurnEnd,
 )
 from claude_harness.protocol.progress import OutputProgress
@@ -309,6 +312,10 @@ class AcpSession:
                 await self._options_changed()
             case ModelChanged():
                 await self._options_changed()
+            case TotalsChanged(context_tokens=used, context_percent=percent) if used and percent:
+                await self.send(UsageUpdate(
+                    session_update="usage_update", used=used, size=round(used * 100 / percent),
+                    cost=Cost(amount=event.cost_usd, currency="USD")))
             case McpPromptsChanged():
                 await self.send(self.commands_update())
             case Report(lines=lines) if self.turn is not None and lines:

@@ -64,6 +64,8 @@ async def test_initialize_new_session_and_a_streamed_answer(project: Path, api: 
     assert len(chunks) > 1, "the answer streams in several chunks"
     assert client.text() == "Hello from the scripted model, streamed in chunks."
     assert client.text("agent_thought_chunk") == "The user greets me."
+    [usage] = client.of("usage_update")
+    assert 0 < usage.used < usage.size and usage.cost.currency == "USD"
     offered = {c.name: c for c in commands[0].available_commands}
     assert {"compact", "clear", "context", "init"} <= set(offered) and "exit" not in offered
     assert offered["greet"].description == "greet someone"
