@@ -13,6 +13,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from acp import (
@@ -156,8 +157,9 @@ class AcpSession:
         return bool(self.view.started and self.view.started.bypass_available)
 
     def commands_update(self) -> Any:
-        return update_available_commands(choices.available_commands(
-            self.session.config.cwd, self.view.mcp_prompts))
+        cwd = Path(self.view.started.cwd) if self.view.started else Path.cwd()
+        return update_available_commands(choices.available_commands(cwd,
+                                                                    self.view.mcp_prompts))
 
     async def send(self, update: Any) -> None:
         try:
