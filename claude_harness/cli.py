@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true",
                    help="line-mode REPL using the terminal's own scrollback")
     add_sdk_flags(p)
+    p.add_argument("--acp", action="store_true",
+                   help="speak the Agent Client Protocol on stdin/stdout (Zed, JetBrains, "
+                   "Neovim, Toad...)")
     p.add_argument("-v", "--version", action="version", version=f"{__version__} (claude-harness)")
     return p
 
@@ -266,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_setup_only(opts)
     for note in opts.notes:
         sys.stderr.write(f"claude-harness: {note}\n")
+    if "--acp" in args:  # an editor on the pipe (Agent Client Protocol)
+        from claude_harness.acp.run import run_acp  # chosen front end only (start-up)
+
+        return run_acp(opts)
     if opts.sdk_stream:  # the Agent SDK (or any program) on the pipe, with or without -p
         from claude_harness.sdk.run import run_sdk  # chosen front end only (start-up)
 

@@ -63,6 +63,8 @@ from claude_harness.sdk.requests import context_usage, mcp_status
 from claude_harness.sdk.wire import LineWriter, StdinLines
 
 STATE_ENV = "CLAUDE_CODE_SDK_READS_SESSION_STATE"  # the SDK asks for session_state_changed
+# ... and the name Claude Code also honours (Zed's ACP adapter sets it: it ends a prompt on idle)
+STATE_ENVS = (STATE_ENV, "CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS")
 MODES = tuple(m for m in PERMISSION_MODES if m != "bubble")
 
 
@@ -107,7 +109,7 @@ class SdkBridge:
                              prompts_answered=opts.permission_prompt_tool == "stdio",
                              budget_usd=opts.max_budget_usd,
                              replay_prompts=opts.replay_user_messages)
-        self.state_frames = os.environ.get(STATE_ENV) == "1"
+        self.state_frames = any(os.environ.get(name) == "1" for name in STATE_ENVS)
         self.prompts: deque[list[ops.Op]] = deque()  # arrived while a turn was under way
         self.next_work: list[ops.Op] | None = None  # decided, waiting for the session to start
         self.turn: _Turn | None = None

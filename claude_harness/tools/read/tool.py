@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
+from claude_harness.protocol.client_files import buffer_reader
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     ContentBlocks,
@@ -89,10 +90,22 @@ class SeenFile:
     partial: bool
 
 
-def _read_text_file(inp: ReadInput, path: str, seen: list[SeenFile]) -> str:
-    fd = open_regular(path)
+def _buffer_fd(text: str) -> int:
+    """An editor's buffer as a file descriptor, so it is read exactly as the file would be."""
+    fd = os.memfd_create("read-buffer")
+    data = memoryview(text.encode("utf-8"))
+    while data:
+        data = data[os.write(fd, data):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _read_text_file(inp: ReadInput, path: str, seen: list[SeenFile],
+                    buffer: str | None = None) -> str:
+    fd = open_regular(path) if buffer is None else _buffer_fd(buffer)
     try:
-        st = os.fstat(fd)
+        st = os.fstat(fd) if buffer is None else os.stat(path)  # the disk's mtime, for Edit
+        size = os.fstat(fd).st_size
         head = os.pread(fd, _SNIFF_BYTES, 0)
     except OSError as exc:
         os.close(fd)
@@ -107,7 +120,7 @@ def _read_text_file(inp: ReadInput, path: str, seen: list[SeenFile]) -> str:
     encoding = sniff_encoding(head, complete=len(head) < _SNIFF_BYTES)
     offset = max(inp.offset or 1, 1)
     try:
-        view = read_text(fd, encoding, offset, inp.limit, st.st_size)
+        view = read_text(fd, encoding, offset, inp.limit, size)
     except OSError as exc:
         raise ToolError(f"Cannot read {path}: {exc.strerror or exc}.", code="os_error") from exc
 
@@ -120,13 +133,15 @@ def _read_text_file(inp: ReadInput, path: str, seen: list[SeenFile]) -> str:
             f"end. Nothing to show; use an offset from 1 to {view.total_lines}.)"
         )
     seen.append(SeenFile(state_key(path), view.content, st.st_mtime_ns, not view.complete))
-    note = continuation_note(view, path, st.st_size, explicit_limit=inp.limit is not None)
+    note = continuation_note(view, path, size, explicit_limit=inp.limit is not None)
     return view.rendered + ("\n\n" + note if note else "")
 
 
-def read_sync(inp: ReadInput, seen: list[SeenFile]) -> str | ContentBlocks:
+def read_sync(inp: ReadInput, seen: list[SeenFile],
+              buffer: str | None = None) -> str | ContentBlocks:
     """The whole Read, synchronous (it runs in a worker thread); files whose text was shown are
-    appended to `seen`."""
+    appended to `seen`. `buffer`: the editor's text of this file (client_files), read instead of
+    the disk when the file is text."""
     path, st = _locate(inp.file_path)
     if stat.S_ISDIR(st.st_mode):
         return list_directory(path)
@@ -155,14 +170,23 @@ def read_sync(inp: ReadInput, seen: list[SeenFile]) -> str | ContentBlocks:
             "Use Bash with a suitable tool instead.",
             code="binary_file",
         )
-    return _read_text_file(inp, path, seen)
+    return _read_text_file(inp, path, seen, buffer)
+
+
+async def _editor_buffer(file_path: str) -> str | None:
+    """The editor's text of a text file, when a front end's client reads files for us."""
+    reader = buffer_reader.get()
+    if reader is None or not os.path.isabs(file_path) or is_image_path(file_path) \
+            or has_binary_extension(file_path) or file_path.endswith((".pdf", ".ipynb")):
+        return None
+    return await reader(file_path)
 
 
 async def call(inp: ReadInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     if ctx.abort.aborted:
         raise ToolError("Read was interrupted before it started.", code="aborted")
     seen: list[SeenFile] = []
-    data = await asyncio.to_thread(read_sync, inp, seen)
+    data = await asyncio.to_thread(read_sync, inp, seen, await _editor_buffer(inp.file_path))
     for item in seen:
         record_state(ctx, item.key, item.content, item.mtime_ns, item.partial)
     return ToolResult(data=data)
