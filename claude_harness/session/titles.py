@@ -2,7 +2,8 @@
 else the first thing the person typed; and the search over those names.
 
 The title is Claude Code's `{"type": "custom-title", "customTitle": ...}` line (the last one
-wins), so titles given in either program show in both.
+wins), so titles given in either program show in both; without one, the `{"type": "summary"}`
+line older Claude Code versions wrote names the session.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def _prompt_text(message: dict) -> str:  # type: ignore[type-arg]
 
 def summarize(path: Path) -> SessionSummary:
     """The title and first prompt of the transcript at `path` (unreadable: empty names)."""
-    title = first = ""
+    title = first = summary = ""
     try:
         entries = read_entries(path)
         modified = path.stat().st_mtime
@@ -69,9 +70,11 @@ def summarize(path: Path) -> SessionSummary:
     for entry in entries:
         if entry.get("type") == "custom-title" and isinstance(entry.get("customTitle"), str):
             title = entry["customTitle"]
+        elif entry.get("type") == "summary" and isinstance(entry.get("summary"), str):
+            summary = entry["summary"]
         elif not first and entry.get("type") == "user" and isinstance(entry.get("message"), dict):
             first = _prompt_text(entry["message"])
-    return SessionSummary(path, _one_line(title), _one_line(first), modified)
+    return SessionSummary(path, _one_line(title or summary), _one_line(first), modified)
 
 
 def search(summaries: list[SessionSummary], query: str) -> list[SessionSummary]:
