@@ -288,3 +288,26 @@ def test_claude_codes_compaction_and_title_carry_over(project: Path, home: Path)
     assert "The user asked to remember PAPAYA." in sent and "which word?" in sent
     assert "remember the word PAPAYA" not in sent and "Noted: PAPAYA." not in sent
     assert summarize(path).name == "Papaya talk"
+
+
+@needs_claude_code
+def test_claude_code_continues_our_session_that_ran_a_sub_agent(project: Path,
+                                                                home: Path) -> None:
+    """A sub-agent's messages are in our transcript as a sidechain: Claude Code's -c sends the
+    main conversation only, and the scripted server accepts it."""
+    (project / "app.py").write_text("def greet():\n    return 'hi'\n")
+    turns = [
+        {"content": [{"type": "tool_use", "name": "Agent",
+                      "input": {"description": "Find greet", "prompt": "Where is greet?"}}]},
+        {"content": [{"type": "tool_use", "name": "Grep", "input": {"pattern": "def greet"}}]},
+        "REPORT: greet is in app.py.",
+        "The helper says app.py.",
+        "Still app.py.",
+    ]
+    with MockApiServer({"turns": turns, "side": SIDE}) as server:
+        ours(["-p", "where is greet?", "--allowedTools", "Agent,Grep"], project, server)
+        assert "Still app.py." in claude_code(["-p", "-c", "sure?"], project, server)
+        sent = sent_conversation(server)
+    text = all_text(sent)
+    assert "where is greet?" in text and "REPORT: greet is in app.py." in text
+    assert '"name": "Grep"' not in text  # the sub-agent's own calls stay in its own file
