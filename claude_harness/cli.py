@@ -251,9 +251,9 @@ def run_subcommand(argv: list[str]) -> int:
         from claude_harness.doctor import main as doctor
 
         return doctor(argv[1:])
-    from claude_harness.mcp.status import run_mcp_command
+    from claude_harness.mcp.commands import run_mcp
 
-    return run_mcp_command(argv[1:], Path.cwd())
+    return run_mcp(argv[1:], Path.cwd())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -67,6 +67,11 @@ def record_approval(project: Path, server: str, approved: bool) -> None:
     update_json_file(approvals_path(), record)
 
 
+def forget_project(project: Path) -> None:
+    """Drop every answer recorded for `project` (`mcp reset-project-choices`)."""
+    update_json_file(approvals_path(), lambda data: data.pop(_key(project), None))
+
+
 @dataclass(frozen=True)
 class ProjectPolicy:
     """Claude Code's settings keys for project servers: `enableAllProjectMcpServers`,
