@@ -161,3 +161,24 @@ def test_reset_project_choices_asks_again_in_both_programs(repo: Path, home: Pat
     project = user_config(home)["projects"][str(repo.parent.resolve())]
     assert project["enabledMcpjsonServers"] == [] and project["disabledMcpjsonServers"] == []
     assert "Pending approval" in run_claude_code(["mcp", "get", "proj"], repo).stdout
+
+
+def test_approvals_are_kept_in_claude_codes_record_too(repo: Path, home: Path) -> None:
+    """`approve`/`reject` also fill the project's enabledMcpjsonServers/disabledMcpjsonServers
+    in .claude.json (Claude Code's record of the choice), and a choice found only there counts
+    here. (Whether Claude Code then connects also depends on its workspace trust, which is the
+    trust dialog's business, not this record's.)"""
+    assert ours(ADDS[1], repo).returncode == 0
+    assert ours(["approve", "proj"], repo).returncode == 0
+    project = user_config(home)["projects"][str(repo.parent.resolve())]
+    assert project["enabledMcpjsonServers"] == ["proj"]
+    assert ours(["reject", "proj"], repo).returncode == 0
+    project = user_config(home)["projects"][str(repo.parent.resolve())]
+    assert project["enabledMcpjsonServers"] == [] and project["disabledMcpjsonServers"] == ["proj"]
+    assert "rejected for this folder" in ours(["list"], repo).stdout
+    assert ours(["reset-project-choices"], repo).returncode == 0
+    assert "waiting for approval" in ours(["list"], repo).stdout
+    config = user_config(home)
+    config["projects"][str(repo.parent.resolve())]["enabledMcpjsonServers"] = ["proj"]
+    (home / ".claude" / ".claude.json").write_text(json.dumps(config))
+    assert "[project] - ready" in ours(["list"], repo).stdout
