@@ -385,11 +385,19 @@ def find_session(roots: Roots, cwd: Path, session_id: str, *,
 
 
 def latest_session(roots: Roots, cwd: Path) -> Path | None:
-    """The newest session of this folder that no live process is writing (what `-c` resumes)."""
+    """The newest session of this folder that no live process is writing and that holds a
+    conversation (what `-c` resumes; Claude Code leaves files with bookkeeping lines only)."""
     for path in list_sessions(roots, cwd):
-        if lock_holder(path) is None:
+        if lock_holder(path) is None and _has_conversation(path):
             return path
     return None
+
+
+def _has_conversation(path: Path) -> bool:
+    try:
+        return any(e.get("type") in ("user", "assistant") for e in read_entries(path))
+    except OSError:
+        return False
 
 
 def list_sessions(roots: Roots, cwd: Path) -> list[Path]:

@@ -311,3 +311,16 @@ def test_claude_code_continues_our_session_that_ran_a_sub_agent(project: Path,
     text = all_text(sent)
     assert "where is greet?" in text and "REPORT: greet is in app.py." in text
     assert '"name": "Grep"' not in text  # the sub-agent's own calls stay in its own file
+
+
+def test_c_passes_over_a_file_with_no_conversation(project: Path, home: Path) -> None:
+    """Claude Code can leave a session file with bookkeeping lines only (a queue operation, a
+    title): `-c` continues the newest one that holds a conversation."""
+    with MockApiServer({"turns": ["Noted: FIG.", "You said FIG."]}) as server:
+        first = json.loads(ours(["-p", "remember FIG", "--output-format", "json"], project,
+                                server).stdout)
+        empty = session_folder(home, project) / "0b9c1f7e-0000-4000-8000-000000000000.jsonl"
+        empty.write_text('{"type":"queue-operation","operation":"dequeue","sessionId":"x"}\n')
+        done = json.loads(ours(["-p", "-c", "which?", "--output-format", "json"], project,
+                               server).stdout)
+    assert done["session_id"] == first["session_id"] and done["result"] == "You said FIG."
