@@ -11,7 +11,7 @@ in the same files (config_edit.py), so each program sees the other's changes.
     claude-harness mcp list
     claude-harness mcp reset-project-choices
     claude-harness mcp approve NAME... | reject NAME...   (project servers, see status.py)
-    claude-harness mcp serve [--permission-mode M] [--allowedTools RULE...]   (serve.py)
+    claude-harness mcp serve [--permission-mode M] [--allowedTools RULE...]   (mcp_serve.py)
 
 Nothing here connects to a server: `list` and `get` say whether a server may start (a project
 server waits for approval); a session reports whether it connected.
@@ -55,10 +55,7 @@ def run_mcp(args: list[str], cwd: Path) -> int:
         from claude_harness.mcp.status import run_mcp_command
 
         return run_mcp_command(args, cwd)
-    if verb == "serve":
-        from claude_harness.mcp.serve import run_serve  # imports the tools: only when asked
 
-        return run_serve(rest, cwd)
     handler = handlers.get(verb)
     if handler is None:
         sys.stderr.write(f"{PROG}: unknown command {verb!r} (see `{PROG} --help`)\n")
