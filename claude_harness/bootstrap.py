@@ -33,6 +33,7 @@ from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.transcript import (
+    adopt_legacy,
     find_session,
     history_roots,
     latest_session,
@@ -59,16 +60,17 @@ def _history(opts: RunOptions, cwd: Path, store: Path, warnings: list[str]
     """Messages and session id to continue from (-c / -r ID), or a fresh start; what the
     transcript's reader noticed (two writers, a gap in the chain) joins `warnings`. With
     --fork-session the history continues under a new session id."""
+    roots = history_roots(store)
     if opts.resume:
-        path = find_session(history_roots(store), cwd, opts.resume)
+        path = find_session(roots, cwd, opts.resume)
         if path is None:
             raise StartupError(f"No conversation found with session ID: {opts.resume}")
-        return _continued(opts, path, warnings)
+        return _continued(opts, adopt_legacy(path, roots, cwd), warnings)
     if opts.continue_session:
-        path = latest_session(history_roots(store), cwd)
+        path = latest_session(roots, cwd)
         if path is None:
             raise StartupError("No conversation found to continue in this directory.")
-        return _continued(opts, path, warnings)
+        return _continued(opts, adopt_legacy(path, roots, cwd), warnings)
     return [], opts.session_id
 
 

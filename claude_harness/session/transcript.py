@@ -5,7 +5,8 @@ folder (config/paths.py `transcripts_root`: one history for both programs, each 
 other's sessions) and the folder key is Claude Code's: the real path of the folder with every
 character that is not an ASCII letter or digit as '-' (counted in UTF-16 units, as JavaScript
 does), cut at 200 with a hash of the path after it when longer. Transcripts written before, under
-<data dir>/projects/, are still found and continued where they are. One JSON object per line: {"type": "user"|"assistant"|"system", "uuid", "parentUuid",
+<data dir>/projects/, are still found, and move to the new root when resumed (`adopt_legacy`).
+One JSON object per line: {"type": "user"|"assistant"|"system", "uuid", "parentUuid",
 "sessionId", "timestamp", "cwd", "message": {...}} (system lines carry "subtype" instead of a
 message, e.g. a compaction boundary). Every entry names its parent, so the conversation is the
 chain of parents ending at the latest entry (see `resume.py`), whatever else the file holds.
@@ -24,10 +25,12 @@ writers. Lines are fsynced at turn end (`sync`), not one by one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
+import shutil
 import time
 import uuid
 from collections import deque
@@ -382,6 +385,29 @@ def find_session(roots: Roots, cwd: Path, session_id: str, *,
             for path in (root / "projects").glob(f"*/{session_id}.jsonl"):
                 return path
     return None
+
+
+def adopt_legacy(path: Path, roots: Roots, cwd: Path) -> Path:
+    """A transcript of this folder found under an older root (our data dir) moves, with its
+    `<id>/` folder (checkpoints, sub-agents), to the first root when it is resumed, so Claude
+    Code finds it too from then on. One another process is writing stays where it is, and so
+    does anything the move cannot take (the session then goes on where it was)."""
+    first, *older = _as_list(roots)
+    if path.parent not in session_folders(older, cwd) or is_live(path):
+        return path
+    target = sessions_dir(first, cwd) / path.name
+    if target.exists():
+        return path
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(path, target)
+    except OSError:
+        return path if path.exists() else target
+    beside, beside_target = path.with_suffix(""), target.with_suffix("")
+    if beside.is_dir() and not beside_target.exists():
+        with contextlib.suppress(OSError):
+            shutil.move(beside, beside_target)
+    return target
 
 
 def latest_session(roots: Roots, cwd: Path) -> Path | None:

@@ -132,25 +132,28 @@ def test_we_continue_claude_codes_session_with_c_r_and_the_picker(project: Path,
     assert "which word?" in sent and "You said MANGO." in sent and "and now?" in sent
 
 
-def test_transcripts_written_before_are_still_found_and_continued_in_place(
+def test_transcripts_written_before_are_found_and_move_to_claude_codes_folder(
         project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A transcript under the data dir (where this program kept them before) resumes with -c
-    and grows where it is; the new session goes to Claude Code's folder."""
+    """A transcript under the data dir (where this program kept them before) is listed, and
+    resuming it with -c moves it, with its checkpoints, where Claude Code looks; it goes on
+    there under the same id."""
     monkeypatch.setenv("CLAUDE_HARNESS_TRANSCRIPTS_DIR", str(home / "data"))
-    with MockApiServer({"turns": ["Noted: KIWI.", "You said KIWI.", "fresh"]}) as server:
+    with MockApiServer({"turns": ["Noted: KIWI.", "You said KIWI."]}) as server:
         old = json.loads(ours(["-p", "remember KIWI", "--output-format", "json"], project,
                               server).stdout)
         (old_path,) = (home / "data" / "projects").glob(f"*/{old['session_id']}.jsonl")
         monkeypatch.delenv("CLAUDE_HARNESS_TRANSCRIPTS_DIR")
-        size = old_path.stat().st_size
+        roots = [home / ".claude", home / "data"]
+        assert [p.stem for p in list_sessions(roots, project)] == [old["session_id"]]
         again = json.loads(ours(["-p", "-c", "which?", "--output-format", "json"], project,
                                 server).stdout)
-        assert again["session_id"] == old["session_id"] and old_path.stat().st_size > size
-        assert not session_folder(home, project).exists()
-        ours(["-p", "new one"], project, server)
-    assert len(list(session_folder(home, project).glob("*.jsonl"))) == 1
-    assert [p.stem for p in list_sessions([home / ".claude", home / "data"], project)][1] == \
-        old["session_id"]
+        sent = all_text(sent_conversation(server))
+    moved = session_folder(home, project) / old_path.name
+    assert again["session_id"] == old["session_id"] and "remember KIWI" in sent
+    assert not old_path.exists() and moved.is_file()
+    assert (moved.with_suffix("") / "checkpoints").is_dir()
+    assert [e["message"]["role"] for e in read_entries(moved) if "message" in e] == [
+        "user", "assistant", "user", "assistant"]
 
 
 @needs_claude_code
