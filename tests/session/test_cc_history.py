@@ -327,3 +327,27 @@ def test_c_passes_over_a_file_with_no_conversation(project: Path, home: Path) ->
         done = json.loads(ours(["-p", "-c", "which?", "--output-format", "json"], project,
                                server).stdout)
     assert done["session_id"] == first["session_id"] and done["result"] == "You said FIG."
+
+
+def test_a_fork_of_a_claude_code_transcript_keeps_every_call(project: Path, home: Path) -> None:
+    """--fork-session copies the conversation as resume sees it (the batch siblings too), so
+    the fork resumes just as whole."""
+    session_id = install(FIXTURES / "spotter-tool-heavy.jsonl", home, project)
+    calls, _, _ = calls_in_file(session_folder(home, project) / f"{session_id}.jsonl")
+    with MockApiServer({"turns": ["Forked."]}) as server:
+        done = json.loads(ours(["-p", "-r", session_id, "--fork-session", "go on",
+                                "--output-format", "json"], project, server).stdout)
+        sent = sent_conversation(server)
+    assert done["session_id"] != session_id
+    pairs = calls_and_answers(sent)
+    assert [c for c, _ in pairs] == calls and all(c == a for c, a in pairs)
+
+
+def test_an_old_style_summary_line_names_the_session(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    lines = [{"type": "summary", "summary": "Fixing the login flow", "leafUuid": "u1"},
+             {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": "s",
+              "message": {"role": "user", "content": "the login page breaks"}}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    named = summarize(path)
+    assert named.name == "Fixing the login flow" and named.first_prompt == "the login page breaks"
