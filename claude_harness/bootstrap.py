@@ -32,7 +32,13 @@ from claude_harness.options import RunOptions
 from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.hook_setup import build_hook_runner
-from claude_harness.session.transcript import find_session, latest_session, load_session
+from claude_harness.session.transcript import (
+    adopt_legacy,
+    find_session,
+    history_roots,
+    latest_session,
+    load_session,
+)
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
 
@@ -54,16 +60,17 @@ def _history(opts: RunOptions, cwd: Path, store: Path, warnings: list[str]
     """Messages and session id to continue from (-c / -r ID), or a fresh start; what the
     transcript's reader noticed (two writers, a gap in the chain) joins `warnings`. With
     --fork-session the history continues under a new session id."""
+    roots = history_roots(store)
     if opts.resume:
-        path = find_session(store, cwd, opts.resume)
+        path = find_session(roots, cwd, opts.resume)
         if path is None:
             raise StartupError(f"No conversation found with session ID: {opts.resume}")
-        return _continued(opts, path, warnings)
+        return _continued(opts, adopt_legacy(path, roots, cwd), warnings)
     if opts.continue_session:
-        path = latest_session(store, cwd)
+        path = latest_session(roots, cwd)
         if path is None:
             raise StartupError("No conversation found to continue in this directory.")
-        return _continued(opts, path, warnings)
+        return _continued(opts, adopt_legacy(path, roots, cwd), warnings)
     return [], opts.session_id
 
 
@@ -124,6 +131,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         cwd=cwd, model=model, permission=permission, tools=tools,
         extra_tools=_extra_tools(opts),
         system_prompt=system, api=_api_settings(loaded, cwd, trusted, warnings), data_dir=store,
+        transcripts=history_roots(store)[0],
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
         verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=headless, memory_files=tuple(memory.files),
@@ -229,7 +237,8 @@ def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Sessi
     from claude_harness.session.lock import claim_session
 
     keep = Path(session.transcript_path) if session.transcript_path else None
-    remove_old_transcripts(store, chosen.cleanup_period_days, claim=claim_session, keep=keep)
+    for root in history_roots(store):  # Claude Code's projects/ and ours: the same layout
+        remove_old_transcripts(root, chosen.cleanup_period_days, claim=claim_session, keep=keep)
 
 
 def _debug_report(opts: RunOptions, session: Session) -> None:

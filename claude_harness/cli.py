@@ -254,9 +254,13 @@ def run_subcommand(argv: list[str]) -> int:
         from claude_harness.doctor import main as doctor
 
         return doctor(argv[1:])
-    from claude_harness.mcp.status import run_mcp_command
+    if argv[1:2] == ["serve"]:  # builds a session: beside the mcp package, not inside it
+        from claude_harness.mcp_serve import run_serve
 
-    return run_mcp_command(argv[1:], Path.cwd())
+        return run_serve(argv[2:], Path.cwd())
+    from claude_harness.mcp.commands import run_mcp
+
+    return run_mcp(argv[1:], Path.cwd())
 
 
 def main(argv: list[str] | None = None) -> int:

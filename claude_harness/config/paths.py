@@ -8,6 +8,9 @@ reader must honour the same override.
   user settings   $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json
   project         <cwd>/.claude/settings.json and <cwd>/.claude/settings.local.json
   data            $CLAUDE_HARNESS_DATA_DIR or platformdirs.user_data_dir("claude-harness")
+  transcripts     $CLAUDE_HARNESS_TRANSCRIPTS_DIR/projects/<key>/<id>.jsonl, else Claude Code's
+                  own $CLAUDE_CONFIG_DIR/projects/... or ~/.claude/projects/... (one history
+                  for both programs); <data>/projects/... (where they were before) is still read
 """
 
 from __future__ import annotations
@@ -57,6 +60,14 @@ def data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("claude-harness"))
+
+
+def transcripts_root() -> Path:
+    """The folder whose `projects/<folder key>/<session id>.jsonl` hold the transcripts written
+    from now on. Claude Code's config folder by default, so `-c`/`-r` of either program find the
+    other's sessions; CLAUDE_HARNESS_TRANSCRIPTS_DIR keeps ours apart for whoever wants that."""
+    override = os.environ.get("CLAUDE_HARNESS_TRANSCRIPTS_DIR")
+    return Path(override).expanduser() if override else user_config_dir()
 
 
 def project_roots(cwd: Path) -> list[Path]:

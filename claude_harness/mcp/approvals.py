@@ -7,6 +7,10 @@ said yes once; the answer (yes or no) is remembered per project directory and se
 
     {"/path/to/project": {"github": true, "evil": false}}
 
+and, as Claude Code records the same choice, in the project's `enabledMcpjsonServers` /
+`disabledMcpjsonServers` lists of its `.claude.json` (read too when we have no answer of our
+own), so a choice made in either program is found by both.
+
 Servers from the user's own config and from `--mcp-config` need no approval: the user wrote them.
 Front ends call `pending_approvals()` to learn which servers to ask about and `record_approval()`
 with the answer (or `resolve_approvals()` with an `ask` callback that does both).
@@ -22,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.config.settings_write import update_json_file
-from claude_harness.mcp.config import McpServerConfig
+from claude_harness.mcp.config import McpServerConfig, local_project_key, user_config_file
 
 APPROVALS_FILE = "mcp_approvals.json"
 
@@ -51,8 +55,54 @@ def _key(project: Path) -> str:
 
 
 def get_approval(project: Path, server: str) -> bool | None:
-    """True (approved), False (rejected) or None (never asked)."""
-    return _load(approvals_path()).get(_key(project), {}).get(server)
+    """True (approved), False (rejected) or None (never asked): our record, else Claude Code's
+    (`enabledMcpjsonServers` / `disabledMcpjsonServers` of the project in `.claude.json`), so a
+    server approved in either program starts in both."""
+    ours = _load(approvals_path()).get(_key(project), {}).get(server)
+    return ours if ours is not None else _claude_code_choice(project, server)
+
+
+def _claude_code_project(doc: Any, project: Path) -> dict[str, Any]:
+    projects = doc.get("projects") if isinstance(doc, dict) else None
+    entry = projects.get(local_project_key(project)) if isinstance(projects, dict) else None
+    return entry if isinstance(entry, dict) else {}
+
+
+def _claude_code_choice(project: Path, server: str) -> bool | None:
+    try:
+        doc = json.loads(user_config_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    entry = _claude_code_project(doc, project)
+    for key, answer in (("disabledMcpjsonServers", False), ("enabledMcpjsonServers", True)):
+        names = entry.get(key)
+        if isinstance(names, list) and server in names:
+            return answer
+    return None
+
+
+def _record_for_claude_code(project: Path, server: str, approved: bool) -> None:
+    """The same answer in Claude Code's lists (best effort: a user config that is not JSON is
+    left alone, and our own record still holds the answer)."""
+    def record(doc: dict[str, Any]) -> None:
+        projects = doc.setdefault("projects", {})
+        entry = projects.setdefault(local_project_key(project), {}) \
+            if isinstance(projects, dict) else None
+        if not isinstance(entry, dict):
+            return
+        keep, drop = (("enabledMcpjsonServers", "disabledMcpjsonServers") if approved
+                      else ("disabledMcpjsonServers", "enabledMcpjsonServers"))
+        for key in (keep, drop):
+            if not isinstance(entry.get(key), list):
+                entry[key] = []
+        entry[drop] = [n for n in entry[drop] if n != server]
+        if server not in entry[keep]:
+            entry[keep].append(server)
+
+    try:
+        update_json_file(user_config_file(), record)
+    except (OSError, ValueError):
+        pass
 
 
 def record_approval(project: Path, server: str, approved: bool) -> None:
@@ -65,6 +115,12 @@ def record_approval(project: Path, server: str, approved: bool) -> None:
         entry[server] = bool(approved)
 
     update_json_file(approvals_path(), record)
+    _record_for_claude_code(project, server, approved)
+
+
+def forget_project(project: Path) -> None:
+    """Drop every answer recorded for `project` (`mcp reset-project-choices`)."""
+    update_json_file(approvals_path(), lambda data: data.pop(_key(project), None))
 
 
 @dataclass(frozen=True)

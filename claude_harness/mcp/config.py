@@ -4,7 +4,8 @@ Sources, highest precedence first (a server name found in several takes the whol
 highest one, no merging, as Claude Code does):
 
   cli      each `--mcp-config FILE|JSON` value, later values over earlier ones
-  local    `projects["<cwd>"].mcpServers` in the user config file (private to this project)
+  local    `projects["<repository root, or cwd>"].mcpServers` in the user config file
+           (private to this project; Claude Code's key)
   project  `.mcp.json` in the cwd or the nearest parent that has one (committed, shared: each
            server needs the user's one-time approval, see approvals.py)
   user     top-level `mcpServers` in the user config file
@@ -91,6 +92,14 @@ def user_config_file() -> Path:
     if override:
         return Path(override).expanduser() / ".claude.json"
     return Path.home() / ".claude.json"
+
+
+def local_project_key(cwd: Path) -> str:
+    """The `projects` key of the user config that holds this folder's local servers, as
+    Claude Code files them: the git repository's root, or the folder outside a repository."""
+    from claude_harness.config.paths import project_roots
+
+    return str(project_roots(Path(cwd).resolve())[-1])
 
 
 def find_project_file(cwd: Path) -> Path | None:
@@ -243,7 +252,8 @@ def load_mcp_configs(
                 add(servers_from_document(doc, scope="project", source=str(project), env=env,
                                           warnings=result.warnings))
     if isinstance(user_doc, dict):
-        local = (user_doc.get("projects") or {}).get(str(cwd))
+        projects = user_doc.get("projects") or {}
+        local = projects.get(local_project_key(cwd)) or projects.get(str(cwd))
         if isinstance(local, dict) and "mcpServers" in local:
             add(servers_from_document(local, scope="local", source=source, env=env,
                                       warnings=result.warnings))

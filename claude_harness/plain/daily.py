@@ -36,7 +36,7 @@ from claude_harness.protocol.events import (
     TasksListed,
 )
 from claude_harness.session.titles import search, summarize
-from claude_harness.session.transcript import list_sessions
+from claude_harness.session.transcript import history_roots, list_sessions
 from claude_harness.tools.ask_user_question.model import Question
 
 EVENTS = DAILY_EVENTS
@@ -245,7 +245,7 @@ class PlainDaily:
     async def resume(self, args: str) -> None:
         """/resume: a session id, or words to search titles and first prompts for."""
         cwd = self._cwd()
-        paths = [p for p in list_sessions(data_dir(), cwd) if p.stem != self.repl.view.session_id]
+        paths = [p for p in list_sessions(history_roots(data_dir()), cwd) if p.stem != self.repl.view.session_id]
         if args and (exact := next((p for p in paths if p.stem.startswith(args)), None)):
             await self.repl.follow(ops.Resume(exact.stem))
             return

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO
 
 from claude_harness.session.titles import summarize
-from claude_harness.session.transcript import list_sessions
+from claude_harness.session.transcript import history_roots, list_sessions
 from claude_harness.terminal_safety import strip_unsafe
 
 MAX_LISTED = 20
@@ -20,7 +20,7 @@ MAX_LISTED = 20
 def pick_session(store: Path, cwd: Path, out: IO[str],
                  read_line: Callable[[], str]) -> str | None:
     """The chosen session id, or None (nothing to resume, or the user chose none)."""
-    sessions = list_sessions(store, cwd)[:MAX_LISTED]
+    sessions = list_sessions(history_roots(store), cwd)[:MAX_LISTED]
     if not sessions:
         out.write("No conversations to resume in this folder; starting a new one.\n")
         return None

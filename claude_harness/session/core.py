@@ -122,6 +122,7 @@ class SessionConfig:
     system_prompt: str
     api: ApiSettings
     data_dir: Path
+    transcripts: Path | None = None  # root of projects/<key>/<id>.jsonl; None: data_dir
     max_turns: int | None = None
     max_tokens: int | None = None  # None: the model table's default
     session_id: str | None = None
@@ -172,7 +173,8 @@ class Session:
         self.shell = ShellState(config.cwd)
         self.transcript: Transcript | None = None
         if config.persist:
-            self.transcript = Transcript.create(config.data_dir, config.cwd, config.session_id)
+            self.transcript = Transcript.create(self.history_roots[0], config.cwd,
+                                                config.session_id, also=self.history_roots[1:])
         self.session_id = (
             self.transcript.session_id if self.transcript else (config.session_id or "ephemeral")
         )
@@ -739,7 +741,7 @@ class Session:
 
     async def _resume(self, wanted: str) -> None:
         """Continue an earlier conversation of this project: its messages become the history."""
-        path = find_session(self.config.data_dir, self.config.cwd, wanted)
+        path = find_session(self.history_roots, self.config.cwd, wanted)
         if path is None:
             self._emit(Notice(f"No session {wanted!r}.", "error"))
             return
@@ -871,6 +873,12 @@ class Session:
             return "resume" if self.config.history else "startup"
         source, self._restart_source = self._restart_source, None
         return source
+
+    @property
+    def history_roots(self) -> list[Path]:
+        """Where this session's transcript is written, then the other roots it resumes from."""
+        first = self.config.transcripts or self.config.data_dir
+        return list(dict.fromkeys([first, self.config.data_dir]))
 
     @property
     def transcript_path(self) -> str:

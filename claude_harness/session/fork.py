@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.fsutil import atomic_write_text
+from claude_harness.session.branches import conversation, main_line
 from claude_harness.session.resume import read_entries
 
 Entry = dict[str, Any]
@@ -35,22 +36,14 @@ class Fork:
 
 
 def chain_entries(path: Path, *, ending_before: str | None = None) -> list[Entry]:
-    """The transcript's chain from its root to its latest entry, oldest first; with
-    `ending_before`, only the part before the entry of that uuid (which must be on the chain)."""
+    """The transcript's conversation from its root to its latest entry, oldest first (a
+    parallel batch whole, see branches.py); with `ending_before`, only the part before the
+    entry of that uuid (which must be part of it)."""
     try:
-        entries = [e for e in read_entries(path) if isinstance(e.get("uuid"), str)]
+        entries = main_line(read_entries(path))
     except OSError as exc:
         raise ForkError(f"Cannot read {path}: {exc.strerror or exc}") from exc
-    by_uuid = {e["uuid"]: e for e in entries}
-    chain: list[Entry] = []
-    seen: set[str] = set()
-    entry = entries[-1] if entries else None
-    while entry is not None and entry["uuid"] not in seen:
-        seen.add(entry["uuid"])
-        chain.append(entry)
-        parent = entry.get("parentUuid")
-        entry = by_uuid.get(parent) if isinstance(parent, str) else None
-    chain.reverse()
+    chain = conversation(entries, []) if entries else []
     if ending_before is None:
         return chain
     for index, entry in enumerate(chain):

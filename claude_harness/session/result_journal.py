@@ -24,8 +24,10 @@ from claude_harness.session.transcript import Transcript
 
 
 class ResultJournal:
-    """Writes the main conversation's messages and results to `transcript` (sub-agents'
-    own results never reach the session; their transcripts come as sidechain messages)."""
+    """Writes the main conversation's messages and results to `transcript`. A sub-agent's
+    messages (sidechain messages) are not written here: its own transcript under
+    `<session>/subagents/` holds them, where Claude Code keeps its own; in the session's file
+    they would make Claude Code's `-c` pass the session over."""
 
     def __init__(self, transcript: Transcript) -> None:
         self._transcript = transcript
@@ -34,11 +36,13 @@ class ResultJournal:
         self._written: set[str] = set()  # results of this batch already written
 
     def record(self, event: Any) -> None:
+        message = getattr(event, "message", None)
+        if isinstance(message, dict) and message.get("isSidechain"):
+            return  # in the sub-agent's own file (<session>/subagents/), as Claude Code keeps it
         match event:
             case AssistantMessage(message=message):
                 self._transcript.append_message(message)
-                if not message.get("isSidechain"):
-                    self._calls_written(message)
+                self._calls_written(message)
             case UserMessage(message=message):
                 rest = self._unwritten_part(message)
                 if rest is not None:
@@ -67,7 +71,7 @@ class ResultJournal:
     def _unwritten_part(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """`message` without the results written one by one (None: nothing is left)."""
         content = message.get("content")
-        if not self._written or message.get("isSidechain") or not isinstance(content, list):
+        if not self._written or not isinstance(content, list):
             return message
         rest = [b for b in content if not (isinstance(b, dict) and b.get("type") == "tool_result"
                                            and b.get("tool_use_id") in self._written)]

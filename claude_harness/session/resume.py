@@ -10,7 +10,9 @@ Tolerated on the way: lines cut by a crash (skipped), a parent that is missing (
 from the entry just before, with a warning), transcripts written before entries carried uuids
 (file order), and a tool_use left unanswered by a crash (it gets an "interrupted" result).
 Tool results written one by one as their calls ended are merged back into their batch's one
-message.
+message. Claude Code's transcripts resume whole too: the blocks of one answer, written as one
+entry each, become one message again, and the calls of a parallel batch that hang beside the
+chain are kept with their results (branches.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.messages import has_tool_results, tool_result_block, tool_uses
+from claude_harness.session.branches import conversation, left_out, main_line
 
 Entry = dict[str, Any]
 INTERRUPTED_RESULT = "Interrupted: the session ended before this tool finished."
@@ -83,7 +86,9 @@ def _uuid_of(line: bytes) -> str | None:
         entry = json.loads(line)
     except ValueError:
         return None
-    value = entry.get("uuid") if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or entry.get("isSidechain"):
+        return None  # a sub-agent's entry (Claude Code's inline layout) is no tip to continue
+    value = entry.get("uuid")
     return value if isinstance(value, str) else None
 
 
@@ -91,52 +96,21 @@ def load_session(path: Path) -> ResumedSession:
     """The history ending at the latest entry (from its last compaction boundary on), repaired so
     the API accepts it, with warnings about branches left out or gaps in the chain."""
     entries = read_entries(path)
-    chained = [e for e in entries if isinstance(e.get("uuid"), str)]
+    main = main_line(entries)
     warnings: list[str] = []
-    if chained:
-        chain = _chain_to_latest(chained, warnings)
-        off_chain = _conversation_count(chained) - _conversation_count(chain)
+    if main:
+        chain = conversation(main, warnings)
+        off_chain = left_out(main, chain)
         if off_chain > 0:
             warnings.append(
-                f"This session's transcript was written by two processes at once; resumed the "
-                f"conversation ending at its latest entry ({off_chain} entr"
-                f"{'y' if off_chain == 1 else 'ies'} from the other branch left out)."
-            )
+                f"This session's transcript has other branches (a rewind, or two processes "
+                f"writing it at once); resumed the conversation ending at its latest entry "
+                f"({off_chain} entr{'y' if off_chain == 1 else 'ies'} of the other branches "
+                "left out).")
         leaf: str | None = chain[-1]["uuid"]
     else:
         chain, leaf = entries, None  # written before entries had uuids: file order
     return ResumedSession(_messages(chain), leaf, warnings)
-
-
-def _chain_to_latest(entries: list[Entry], warnings: list[str]) -> list[Entry]:
-    """Parents from the latest entry back to the root, oldest first."""
-    position = {e["uuid"]: i for i, e in enumerate(entries)}
-    chain: list[Entry] = []
-    seen: set[str] = set()
-    index: int | None = len(entries) - 1
-    while index is not None and index >= 0:
-        entry = entries[index]
-        if entry["uuid"] in seen:
-            break  # a cycle: stop rather than loop
-        seen.add(entry["uuid"])
-        chain.append(entry)
-        parent = entry.get("parentUuid")
-        if parent is None:
-            break
-        if parent in position:
-            index = position[parent]
-        else:
-            warnings.append(
-                "An entry of this session's transcript names a parent that is missing; the "
-                "history goes on from the entry written just before it."
-            )
-            index -= 1
-    chain.reverse()
-    return chain
-
-
-def _conversation_count(entries: list[Entry]) -> int:
-    return sum(1 for e in entries if e.get("type") in ("user", "assistant"))
 
 
 def _messages(chain: list[Entry]) -> list[dict[str, Any]]:
@@ -147,10 +121,34 @@ def _messages(chain: list[Entry]) -> list[dict[str, Any]]:
             continue
         message = entry.get("message")
         if entry.get("type") in ("user", "assistant") and isinstance(message, dict):
-            messages.append(message)
+            _add_message(messages, message)
         elif isinstance(message, dict) and message.get("role") == "system":
             messages.append(message)  # a note in the conversation (output style, task ended)
     return _answer_every_call(messages)
+
+
+def _add_message(messages: list[dict[str, Any]], message: dict[str, Any]) -> None:
+    """Append `message`, or join it to the answer it is a part of: Claude Code writes each
+    block of one API answer (thinking, text, each call) as its own entry with the answer's
+    `id`, sometimes with a call's result already written between two of them."""
+    mid = message.get("id") if message.get("role") == "assistant" else None
+    if mid is not None:
+        for index in range(len(messages) - 1, -1, -1):
+            earlier = messages[index]
+            if earlier.get("role") == "assistant" and earlier.get("id") == mid:
+                joined = [*_blocks(earlier), *_blocks(message)]
+                messages[index] = {**earlier, "content": joined}
+                return
+            if not _holds_results(earlier):
+                break
+    messages.append(message)
+
+
+def _blocks(message: dict[str, Any]) -> list[Any]:
+    content = message.get("content")
+    if isinstance(content, list):
+        return list(content)
+    return [{"type": "text", "text": content}] if isinstance(content, str) and content else []
 
 
 def _answer_every_call(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

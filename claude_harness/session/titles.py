@@ -2,16 +2,17 @@
 else the first thing the person typed; and the search over those names.
 
 The title is Claude Code's `{"type": "custom-title", "customTitle": ...}` line (the last one
-wins), so titles given in either program show in both.
+wins), so titles given in either program show in both; without one, the `{"type": "summary"}`
+line older Claude Code versions wrote names the session.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from claude_harness.session.resume import read_entries
 from claude_harness.session.transcript import live_mark
 
 MAX_CHARS = 70
@@ -60,18 +61,40 @@ def _prompt_text(message: dict) -> str:  # type: ignore[type-arg]
 
 def summarize(path: Path) -> SessionSummary:
     """The title and first prompt of the transcript at `path` (unreadable: empty names)."""
-    title = first = ""
+    title = first = summary = ""
     try:
-        entries = read_entries(path)
+        entries = _naming_entries(path)
         modified = path.stat().st_mtime
     except OSError:
         return SessionSummary(path, "", "(unreadable)", 0.0)
     for entry in entries:
         if entry.get("type") == "custom-title" and isinstance(entry.get("customTitle"), str):
             title = entry["customTitle"]
+        elif entry.get("type") == "summary" and isinstance(entry.get("summary"), str):
+            summary = entry["summary"]
         elif not first and entry.get("type") == "user" and isinstance(entry.get("message"), dict):
             first = _prompt_text(entry["message"])
-    return SessionSummary(path, _one_line(title), _one_line(first), modified)
+    return SessionSummary(path, _one_line(title or summary), _one_line(first), modified)
+
+
+def _naming_entries(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    """The entries that can name a session, without parsing every line: a Claude Code
+    transcript runs to megabytes of tool output, and a picker summarizes hundreds of them."""
+    entries = []
+    prompts_seen = 0
+    with path.open("r", encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            naming = '"custom-title"' in line or '"summary"' in line
+            if not naming and (prompts_seen >= 20 or '"user"' not in line):
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict):
+                prompts_seen += entry.get("type") == "user"
+                entries.append(entry)
+    return entries
 
 
 def search(summaries: list[SessionSummary], query: str) -> list[SessionSummary]:

@@ -1,7 +1,12 @@
 """One JSONL transcript per session: each message appended as it happens, never a broken line.
 
-Layout: <data dir>/projects/<cwd with every non-alphanumeric character as '-'>/<session id>.jsonl,
-one JSON object per line: {"type": "user"|"assistant"|"system", "uuid", "parentUuid",
+Layout: <root>/projects/<folder key>/<session id>.jsonl, where <root> is Claude Code's config
+folder (config/paths.py `transcripts_root`: one history for both programs, each resumes the
+other's sessions) and the folder key is Claude Code's: the real path of the folder with every
+character that is not an ASCII letter or digit as '-' (counted in UTF-16 units, as JavaScript
+does), cut at 200 with a hash of the path after it when longer. Transcripts written before, under
+<data dir>/projects/, are still found, and move to the new root when resumed (`adopt_legacy`).
+One JSON object per line: {"type": "user"|"assistant"|"system", "uuid", "parentUuid",
 "sessionId", "timestamp", "cwd", "message": {...}} (system lines carry "subtype" instead of a
 message, e.g. a compaction boundary). Every entry names its parent, so the conversation is the
 chain of parents ending at the latest entry (see `resume.py`), whatever else the file holds.
@@ -20,18 +25,21 @@ writers. Lines are fsynced at turn end (`sync`), not one by one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
+import shutil
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claude_harness.config.paths import transcripts_root
 from claude_harness.session.lock import SessionLock, lock_holder
 from claude_harness.session.resume import (
     ResumedSession,
@@ -45,6 +53,7 @@ __all__ = [
     "Transcript",
     "TranscriptFailure",
     "find_session",
+    "history_roots",
     "is_live",
     "live_mark",
     "latest_session",
@@ -59,12 +68,71 @@ RETRY_INTERVAL_SECONDS = 2.0  # between retries while appending; turn ends alway
 _TAIL_PROBE_BYTES = 65_536
 
 
+KEY_MAX_UNITS = 200  # Claude Code cuts longer folder keys here and adds a hash
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+Roots = Path | Sequence[Path]
+
+
 def project_dir_name(cwd: Path) -> str:
+    """Claude Code's folder key for `cwd` (verified against 2.1.332's own folders)."""
+    units = _utf16_units(str(cwd))
+    key = "".join(chr(u) if u < 128 and chr(u).isalnum() else "-" for u in units)
+    if len(key) <= KEY_MAX_UNITS:
+        return key
+    return f"{key[:KEY_MAX_UNITS]}-{_base36(abs(_string_hash(units)))}"
+
+
+def _utf16_units(text: str) -> list[int]:
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def _string_hash(units: list[int]) -> int:
+    """The 32-bit `h = h * 31 + unit` hash JavaScript code commonly uses for strings."""
+    value = 0
+    for unit in units:
+        value = (value * 31 + unit) & 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, rest = divmod(number, 36)
+        digits = _BASE36[rest] + digits
+        if number == 0:
+            return digits
+
+
+def _legacy_dir_name(cwd: Path) -> str:
+    """The key this program used before (code points, never cut)."""
     return re.sub(r"[^A-Za-z0-9]", "-", str(cwd))
 
 
-def sessions_dir(data_dir: Path, cwd: Path) -> Path:
-    return data_dir / "projects" / project_dir_name(cwd)
+def sessions_dir(root: Path, cwd: Path) -> Path:
+    """Where a new transcript of `cwd` is written under `root`."""
+    return root / "projects" / project_dir_name(cwd)
+
+
+def history_roots(data_dir: Path) -> list[Path]:
+    """Every root whose transcripts this program resumes, the one written now first: Claude
+    Code's (or CLAUDE_HARNESS_TRANSCRIPTS_DIR), then our data dir (transcripts written before
+    the history was shared)."""
+    return _unique([transcripts_root(), data_dir])
+
+
+def session_folders(roots: Roots, cwd: Path) -> list[Path]:
+    """The folders that may hold this folder's transcripts, in the order they are preferred."""
+    return _unique([root / "projects" / name for root in _as_list(roots)
+                    for name in (project_dir_name(cwd), _legacy_dir_name(cwd))])
+
+
+def _as_list(roots: Roots) -> list[Path]:
+    return [Path(roots)] if isinstance(roots, (str, Path)) else [Path(r) for r in roots]
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    return list(dict.fromkeys(paths))
 
 
 @dataclass(frozen=True)
@@ -103,11 +171,16 @@ class Transcript:
     _tip_known: bool = field(default=False, repr=False)  # last_uuid is the file's latest entry
 
     @classmethod
-    def create(cls, data_dir: Path, cwd: Path, session_id: str | None = None) -> Transcript:
-        """The transcript of a new or resumed session. Never raises: a disk that refuses the
-        folder, the lock or the file leaves the transcript in memory with `failure` set."""
+    def create(cls, root: Path, cwd: Path, session_id: str | None = None, *,
+               also: Sequence[Path] = ()) -> Transcript:
+        """The transcript of a new or resumed session, under `root` (a resumed session whose
+        file is under one of the roots `also` is continued there). Never raises: a disk that
+        refuses the folder, the lock or the file leaves the transcript in memory with
+        `failure` set."""
         sid = session_id or str(uuid.uuid4())
-        transcript = cls(sessions_dir(data_dir, cwd) / f"{sid}.jsonl", sid, cwd)
+        existing = find_session([root, *also], cwd, sid, anywhere=False) if session_id else None
+        path = existing or sessions_dir(root, cwd) / f"{sid}.jsonl"
+        transcript = cls(path, sid, cwd)
         try:
             transcript.path.parent.mkdir(parents=True, exist_ok=True)
             transcript._take_lock()
@@ -299,29 +372,72 @@ def load_messages(path: Path) -> list[dict[str, Any]]:
     return load_session(path).messages
 
 
-def find_session(data_dir: Path, cwd: Path, session_id: str) -> Path | None:
-    candidate = sessions_dir(data_dir, cwd) / f"{session_id}.jsonl"
-    if candidate.exists():
-        return candidate
-    for path in (data_dir / "projects").glob(f"*/{session_id}.jsonl"):
-        return path
+def find_session(roots: Roots, cwd: Path, session_id: str, *,
+                 anywhere: bool = True) -> Path | None:
+    """The transcript of `session_id`: this folder's first, then (`anywhere`) any folder's."""
+    if not session_id or "/" in session_id or session_id.startswith("."):
+        return None
+    for folder in session_folders(roots, cwd):
+        if (candidate := folder / f"{session_id}.jsonl").is_file():
+            return candidate
+    if anywhere:
+        for root in _as_list(roots):
+            for path in (root / "projects").glob(f"*/{session_id}.jsonl"):
+                return path
     return None
 
 
-def latest_session(data_dir: Path, cwd: Path) -> Path | None:
-    """The newest session of this folder that no live process is writing (what `-c` resumes)."""
-    for path in list_sessions(data_dir, cwd):
-        if lock_holder(path) is None:
+def adopt_legacy(path: Path, roots: Roots, cwd: Path) -> Path:
+    """A transcript of this folder found under an older root (our data dir) moves, with its
+    `<id>/` folder (checkpoints, sub-agents), to the first root when it is resumed, so Claude
+    Code finds it too from then on. One another process is writing stays where it is, and so
+    does anything the move cannot take (the session then goes on where it was)."""
+    first, *older = _as_list(roots)
+    if path.parent not in session_folders(older, cwd) or is_live(path):
+        return path
+    target = sessions_dir(first, cwd) / path.name
+    if target.exists():
+        return path
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(path, target)
+    except OSError:
+        return path if path.exists() else target
+    beside, beside_target = path.with_suffix(""), target.with_suffix("")
+    if beside.is_dir() and not beside_target.exists():
+        with contextlib.suppress(OSError):
+            shutil.move(beside, beside_target)
+    return target
+
+
+def latest_session(roots: Roots, cwd: Path) -> Path | None:
+    """The newest session of this folder that no live process is writing and that holds a
+    conversation (what `-c` resumes; Claude Code leaves files with bookkeeping lines only)."""
+    for path in list_sessions(roots, cwd):
+        if lock_holder(path) is None and _has_conversation(path):
             return path
     return None
 
 
-def list_sessions(data_dir: Path, cwd: Path) -> list[Path]:
-    """This folder's transcripts, newest first."""
-    folder = sessions_dir(data_dir, cwd)
-    if not folder.is_dir():
-        return []
-    return sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+def _has_conversation(path: Path) -> bool:
+    try:
+        return any(e.get("type") in ("user", "assistant") for e in read_entries(path))
+    except OSError:
+        return False
+
+
+def list_sessions(roots: Roots, cwd: Path) -> list[Path]:
+    """This folder's transcripts in every root (ours and Claude Code's), newest first; a
+    session found in two roots is listed once, from the root written now."""
+    found: dict[str, tuple[float, Path]] = {}
+    for folder in session_folders(roots, cwd):
+        for path in folder.glob("*.jsonl") if folder.is_dir() else ():
+            try:
+                modified = path.stat().st_mtime
+            except OSError:
+                continue
+            found.setdefault(path.stem, (modified, path))
+    return [path for _, path in sorted(found.values(), key=lambda f: f[0], reverse=True)]
 
 
 def is_live(path: Path) -> bool:

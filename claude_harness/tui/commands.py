@@ -20,7 +20,7 @@ from claude_harness.fsutil import atomic_write_text
 from claude_harness.protocol.ops import Describe, Op, Resume
 from claude_harness.protocol.view import SessionView
 from claude_harness.session.titles import search, summarize
-from claude_harness.session.transcript import list_sessions
+from claude_harness.session.transcript import history_roots, list_sessions
 from claude_harness.tui.export import conversation_markdown
 from claude_harness.tui.themes import save_user_theme
 
@@ -100,7 +100,7 @@ async def _resume(host: Host, args: str) -> None:
     if not host.has_session:
         await host.post_notice("/resume needs the agent, which is still starting.", "warning")
         return
-    sessions = [p for p in list_sessions(data_dir(), host.cwd) if p.stem != host.view.session_id]
+    sessions = [p for p in list_sessions(history_roots(data_dir()), host.cwd) if p.stem != host.view.session_id]
     choice = args.strip()
     if choice.isdigit() and 1 <= int(choice) <= len(sessions):
         host.submit(Resume(sessions[int(choice) - 1].stem))

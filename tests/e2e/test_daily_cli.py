@@ -26,7 +26,7 @@ def test_fork_session_continues_under_a_new_id(project: Path, api: Any) -> None:
     server = api([TEXT, TEXT])
     first = json.loads(run_cli(["-p", "remember 7", "--output-format", "json"],
                                project).stdout)
-    original = next((project.parent / "home" / "data" / "projects").glob(
+    original = next((project.parent / "home" / ".claude" / "projects").glob(
         f"*/{first['session_id']}.jsonl"))
     lines_before = original.read_text()
     forked = run_cli(["-p", "what number?", "-r", first["session_id"], "--fork-session",

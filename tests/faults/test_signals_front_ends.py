@@ -37,7 +37,7 @@ def bash_turns(project: Path) -> list[dict[str, Any]]:
 
 def recorded_results(home: Path) -> list[dict[str, Any]]:
     """The tool results the transcript holds."""
-    (path,) = (home / "data" / "projects").glob("*/*.jsonl")
+    (path,) = (home / ".claude" / "projects").glob("*/*.jsonl")
     entries = [json.loads(line) for line in path.read_text().splitlines()]
     return [b for e in entries if e["type"] == "user"
             for b in e["message"]["content"] if b.get("type") == "tool_result"]

@@ -38,8 +38,9 @@ def freeing(tiny: TinyFs) -> str:
 
 @pytest.fixture
 def full_disk(tiny_fs: TinyFs, home: Path, monkeypatch: pytest.MonkeyPatch) -> TinyFs:
-    """The data directory (moved from `home`) on a tmpfs with no byte and no inode left."""
+    """The data directory and the transcripts (moved from `home`) on a tmpfs with no byte and no inode left."""
     monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(tiny_fs.root / "data"))
+    monkeypatch.setenv("CLAUDE_HARNESS_TRANSCRIPTS_DIR", str(tiny_fs.root / "data"))
     tiny_fs.fill()
     tiny_fs.exhaust_inodes()
     return tiny_fs

@@ -142,7 +142,7 @@ def test_the_real_binary_continues_the_finished_session_not_the_running_one(
     done = run_cli(["-p", "remember the word apple", "--output-format", "json"], project)
     assert done.returncode == 0, done.stderr
     finished_id = json.loads(done.stdout)["session_id"]
-    data = home / "data"
+    data = home / ".claude"  # the transcripts live where Claude Code keeps its own
     [finished_path] = data.glob(f"projects/*/{finished_id}.jsonl")
     _age(finished_path, 100)
 

@@ -37,7 +37,7 @@ def run(project: Path, home: Path, args: list[str], stdin: str) -> list[dict[str
                               input=stdin, capture_output=True, text=True, timeout=90, env=env)
         assert done.returncode == 0, done.stdout + done.stderr
         assert server.remaining_turns == 0
-    path = latest_session(home / "data", project)
+    path = latest_session(home / ".claude", project)  # where Claude Code keeps its own
     assert path is not None
     return load_messages(path)
 
@@ -63,7 +63,7 @@ async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) ->
             await pilot.press("1")
             await wait_for(pilot, lambda: server.remaining_turns == 0 and not app.busy,
                            timeout=30, what="turn end")
-    path = latest_session(home / "data", project)
+    path = latest_session(home / ".claude", project)  # where Claude Code keeps its own
     assert path is not None
     return load_messages(path)
 

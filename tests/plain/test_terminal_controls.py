@@ -118,7 +118,7 @@ def test_a_one_megabyte_line_is_rendered_promptly(plain_tmux: Any, home: Path) -
     session.wait_for(lambda s: "THE-END" in s and READY in s.rpartition("THE-END")[2],
                      timeout=60)
     assert time.monotonic() - started < 15
-    transcripts = list((home / "data" / "projects").rglob("*.jsonl"))
+    transcripts = list((home / ".claude" / "projects").rglob("*.jsonl"))
     texts = [b.get("text", "") for path in transcripts for line in path.read_text().splitlines()
              for b in (json.loads(line).get("message") or {}).get("content") or []
              if isinstance(b, dict)]
