@@ -2,8 +2,9 @@
 
 Layout, in mount order (later mounts cover earlier ones):
   /                       read-only (the whole file system stays readable)
-  runtime folders         /run, $XDG_RUNTIME_DIR: empty (sockets.py), read-only at the end
   writable paths          read-write binds of themselves (parents before children)
+  runtime folders         /run, $XDG_RUNTIME_DIR: empty (sockets.py), read-only at the end;
+                          over a writable folder that holds them, under one inside them
   protected paths         read-only binds of themselves, inside the writable ones
   missing protected names an empty read-only tmpfs, so they cannot be created either
   the host's sockets      their folders empty and read-only, or each one covered by /dev/null
@@ -45,10 +46,7 @@ def bwrap_argv(bwrap: str, plan: FilesystemPlan, cwd: Path, temp_dir: Path,
     """Everything before `/bin/bash -c script`: bwrap's options, `--`, and the relay if any."""
     argv = [bwrap, "--new-session", "--die-with-parent", "--unshare-pid", "--unshare-net",
             *privilege_args(disable_userns=disable_userns), "--ro-bind", "/", "/"]
-    for path in plan.sockets.masked:
-        argv += ["--tmpfs", str(path)]
-    for path in sorted(plan.writable, key=lambda p: len(p.parts)):
-        argv += ["--bind", str(path), str(path)]
+    argv += _writable_and_masked(plan)
     for path in plan.read_only:
         argv += ["--ro-bind", str(path), str(path)]
     for path in [*plan.blocked_dirs, *plan.sockets.hidden_dirs]:
@@ -66,6 +64,27 @@ def bwrap_argv(bwrap: str, plan: FilesystemPlan, cwd: Path, temp_dir: Path,
     argv.append("--")
     if bridge is not None:
         argv += ["/bin/bash", "-c", _relay_script(bridge), "sandbox-relay"]
+    return argv
+
+
+def _writable_and_masked(plan: FilesystemPlan) -> list[str]:
+    """The writable binds and the emptied runtime folders, in an order where neither covers the
+    other: a writable folder that holds a masked one (`allowWrite: ["//"]` holds /run) is bound
+    first, the mask goes on top of it, and writable folders inside a masked one are bound back
+    after it."""
+    masked = list(plan.sockets.masked)
+
+    def inside_a_mask(path: Path) -> bool:
+        return any(path != m and path.is_relative_to(m) for m in masked)
+
+    writable = sorted(plan.writable, key=lambda p: len(p.parts))
+    argv: list[str] = []
+    for path in (p for p in writable if not inside_a_mask(p)):
+        argv += ["--bind", str(path), str(path)]
+    for path in masked:
+        argv += ["--tmpfs", str(path)]
+    for path in (p for p in writable if inside_a_mask(p)):
+        argv += ["--bind", str(path), str(path)]
     return argv
 
 
