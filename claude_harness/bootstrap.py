@@ -237,8 +237,8 @@ def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Sessi
     from claude_harness.session.lock import claim_session
 
     keep = Path(session.transcript_path) if session.transcript_path else None
-    for root in history_roots(store):  # Claude Code's projects/ and ours: the same layout
-        remove_old_transcripts(root, chosen.cleanup_period_days, claim=claim_session, keep=keep)
+    remove_old_transcripts(history_roots(store),  # Claude Code's projects/ and ours
+                           chosen.cleanup_period_days, claim=claim_session, keep=keep)
 
 
 def _debug_report(opts: RunOptions, session: Session) -> None:

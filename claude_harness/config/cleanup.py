@@ -24,7 +24,7 @@ Two things make removal safe when other harnesses run at the same time:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -53,18 +53,20 @@ def last_activity(transcript: Path) -> float:
     return newest
 
 
-def remove_old_transcripts(data_dir: Path, days: int, *, claim: Claim,
+def remove_old_transcripts(data_dirs: Path | Sequence[Path], days: int, *, claim: Claim,
                            now: float | None = None, keep: Path | None = None) -> list[Path]:
-    """Delete session transcripts (`<data dir>/projects/*/<id>.jsonl`) inactive for more than
-    `days` days (see the module docstring for how age is judged); returns what was removed.
-    `keep` (the current session) and sessions a live process holds are never removed;
-    nothing outside the transcripts folder (prompt history, approvals) is touched."""
-    store = Path(data_dir) / "projects"
-    if days < 0 or not store.is_dir():
+    """Delete session transcripts (`<data dir>/projects/*/<id>.jsonl`, in each of `data_dirs`)
+    inactive for more than `days` days (see the module docstring for how age is judged);
+    returns what was removed. Age is judged across all the stores at once, so the newest
+    session in one (Claude Code's folder) dates the others too. `keep` (the current session)
+    and sessions a live process holds are never removed; nothing outside the transcripts
+    folders (prompt history, approvals) is touched."""
+    if days < 0:
         return []
+    roots = [data_dirs] if isinstance(data_dirs, Path) else list(data_dirs)
     kept = Path(keep).resolve() if keep is not None else None
     activity: dict[Path, float] = {}
-    for path in store.glob("*/*.jsonl"):
+    for path in (p for root in roots for p in (Path(root) / "projects").glob("*/*.jsonl")):
         try:
             if kept is None or path.resolve() != kept:
                 activity[path] = last_activity(path)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from claude_harness.config.cleanup import DAY_S, MARGIN_S, remove_old_transcripts
+from claude_harness.config.paths import transcripts_root
 from claude_harness.session.lock import claim_session
 from claude_harness.session.transcript import sessions_dir
 from tests.faults.binary_pane import BinaryPane
@@ -128,7 +129,7 @@ def test_cleanup_in_another_folder_spares_the_running_app(
                                       "CLAUDE_HARNESS_MANAGED_SETTINGS", "ANTHROPIC_BASE_URL",
                                       "ANTHROPIC_API_KEY")}
     env["PATH"] = os.environ["PATH"]
-    data = Path(env["CLAUDE_HARNESS_DATA_DIR"])
+    data = transcripts_root()  # where the app writes its transcripts (Claude Code's folder)
     folder_a, folder_b, folder_c = (tmp_path / n for n in ("a", "b", "c"))
     for folder in (folder_a, folder_b, folder_c):
         folder.mkdir()

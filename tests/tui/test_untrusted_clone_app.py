@@ -38,6 +38,12 @@ def clone(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> dict[s
     two_days_ago = time.time() - 2 * 86_400
     os.utime(old, (two_days_ago, two_days_ago))
     traces["transcript"] = old
+    # A session ended yesterday: cleanup keeps the most recent ended session and judges age
+    # from it (config/cleanup.py), so this one dates the old one as old.
+    recent = old.with_name("00000001-recent.jsonl")
+    recent.write_text('{"type":"user"}\n')
+    yesterday = time.time() - 86_400
+    os.utime(recent, (yesterday, yesterday))
     monkeypatch.chdir(repo)
     return {"repo": repo, **traces}
 
