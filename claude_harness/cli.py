@@ -242,7 +242,7 @@ def wants_plain(opts: RunOptions) -> bool:
     return opts.plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
-SUBCOMMANDS = ("doctor", "mcp")
+SUBCOMMANDS = ("doctor", "mcp", "plugin", "plugins")
 
 
 def run_subcommand(argv: list[str]) -> int:
@@ -251,6 +251,10 @@ def run_subcommand(argv: list[str]) -> int:
         from claude_harness.doctor import main as doctor
 
         return doctor(argv[1:])
+    if argv[0] in ("plugin", "plugins"):
+        from claude_harness.commands.plugins.cli import main as plugin
+
+        return plugin(argv[1:])
     from claude_harness.mcp.status import run_mcp_command
 
     return run_mcp_command(argv[1:], Path.cwd())
