@@ -160,7 +160,7 @@ def run_headless(opts: RunOptions) -> int:
         return 1
 
     async def go() -> int:
-        headless = Headless(session, opts.output_format, verbose=opts.verbose,
+        headless = Headless(session, opts.output_format, verbose=session.config.verbose,
                             budget_usd=opts.max_budget_usd)
         signals = _stop_on_signals(session)
         try:

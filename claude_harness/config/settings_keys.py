@@ -12,13 +12,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from claude_harness.config.load_report import LoadReport
+from claude_harness.config.settings_catalog import UNSUPPORTED_REASONS
 
 # Applied by this harness's configuration code (settings, hooks, MCP, plugins, start-up).
 APPLIED = frozenset({
     "$schema", "permissions", "hooks", "env", "model", "disableAllHooks",
     "allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "enableAllProjectMcpServers",
     "enabledMcpjsonServers", "disabledMcpjsonServers", "enabledPlugins", "cleanupPeriodDays",
-    "parallelAgents",
+    "parallelAgents", "theme", "verbose", "respectGitignore", "autoCompactEnabled",
+    "autoCompactWindow", "availableModels", "modelOverrides", "fallbackModel",
+    "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
+    "strictKnownMarketplaces",
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {
@@ -31,20 +35,21 @@ EXPOSED = {
     "outputStyle": "the system prompt (output style)",
     "statusLine": "the front ends (status line command)",
     "sandbox": "the Bash sandbox",
+    "language": "the system prompt (the language Claude answers in)",
+    "includeGitInstructions": "the system prompt (git snapshot and commit instructions)",
+    "claudeMdExcludes": "the memory loader (CLAUDE.md files left out)",
 }
-# Documented by Claude Code, not supported here (reported once, never an error).
-UNSUPPORTED = frozenset({
-    "awsAuthRefresh", "awsCredentialExport", "companyAnnouncements", "forceLoginMethod",
-    "forceLoginOrgUUID", "otelHeadersHelper", "availableModels", "includeGitInstructions",
-    "spinnerTipsEnabled", "spinnerVerbs", "spinnerTipsOverride", "terminalProgressBarEnabled",
-    "showTurnDuration", "language", "autoUpdatesChannel", "extraKnownMarketplaces",
-    "strictKnownMarketplaces", "allowedMcpServers", "deniedMcpServers",
-    "allowManagedMcpServersOnly", "fileSuggestion", "respectGitignore", "plansDirectory",
-    "prefersReducedMotion", "teammateMode", "skipWebFetchPreflight", "autoMemoryEnabled",
-    "disableAutoMode", "skillOverrides", "feedbackSurveyRate", "alwaysAllowSandbox",
-    "forceRemoteSettingsRefresh", "voiceEnabled", "theme", "verbose", "autoConnectIde",
-    "editorMode", "preferredNotifChannel", "promptSuggestionEnabled", "fastMode",
-})
+# Documented by Claude Code, not supported here: reported once with the reason, never an error.
+UNSUPPORTED = frozenset(UNSUPPORTED_REASONS)
+# Keys whose documented effect already holds here without reading them (said so, as loaded).
+HONOURED = {
+    "spinnerTipsEnabled": "this harness's spinner shows no tips, so `false` already holds",
+    "defaultShell": "`!` commands and the Bash tool run bash, the documented default; "
+                    "`powershell` is not available here",
+    "plansDirectory": "not yet: approved plans stay in the conversation and are not saved to "
+                      "files",
+    "fileCheckpointingEnabled": "not yet: /rewind checkpoints are always kept",
+}
 
 
 @dataclass(frozen=True)
@@ -99,8 +104,11 @@ def key_status(key: str) -> tuple[str, str]:
         return "loaded", ""
     if key in EXPOSED:
         return "loaded", f"read; applied by {EXPOSED[key]}"
+    if key in HONOURED:
+        reason = HONOURED[key]
+        return ("unsupported" if reason.startswith("not yet") else "loaded"), reason
     if key in UNSUPPORTED:
-        return "unsupported", "a Claude Code setting this harness does not support; ignored"
+        return "unsupported", f"not supported: {UNSUPPORTED_REASONS[key]}; ignored"
     return "unsupported", "not a setting Claude Code documents (a typo?); ignored"
 
 
@@ -124,3 +132,7 @@ def settings_report(loaded: Any, report: LoadReport | None = None) -> LoadReport
         where, _, reason = warning.partition(": ")
         report.add("setting", "(file)", where, "warning", reason or warning)
     return report
+
+
+# Every key Claude Code documents, as this harness knows them (each classified in trust_rules).
+DOCUMENTED = frozenset(APPLIED | set(EXPOSED) | UNSUPPORTED | set(HONOURED))

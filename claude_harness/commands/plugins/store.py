@@ -139,9 +139,34 @@ def _listing(root: Path) -> dict[str, Any]:
     return data
 
 
+def _managed_allowlist(cwd: Path) -> list[Any] | None:
+    """`strictKnownMarketplaces` of the managed settings: the only sources that may be added
+    (None: no restriction; []: none)."""
+    from claude_harness.config.settings import load_settings
+
+    for src in load_settings(cwd).sources:
+        if src.source == "policySettings":
+            value = src.settings.model_dump(exclude_unset=True).get("strictKnownMarketplaces")
+            if isinstance(value, list):
+                return value
+    return None
+
+
+def _allowed_by_policy(source: dict[str, Any], cwd: Path) -> None:
+    allow = _managed_allowlist(cwd)
+    if allow is None:
+        return
+    for entry in allow:
+        if isinstance(entry, dict) and entry and all(source.get(k) == v for k, v in entry.items()):
+            return
+    raise StoreError(f"{json.dumps(source)} is not allowed by your organization's "
+                     "strictKnownMarketplaces")
+
+
 def add_marketplace(text: str, cwd: Path) -> str:
     """Add a marketplace; returns its name (the one its listing declares)."""
     source = parse_source(text, cwd)
+    _allowed_by_policy(source.data, cwd)
     if source.local is not None:
         root, name = source.local, _listing(source.local)["name"]
     else:
