@@ -141,6 +141,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         attribution=_attribution(loaded, chosen),
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
         fallback_model=_fallback_model(opts, model_policy), model_policy=model_policy,
+        file_checkpointing=loaded.value("fileCheckpointingEnabled") is not False,
         auto_compact=compaction.enabled, compact_threshold_tokens=compaction.threshold_tokens,
         stream_events=opts.include_partial_messages,
     ))

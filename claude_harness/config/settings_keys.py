@@ -22,7 +22,7 @@ APPLIED = frozenset({
     "parallelAgents", "theme", "verbose", "respectGitignore", "autoCompactEnabled",
     "autoCompactWindow", "availableModels", "modelOverrides", "fallbackModel",
     "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
-    "strictKnownMarketplaces",
+    "strictKnownMarketplaces", "fileCheckpointingEnabled",
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {
@@ -48,7 +48,6 @@ HONOURED = {
                     "`powershell` is not available here",
     "plansDirectory": "not yet: approved plans stay in the conversation and are not saved to "
                       "files",
-    "fileCheckpointingEnabled": "not yet: /rewind checkpoints are always kept",
 }
 
 

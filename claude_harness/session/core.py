@@ -139,6 +139,7 @@ class SessionConfig:
     request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
     max_budget_usd: float | None = None  # the session ends its turn once it has cost this
     fallback_model: str | None = None  # taken for a turn when the model stays overloaded
+    file_checkpointing: bool = True  # fileCheckpointingEnabled: copies for /rewind
     model_policy: Any = None  # session.model_policy.ModelPolicy: availableModels for /model
     stream_events: bool = False  # report the API's raw stream events (StreamEvent)
     extra_tools: tuple[Tool, ...] = ()  # offered beside the pool (StructuredOutput)

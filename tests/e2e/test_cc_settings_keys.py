@@ -223,3 +223,25 @@ def test_strict_known_marketplaces_limits_what_can_be_added(project: Path, home:
     assert run_cli(["plugin", "marketplace", "add", str(allowed)], project).returncode == 0
     listed = run_cli(["plugin", "marketplace", "list"], project).stdout
     assert "okmkt" in listed and "othermkt" not in listed
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+async def test_file_checkpointing_enabled_false_keeps_no_file_copies(
+        project: Path, api: Any, enabled: bool) -> None:
+    from claude_harness.protocol.events import RewindPoints, Rewound
+    from claude_harness.protocol.ops import ListRewindPoints, Rewind
+
+    write(project / ".claude" / "settings.local.json", {"fileCheckpointingEnabled": enabled})
+    target = project / "notes.txt"  # a new file: the rewind removes it again
+    api([{"content": [{"type": "tool_use", "id": "toolu_w", "name": "Write", "input": {
+        "file_path": str(target), "content": "after\n"}}]}, TEXT])
+    session = session_for(project, allowed_tools=["Write"])
+    await run_prompt(session, "change it")
+    assert target.read_text() == "after\n"
+    listed = next(e for e in await run_op(session, ListRewindPoints())
+                  if isinstance(e, RewindPoints))
+    [point] = listed.points  # the prompt is still a point to go back to
+    assert (list(point.files) != []) is enabled
+    events = await run_op(session, Rewind(point.prompt_id, restore_conversation=False))
+    assert any(isinstance(e, Rewound) for e in events) or not enabled
+    assert target.exists() is not enabled
