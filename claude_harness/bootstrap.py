@@ -36,6 +36,8 @@ from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.model_policy import ModelPolicy
 from claude_harness.session.transcript import find_session, latest_session, load_session
 from claude_harness.tools.grep.ignore_files import configure as configure_ignore_files
+from claude_harness.tools.plan_mode.plan_files import configure as configure_plans
+from claude_harness.tools.plan_mode.plan_files import plans_folder
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
 
@@ -114,6 +116,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     chosen = session_settings(loaded)
     compaction = compaction_settings(loaded, _compact_fraction(chosen))
     configure_ignore_files(respect_gitignore=loaded.value("respectGitignore") is not False)
+    configure_plans(plans_folder(loaded.value("plansDirectory"), cwd))
     memory = load_memory(cwd, permission=permission, trusted=trusted)
     style_name, style_section, style_warnings = _output_style(cwd, loaded)
     warnings.extend(style_warnings)

@@ -22,7 +22,7 @@ APPLIED = frozenset({
     "parallelAgents", "theme", "verbose", "respectGitignore", "autoCompactEnabled",
     "autoCompactWindow", "availableModels", "modelOverrides", "fallbackModel",
     "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
-    "strictKnownMarketplaces", "fileCheckpointingEnabled",
+    "strictKnownMarketplaces", "fileCheckpointingEnabled", "plansDirectory",
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {
@@ -46,8 +46,6 @@ HONOURED = {
     "spinnerTipsEnabled": "this harness's spinner shows no tips, so `false` already holds",
     "defaultShell": "`!` commands and the Bash tool run bash, the documented default; "
                     "`powershell` is not available here",
-    "plansDirectory": "not yet: approved plans stay in the conversation and are not saved to "
-                      "files",
 }
 
 

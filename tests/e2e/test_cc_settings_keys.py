@@ -245,3 +245,27 @@ async def test_file_checkpointing_enabled_false_keeps_no_file_copies(
     events = await run_op(session, Rewind(point.prompt_id, restore_conversation=False))
     assert any(isinstance(e, Rewound) for e in events) or not enabled
     assert target.exists() is not enabled
+
+
+@pytest.mark.parametrize("setting", ["docs/plans", None])
+async def test_an_approved_plan_is_saved_in_plans_directory(project: Path, home: Path,
+                                                            api: Any, setting: str | None
+                                                            ) -> None:
+    from claude_harness.protocol.ops import AnswerPermission
+
+    if setting:
+        write(project / ".claude" / "settings.local.json", {"plansDirectory": setting})
+    plan = "# Rename the helper\n\n1. rename\n2. test\n"
+    server = api([
+        {"content": [{"type": "tool_use", "id": "toolu_p1", "name": "EnterPlanMode",
+                      "input": {}}]},
+        {"content": [{"type": "tool_use", "id": "toolu_p2", "name": "ExitPlanMode",
+                      "input": {"plan": plan}}]}, TEXT])
+    session, _ = build_session(RunOptions(cwd=project, interactive=True), trusted=True)
+    await run_prompt(session, "plan it",
+                     answer=lambda r: AnswerPermission(r.request_id, "yes"))
+    folder = project / "docs" / "plans" if setting else home / ".claude" / "plans"
+    [saved] = list(folder.glob("rename-the-helper-*.md"))
+    assert saved.read_text() == plan
+    told = json.dumps(server.requests[2]["messages"][-1]["content"])
+    assert str(saved) in told
