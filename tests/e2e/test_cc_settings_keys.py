@@ -269,3 +269,19 @@ async def test_an_approved_plan_is_saved_in_plans_directory(project: Path, home:
     assert saved.read_text() == plan
     told = json.dumps(server.requests[2]["messages"][-1]["content"])
     assert str(saved) in told
+
+
+def test_managed_settings_drop_ins_apply_over_the_managed_file(
+        project: Path, home: Path, api: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    policy = tmp_path / "policy"
+    managed = write(policy / "managed-settings.json", {"availableModels": ["sonnet"]})
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    write(policy / "managed-settings.d" / "10-models.json", {"availableModels": ["opus"]})
+    write(policy / "managed-settings.d" / "20-models.json", {"availableModels": ["haiku"]})
+    write(policy / "managed-settings.d" / ".hidden.json", {"availableModels": ["opus"]})
+    server = api([TEXT, TEXT])
+    assert run_cli(["-p", "hi", "--model", "haiku"], project).returncode == 0
+    refused = run_cli(["-p", "hi", "--model", "opus"], project)
+    assert 'Model "opus" is restricted' in refused.stderr  # 20- wins over 10- and the file
+    assert [r["model"] for r in server.requests] == ["claude-haiku-5-5", DEFAULT_MODEL]
