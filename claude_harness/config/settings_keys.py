@@ -8,6 +8,7 @@ ends: outputStyle, statusLine). `settings_report(loaded)` feeds /status, /doctor
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +64,8 @@ class SessionSettings:
     output_style: str = "default"
     status_line: dict[str, Any] | None = None
     cleanup_period_days: int = 30
+    language: str | None = None  # the system prompt names it (agent/prompt.py)
+    include_git_instructions: bool = True  # false: no git snapshot and git instructions
 
 
 def _number(value: Any) -> float | None:
@@ -79,6 +82,7 @@ def session_settings(loaded: Any) -> SessionSettings:
     style = value("outputStyle")
     status = value("statusLine")
     attribution = value("attribution")
+    language = value("language")
     return SessionSettings(
         model=loaded.model,
         effort_level=effort if isinstance(effort, str) else None,
@@ -92,6 +96,10 @@ def session_settings(loaded: Any) -> SessionSettings:
         status_line=status if isinstance(status, dict) else None,
         cleanup_period_days=int(days) if isinstance(days, int) and not isinstance(days, bool)
         and days >= 0 else 30,
+        language=language.strip() if isinstance(language, str) and language.strip() else None,
+        include_git_instructions=value("includeGitInstructions") is not False
+        and os.environ.get("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS", "").lower()
+        not in ("1", "true"),
     )
 
 
