@@ -285,3 +285,39 @@ def test_managed_settings_drop_ins_apply_over_the_managed_file(
     refused = run_cli(["-p", "hi", "--model", "opus"], project)
     assert 'Model "opus" is restricted' in refused.stderr  # 20- wins over 10- and the file
     assert [r["model"] for r in server.requests] == ["claude-haiku-5-5", DEFAULT_MODEL]
+
+
+def test_at_path_completion_follows_respect_gitignore(project: Path, api: Any) -> None:
+    from claude_harness.plain.completion import PlainCompleter
+    from claude_harness.tools.grep.ignore_files import configure
+    from claude_harness.tui.completion import path_options
+
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("debug.log\nbuild/\n")
+    (project / ".ignore").write_text("secret.txt\n")
+    for name in ("debug.log", "data.txt", "secret.txt"):
+        (project / name).write_text("x\n")
+    (project / "build").mkdir()
+    (project / "docs").mkdir()
+
+    def plain(prefix: str) -> list[str]:
+        from prompt_toolkit.document import Document
+
+        completer = PlainCompleter(cwd=project, commands={})
+        return sorted(c.text for c in completer.get_completions(
+            Document(f"@{prefix}"), None))  # type: ignore[arg-type]
+
+    api([])
+    try:
+        build_session(RunOptions(cwd=project, print_mode=True), trusted=True)
+        assert path_options("d", project) == ["data.txt", "docs/"]
+        assert path_options("b", project) == [] and path_options("se", project) == []
+        assert plain("d") == ["data.txt", "docs/"]
+        write(project / ".claude" / "settings.local.json", {"respectGitignore": False})
+        build_session(RunOptions(cwd=project, print_mode=True), trusted=True)
+        assert path_options("d", project) == ["data.txt", "debug.log", "docs/"]
+        assert path_options("b", project) == ["build/"]
+        assert path_options("se", project) == []  # .ignore always counts
+        assert len(plain("d")) == 3
+    finally:
+        configure(respect_gitignore=True)

@@ -15,3 +15,7 @@ def configure(respect_gitignore: bool) -> None:
 def ignore_args() -> tuple[str, ...]:
     """Extra ripgrep arguments: `--no-ignore-vcs` when .gitignore is not to be respected."""
     return () if _state["respect_gitignore"] else ("--no-ignore-vcs",)
+
+
+def respects_gitignore() -> bool:
+    return _state["respect_gitignore"]
