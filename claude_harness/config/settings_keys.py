@@ -117,6 +117,9 @@ def key_status(key: str) -> tuple[str, str]:
     return "unsupported", "not a setting Claude Code documents (a typo?); ignored"
 
 
+_SHOWN_VALUES = frozenset({"editorMode", "defaultShell", "forceLoginMethod"})  # stored, shown
+
+
 def _written(value: Any) -> bool:
     if isinstance(value, dict):
         return any(_written(v) for v in value.values())
@@ -132,6 +135,8 @@ def settings_report(loaded: Any, report: LoadReport | None = None) -> LoadReport
             if key in ("permissions", "env") and not _written(value):
                 continue  # defaults filled in by the loader, not written in the file
             status, reason = key_status(key)
+            if key in _SHOWN_VALUES and isinstance(value, str):
+                reason = f"set to {value!r}: {reason}"
             report.add("setting", key, origin, status, reason)  # type: ignore[arg-type]
     for warning in loaded.warnings:
         where, _, reason = warning.partition(": ")

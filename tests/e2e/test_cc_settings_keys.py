@@ -63,6 +63,10 @@ def test_doctor_json_names_every_key_applied_or_unsupported_with_a_reason(
     assert "typo" not in json.dumps(unsupported)
     assert "API key" in rows["forceLoginMethod"]["reason"]
     assert "vim" in rows["editorMode"]["reason"] and "later issue" in rows["editorMode"]["reason"]
+    write(home / ".claude" / "settings.json", {"editorMode": "vim"})
+    again = json.loads(run_cli(["doctor", "--json"], project).stdout)["entries"]
+    [mode] = [e for e in again if e["name"] == "editorMode"]
+    assert mode["reason"].startswith("set to 'vim': ")
     for key in ("respectGitignore", "availableModels", "theme", "verbose", "autoCompactEnabled",
                 "allowedMcpServers", "language", "includeGitInstructions"):
         assert rows[key]["status"] == "loaded", rows[key]
