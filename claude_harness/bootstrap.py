@@ -21,6 +21,7 @@ from claude_harness.api.client import ApiSettings, preload_sdk
 from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, MODEL_ALIASES, resolve_alias
 from claude_harness.api.request_params import settings_from_sources
+from claude_harness.config.compaction import compaction_settings
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
@@ -32,6 +33,7 @@ from claude_harness.options import RunOptions
 from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.hook_setup import build_hook_runner
+from claude_harness.session.model_policy import ModelPolicy
 from claude_harness.session.transcript import (
     adopt_legacy,
     find_session,
@@ -39,6 +41,9 @@ from claude_harness.session.transcript import (
     latest_session,
     load_session,
 )
+from claude_harness.tools.grep.ignore_files import configure as configure_ignore_files
+from claude_harness.tools.plan_mode.plan_files import configure as configure_plans
+from claude_harness.tools.plan_mode.plan_files import plans_folder
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
 
@@ -109,11 +114,16 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     permission = loaded.permission_context(interactive=interactive)
     if permission.mode == "bypassPermissions" or opts.allow_bypass:
         permission = replace(permission, bypass_available=True)
-    model = resolve_model(opts, loaded.model)
+    model_policy = ModelPolicy.from_settings(loaded)
+    model = model_policy.sent_id(model_policy.choose(
+        [opts.model, os.environ.get("ANTHROPIC_MODEL"), loaded.model], DEFAULT_MODEL, warnings))
     history, session_id = _history(opts, cwd, store, warnings)
     tools = _tools(opts, permission)
     catalog = _catalog(opts, cwd, loaded, tools, warnings)
     chosen = session_settings(loaded)
+    compaction = compaction_settings(loaded, _compact_fraction(chosen))
+    configure_ignore_files(respect_gitignore=loaded.value("respectGitignore") is not False)
+    configure_plans(plans_folder(loaded.value("plansDirectory"), cwd))
     memory = load_memory(cwd, permission=permission, trusted=trusted)
     style_name, style_section, style_warnings = _output_style(cwd, loaded)
     warnings.extend(style_warnings)
@@ -133,7 +143,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         system_prompt=system, api=_api_settings(loaded, cwd, trusted, warnings), data_dir=store,
         transcripts=history_roots(store)[0],
         max_turns=opts.max_turns, session_id=session_id, history=history, debug=opts.debug,
-        verbose=opts.verbose, tool_filter=tuple(opts.tools) if opts.tools is not None else None,
+        verbose=opts.verbose or loaded.value("verbose") is True,
+        tool_filter=tuple(opts.tools) if opts.tools is not None else None,
         tools_before_start=headless, memory_files=tuple(memory.files),
         mcp=_mcp_manager(opts, cwd, loaded, warnings, catalog, trusted, sdk_channel),
         request_settings=request_settings, catalog=catalog, trusted=trusted,
@@ -141,7 +152,9 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         setup_trigger=opts.setup_trigger, compact_fraction=_compact_fraction(chosen),
         attribution=_attribution(loaded, chosen),
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
-        fallback_model=resolve_alias(opts.fallback_model) if opts.fallback_model else None,
+        fallback_model=_fallback_model(opts, model_policy), model_policy=model_policy,
+        file_checkpointing=loaded.value("fileCheckpointingEnabled") is not False,
+        auto_compact=compaction.enabled, compact_threshold_tokens=compaction.threshold_tokens,
         stream_events=opts.include_partial_messages,
     ))
     hook_config = _hook_config(loaded, cwd, trusted, catalog, warnings)
@@ -206,6 +219,14 @@ def _compact_fraction(chosen: SessionSettings) -> float | None:
     if value > 1:
         value /= 100
     return value if 0 < value <= 1 else None
+
+
+def _fallback_model(opts: RunOptions, policy: ModelPolicy) -> str | None:
+    """--fallback-model, else the first `fallbackModel` of the settings ("default": ours)."""
+    name = opts.fallback_model or next(iter(policy.fallback), None)
+    if not name:
+        return None
+    return policy.sent_id(resolve_alias(DEFAULT_MODEL if name == "default" else name))
 
 
 def _attribution(loaded: Any, chosen: SessionSettings) -> str | None:
@@ -407,4 +428,7 @@ def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],
                                       extra_servers=catalog.mcp_servers(),
                                       strict=opts.strict_mcp_config, sdk_channel=sdk_channel)
     warnings.extend(manager.warnings)
+    from claude_harness.mcp.server_policy import ServerPolicy, filter_connections
+
+    filter_connections(manager, ServerPolicy.from_settings(loaded), warnings)
     return manager if manager.connections else None

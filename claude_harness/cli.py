@@ -163,7 +163,7 @@ def run_headless(opts: RunOptions) -> int:
         return 1
 
     async def go() -> int:
-        headless = Headless(session, opts.output_format, verbose=opts.verbose,
+        headless = Headless(session, opts.output_format, verbose=session.config.verbose,
                             budget_usd=opts.max_budget_usd)
         signals = _stop_on_signals(session)
         try:
@@ -245,7 +245,7 @@ def wants_plain(opts: RunOptions) -> bool:
     return opts.plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
-SUBCOMMANDS = ("doctor", "mcp")
+SUBCOMMANDS = ("doctor", "mcp", "plugin", "plugins")
 
 
 def run_subcommand(argv: list[str]) -> int:
@@ -254,6 +254,10 @@ def run_subcommand(argv: list[str]) -> int:
         from claude_harness.doctor import main as doctor
 
         return doctor(argv[1:])
+    if argv[0] in ("plugin", "plugins"):
+        from claude_harness.commands.plugins.cli import main as plugin
+
+        return plugin(argv[1:])
     if argv[1:2] == ["serve"]:  # builds a session: beside the mcp package, not inside it
         from claude_harness.mcp_serve import run_serve
 

@@ -4,7 +4,8 @@ Why one module: tests and users override these locations with environment variab
 reader must honour the same override.
 
   managed policy  $CLAUDE_HARNESS_MANAGED_SETTINGS, else /etc/claude-harness/managed-settings.json
-                  and Claude Code's /etc/claude-code/managed-settings.json (both read)
+                  and Claude Code's /etc/claude-code/managed-settings.json (both read), each
+                  with the managed-settings.d/*.json drop-ins beside it
   user settings   $CLAUDE_CONFIG_DIR/settings.json or ~/.claude/settings.json
   project         <cwd>/.claude/settings.json and <cwd>/.claude/settings.local.json
   data            $CLAUDE_HARNESS_DATA_DIR or platformdirs.user_data_dir("claude-harness")
@@ -29,10 +30,22 @@ def managed_settings_path() -> Path:
 
 def managed_settings_paths() -> list[Path]:
     """Every managed policy file, highest first: ours, then Claude Code's (an organisation that
-    deployed Claude Code's policy gets it applied here too). The override names the only one."""
+    deployed Claude Code's policy gets it applied here too). The override names the only one.
+    Each comes with its `managed-settings.d/*.json` drop-ins beside it, as Claude Code reads
+    them: merged over the file in name order, so the last name wins (listed first here)."""
     if os.environ.get("CLAUDE_HARNESS_MANAGED_SETTINGS"):
-        return [managed_settings_path()]
-    return [MANAGED_SETTINGS_DEFAULT, CLAUDE_CODE_MANAGED_SETTINGS]
+        return _with_drop_ins(managed_settings_path())
+    return [*_with_drop_ins(MANAGED_SETTINGS_DEFAULT),
+            *_with_drop_ins(CLAUDE_CODE_MANAGED_SETTINGS)]
+
+
+def _with_drop_ins(base: Path) -> list[Path]:
+    folder = base.parent / "managed-settings.d"
+    try:
+        names = sorted(p for p in folder.glob("*.json") if not p.name.startswith("."))
+    except OSError:
+        names = []
+    return [*reversed(names), base]
 
 
 def user_config_dir() -> Path:

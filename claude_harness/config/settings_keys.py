@@ -8,17 +8,22 @@ ends: outputStyle, statusLine). `settings_report(loaded)` feeds /status, /doctor
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
 from claude_harness.config.load_report import LoadReport
+from claude_harness.config.settings_catalog import UNSUPPORTED_REASONS
 
 # Applied by this harness's configuration code (settings, hooks, MCP, plugins, start-up).
 APPLIED = frozenset({
     "$schema", "permissions", "hooks", "env", "model", "disableAllHooks",
     "allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "enableAllProjectMcpServers",
     "enabledMcpjsonServers", "disabledMcpjsonServers", "enabledPlugins", "cleanupPeriodDays",
-    "parallelAgents",
+    "parallelAgents", "theme", "verbose", "respectGitignore", "autoCompactEnabled",
+    "autoCompactWindow", "availableModels", "modelOverrides", "fallbackModel",
+    "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
+    "strictKnownMarketplaces", "fileCheckpointingEnabled", "plansDirectory",
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {
@@ -31,20 +36,18 @@ EXPOSED = {
     "outputStyle": "the system prompt (output style)",
     "statusLine": "the front ends (status line command)",
     "sandbox": "the Bash sandbox",
+    "language": "the system prompt (the language Claude answers in)",
+    "includeGitInstructions": "the system prompt (git snapshot and commit instructions)",
+    "claudeMdExcludes": "the memory loader (CLAUDE.md files left out)",
 }
-# Documented by Claude Code, not supported here (reported once, never an error).
-UNSUPPORTED = frozenset({
-    "awsAuthRefresh", "awsCredentialExport", "companyAnnouncements", "forceLoginMethod",
-    "forceLoginOrgUUID", "otelHeadersHelper", "availableModels", "includeGitInstructions",
-    "spinnerTipsEnabled", "spinnerVerbs", "spinnerTipsOverride", "terminalProgressBarEnabled",
-    "showTurnDuration", "language", "autoUpdatesChannel", "extraKnownMarketplaces",
-    "strictKnownMarketplaces", "allowedMcpServers", "deniedMcpServers",
-    "allowManagedMcpServersOnly", "fileSuggestion", "respectGitignore", "plansDirectory",
-    "prefersReducedMotion", "teammateMode", "skipWebFetchPreflight", "autoMemoryEnabled",
-    "disableAutoMode", "skillOverrides", "feedbackSurveyRate", "alwaysAllowSandbox",
-    "forceRemoteSettingsRefresh", "voiceEnabled", "theme", "verbose", "autoConnectIde",
-    "editorMode", "preferredNotifChannel", "promptSuggestionEnabled", "fastMode",
-})
+# Documented by Claude Code, not supported here: reported once with the reason, never an error.
+UNSUPPORTED = frozenset(UNSUPPORTED_REASONS)
+# Keys whose documented effect already holds here without reading them (said so, as loaded).
+HONOURED = {
+    "spinnerTipsEnabled": "this harness's spinner shows no tips, so `false` already holds",
+    "defaultShell": "`!` commands and the Bash tool run bash, the documented default; "
+                    "`powershell` is not available here",
+}
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class SessionSettings:
     output_style: str = "default"
     status_line: dict[str, Any] | None = None
     cleanup_period_days: int = 30
+    language: str | None = None  # the system prompt names it (agent/prompt.py)
+    include_git_instructions: bool = True  # false: no git snapshot and git instructions
 
 
 def _number(value: Any) -> float | None:
@@ -77,6 +82,7 @@ def session_settings(loaded: Any) -> SessionSettings:
     style = value("outputStyle")
     status = value("statusLine")
     attribution = value("attribution")
+    language = value("language")
     return SessionSettings(
         model=loaded.model,
         effort_level=effort if isinstance(effort, str) else None,
@@ -90,6 +96,10 @@ def session_settings(loaded: Any) -> SessionSettings:
         status_line=status if isinstance(status, dict) else None,
         cleanup_period_days=int(days) if isinstance(days, int) and not isinstance(days, bool)
         and days >= 0 else 30,
+        language=language.strip() if isinstance(language, str) and language.strip() else None,
+        include_git_instructions=value("includeGitInstructions") is not False
+        and os.environ.get("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS", "").lower()
+        not in ("1", "true"),
     )
 
 
@@ -99,9 +109,15 @@ def key_status(key: str) -> tuple[str, str]:
         return "loaded", ""
     if key in EXPOSED:
         return "loaded", f"read; applied by {EXPOSED[key]}"
+    if key in HONOURED:
+        reason = HONOURED[key]
+        return ("unsupported" if reason.startswith("not yet") else "loaded"), reason
     if key in UNSUPPORTED:
-        return "unsupported", "a Claude Code setting this harness does not support; ignored"
+        return "unsupported", f"not supported: {UNSUPPORTED_REASONS[key]}; ignored"
     return "unsupported", "not a setting Claude Code documents (a typo?); ignored"
+
+
+_SHOWN_VALUES = frozenset({"editorMode", "defaultShell", "forceLoginMethod"})  # stored, shown
 
 
 def _written(value: Any) -> bool:
@@ -119,8 +135,14 @@ def settings_report(loaded: Any, report: LoadReport | None = None) -> LoadReport
             if key in ("permissions", "env") and not _written(value):
                 continue  # defaults filled in by the loader, not written in the file
             status, reason = key_status(key)
+            if key in _SHOWN_VALUES and isinstance(value, str):
+                reason = f"set to {value!r}: {reason}"
             report.add("setting", key, origin, status, reason)  # type: ignore[arg-type]
     for warning in loaded.warnings:
         where, _, reason = warning.partition(": ")
         report.add("setting", "(file)", where, "warning", reason or warning)
     return report
+
+
+# Every key Claude Code documents, as this harness knows them (each classified in trust_rules).
+DOCUMENTED = frozenset(APPLIED | set(EXPOSED) | UNSUPPORTED | set(HONOURED))

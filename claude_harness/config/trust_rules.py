@@ -138,6 +138,88 @@ TOP_LEVEL: Mapping[str, Rule] = {
     "preferredNotifChannel": NEUTRAL,
     "promptSuggestionEnabled": NEUTRAL,
     "fastMode": NEUTRAL,
+    # Claude Code 2.1.332's further documented keys (settings_catalog.py)
+    # programs that run, places data goes, what a session may reach
+    "proxyAuthHelper": GRANTS,
+    "gcpAuthRefresh": GRANTS,
+    "processWrapper": GRANTS,
+    "policyHelper": GRANTS,
+    "xaaIdp": GRANTS,
+    "subagentStatusLine": GRANTS,
+    "defaultShell": GRANTS,  # which program runs `!` commands
+    "worktree": GRANTS,
+    "sshConfigs": GRANTS,
+    "sshHostCommands": GRANTS,
+    "managedMcpServers": GRANTS,
+    "allowAllClaudeAiMcps": GRANTS,
+    "allowClaudeInChromeWithManagedMcp": GRANTS,
+    "allowedHttpHookUrls": GRANTS,
+    "httpHookAllowedEnvVars": GRANTS,
+    "pluginConfigs": GRANTS,
+    "additionalMarketplaces": GRANTS,
+    "prependPlugins": GRANTS,
+    "appendPlugins": GRANTS,
+    "autoMemoryDirectory": GRANTS,  # files outside the repository
+    "desktopSessionCleanupPeriodDays": GRANTS,  # deletes transcripts
+    "claudeMd": GRANTS,  # instructions with the organisation's authority
+    "agent": GRANTS,  # a repository's agent with its own tools and prompt
+    "skipDangerousModePermissionPrompt": GRANTS,
+    "forceLoginGatewayUrl": GRANTS,  # where credentials are sent
+    "gatewayInternalNetworks": GRANTS,
+    "parentSettingsBehavior": GRANTS,
+    "managedSourcesBehavior": GRANTS,
+    "allowNestedModelAccessUnderForceLogin": GRANTS,
+    "wslInheritsWindowsSettings": GRANTS,
+    "remote": GRANTS,
+    "remoteControlAtStartup": GRANTS,
+    "channelsEnabled": GRANTS,
+    "allowedChannelPlugins": GRANTS,
+    "daemonColdStart": GRANTS,
+    "crossSessionInbound": GRANTS,
+    "autoUploadSessions": GRANTS,  # sends the sessions away
+    "downloadsMirrorUrl": GRANTS,  # where the next build comes from
+    "minimumVersion": GRANTS,
+    # restrictions
+    "allowedMarketplaces": NARROWS,
+    "blockedMarketplaces": NARROWS,
+    "disableCommandPluginSources": NARROWS,
+    "strictPluginOnlyCustomization": NARROWS,
+    "allowedProviders": NARROWS,
+    "deniedModels": NARROWS,
+    "enforceAvailableModels": NarrowsWhen(True),
+    "disableSideloadFlags": NarrowsWhen(True),
+    "disableSkillShellExecution": NarrowsWhen(True),
+    "disableBundledSkills": NarrowsWhen(True),
+    "disableDirectMcpSkills": NarrowsWhen(True),
+    "disableClaudeAiConnectors": NarrowsWhen(True),
+    "disableRemoteControl": NarrowsWhen(True),
+    "disableWorkflows": NarrowsWhen(True),
+    "isolatePeerMachines": NarrowsWhen(True),
+    "syncClaudeAiSkills": NarrowsWhen(False),
+    "syncClaudeAiPlugins": NarrowsWhen(False),
+    "fileCheckpointingEnabled": NEUTRAL,
+    # how the session looks, talks and compacts
+    **dict.fromkeys((
+        "fallbackModel", "modelOverrides", "availableModelsMatch", "modelPicker",
+        "modelPricing", "modelSettings", "maxEffortLevel", "ultracode", "advisorModel",
+        "fastModePerSessionOptIn", "promptCacheTtl", "subagentPromptCacheTtl",
+        "autoCompactEnabled", "autoCompactWindow", "precomputeCompactionEnabled",
+        "idleCompaction", "skillListingMaxDescChars", "skillListingBudgetFraction",
+        "attributionProject", "attributionProjectPolicy", "disableReplyCheck",
+        "disableAgentView", "disableArtifact", "enableArtifact", "enableWorkflows",
+        "workflowSizeGuideline", "workflowKeywordTriggerEnabled",
+        "disableWindowsBashCommandSplit", "bashEditDiffEnabled", "bashOutputMaxChars",
+        "taskOutputMaxChars", "respondToBashCommands", "desktopMcpServersListScope",
+        "prUrlTemplate", "footerLinksRegexes", "pluginSuggestionMarketplaces",
+        "pluginTrustMessage", "viewMode", "feedbackDrafts", "syntaxHighlightingDisabled",
+        "maxProseWidth", "spellcheck", "terminalTitleFromRename", "emojiCompletionEnabled",
+        "showClearContextOnPlanAccept", "askUserQuestionTimeout", "dialogExpiry", "tui",
+        "voice", "timeFormat", "timeZone", "autoDreamEnabled", "showThinkingSummaries",
+        "claudeMdExcludes", "keybindingFlavor", "vimInsertModeRemaps", "switchModelsOnFlag",
+        "autoContinueAtUsageLimit", "autoScrollEnabled", "wheelScrollAccelerationEnabled",
+        "showMessageTimestamps", "todoFeatureEnabled", "inputNeededNotifEnabled",
+        "agentPushNotifEnabled", "requiredMinimumVersion", "requiredMaximumVersion",
+    ), NEUTRAL),
 }
 
 

@@ -54,9 +54,12 @@ class PlainCompleter(Completer):
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
+        from claude_harness.tools.grep.ignored_entries import ignored_entries  # on Tab only
+
+        hidden = ignored_entries(folder)
         count = 0
         for entry in entries:
-            if not entry.name.startswith(name_part):
+            if not entry.name.startswith(name_part) or entry.name in hidden:
                 continue
             if entry.name.startswith(".") and not name_part.startswith("."):
                 continue

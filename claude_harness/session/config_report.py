@@ -13,6 +13,7 @@ from claude_harness.config.load_report import LoadReport
 from claude_harness.config.rules import load_rules
 from claude_harness.config.settings_keys import settings_report
 from claude_harness.hooks.config import HookConfig
+from claude_harness.mcp.server_policy import ServerPolicy
 from claude_harness.mcp.status import server_states
 
 
@@ -22,7 +23,9 @@ def configuration_report(cwd: Path, loaded: Any, catalog: Any, hooks: HookConfig
     report.extend(catalog.report)
     _hooks(hooks, report)
     settings_report(loaded, report)
+    servers = ServerPolicy.from_settings(loaded)
     for server, _state, reason in server_states(cwd, mcp_policy):
+        reason = servers.blocked(server) or reason
         report.add("mcp", server.name, server.source or server.scope,
                    "loaded" if reason is None else "skipped", reason or "")
     for name in catalog.mcp_servers():

@@ -140,6 +140,8 @@ class SessionConfig:
     request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
     max_budget_usd: float | None = None  # the session ends its turn once it has cost this
     fallback_model: str | None = None  # taken for a turn when the model stays overloaded
+    file_checkpointing: bool = True  # fileCheckpointingEnabled: copies for /rewind
+    model_policy: Any = None  # session.model_policy.ModelPolicy: availableModels for /model
     stream_events: bool = False  # report the API's raw stream events (StreamEvent)
     extra_tools: tuple[Tool, ...] = ()  # offered beside the pool (StructuredOutput)
 
@@ -333,6 +335,9 @@ class Session:
                 self._set_mode(mode)
             case ops.CycleMode():
                 self._change_mode(next_mode(self.mode, self.permission.bypass_available))
+            case ops.SetModel(model=model) if not self._model_allowed(model.strip()):
+                self._emit(Notice(f'Model "{model.strip()}" is restricted by your '
+                                  "organization's settings (availableModels).", "warning"))
             case ops.SetModel(model=model):
                 self.model = resolve_alias(model.strip())
                 self._emit(ModelChanged(self.model))
@@ -576,6 +581,11 @@ class Session:
         blocks = await self.mcp_wiring.render_prompt(prompt, args)
         if blocks is not None:
             await self._turn(ops.UserPrompt(blocks))
+
+    def _model_allowed(self, model: str) -> bool:
+        """`availableModels` (session/model_policy.py) allows `model` for /model."""
+        policy = self.config.model_policy
+        return policy is None or policy.allows(model)
 
     @property
     def compact_threshold(self) -> int | None:

@@ -79,6 +79,7 @@ class DailyOps:
         config = session.config
         self.checkpoints = SessionCheckpoints(
             self.session_dir, lambda text: session._emit(Notice(text, "warning")))
+        self.checkpoints.snapshots = getattr(config, "file_checkpointing", True)
         self.questions = SessionQuestions(session._emit, config.permission.interactive)
         self.task_notes = TaskNotes(self._shell_ended)
         self.task_notes.watch(self.session_dir)

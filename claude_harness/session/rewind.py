@@ -56,6 +56,7 @@ class SessionCheckpoints:
         self._store: Checkpoints | None = None
         self._pending: list[PendingPrompt] = []
         self._count = 0
+        self.snapshots = True  # `fileCheckpointingEnabled: false`: prompts only, no file copies
 
     @property
     def enabled(self) -> bool:
@@ -101,6 +102,8 @@ class SessionCheckpoints:
         self.before_changes([path])
 
     def before_changes(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        if not self.snapshots:
+            return
         store = self.store
         if store is not None:
             self._guard(lambda: store.before_changes(paths))

@@ -43,9 +43,14 @@ def path_options(prefix: str, cwd: Path) -> list[str]:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         return []
+    from claude_harness.tools.grep.ignored_entries import ignored_entries  # on Tab only
+
+    hidden = ignored_entries(folder)
     options: list[str] = []
     for entry in entries:
         if not entry.name.startswith(tail) or (entry.name.startswith(".") and not tail.startswith(".")):
+            continue
+        if entry.name in hidden:
             continue
         name = f"{head}/{entry.name}" if head else entry.name
         options.append(name + "/" if entry.is_dir() else name)

@@ -46,7 +46,7 @@ def test_every_key_is_applied_exposed_or_reported_once(env: dict[str, Path]) -> 
         "model": "opus", "effortLevel": "high", "alwaysThinkingEnabled": True,
         "autoCompactThreshold": 0.7, "includeCoAuthoredBy": False, "outputStyle": "Explanatory",
         "statusLine": {"type": "command", "command": "echo hi"}, "apiKeyHelper": "get-key",
-        "cleanupPeriodDays": 7, "spinnerTipsEnabled": False, "modle": "typo"})
+        "cleanupPeriodDays": 7, "companyAnnouncements": ["hi"], "modle": "typo"})
     loaded = load_settings(env["project"])
     values = session_settings(loaded)
     assert (values.model, values.effort_level, values.always_thinking) == ("opus", "high", True)
@@ -56,8 +56,8 @@ def test_every_key_is_applied_exposed_or_reported_once(env: dict[str, Path]) -> 
     assert values.api_key_helper == "get-key" and values.cleanup_period_days == 7
     report = settings_report(loaded)
     by_key = {e.name: e for e in report.of("setting")}
-    assert by_key["spinnerTipsEnabled"].status == "unsupported"
-    assert "documents" not in by_key["spinnerTipsEnabled"].reason
+    assert by_key["companyAnnouncements"].status == "unsupported"
+    assert "documents" not in by_key["companyAnnouncements"].reason
     assert by_key["modle"].status == "unsupported" and "typo" in by_key["modle"].reason
     assert by_key["effortLevel"].status == "loaded" and "API request" in by_key["effortLevel"].reason
     assert "permissions" not in by_key  # not written in the file: not reported

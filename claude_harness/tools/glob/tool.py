@@ -24,6 +24,7 @@ from claude_harness.protocol.tool import (
     load_prompt,
 )
 from claude_harness.tools.glob.pattern import basename_glob, compile_glob, split_literal_prefix
+from claude_harness.tools.grep.ignore_files import ignore_args
 from claude_harness.tools.grep.paths import absolute, newest_first, rg_path_arg
 from claude_harness.tools.grep.protect import protection
 from claude_harness.tools.grep.ripgrep import (
@@ -73,7 +74,8 @@ def effective_base(inp: GlobInput, cwd: Path) -> Path:
 
 
 def _rg_args(rest: str, path_arg: str | None, excludes: list[str]) -> list[str]:
-    args = ["--no-config", "--files", "--null", "--hidden", *VCS_EXCLUDES, *excludes]
+    args = ["--no-config", "--files", "--null", "--hidden", *VCS_EXCLUDES, *ignore_args(),
+            *excludes]
     name = basename_glob(rest)
     if name is not None:
         args += ["--type-add", f"{_NAME_TYPE}:{name}", "--type", _NAME_TYPE]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
+from claude_harness.tools.grep.ignore_files import ignore_args
 from claude_harness.tools.grep.ripgrep import VCS_EXCLUDES
 
 OutputMode = Literal["content", "files_with_matches", "count"]
@@ -101,7 +102,7 @@ def build_rg_args(
 
     `sort_by_path` makes rg emit files in path order (single-threaded, so slower for a full
     scan, but a caller may stop reading as soon as it has the page it needs)."""
-    args = ["--no-config", "--color", "never", "--hidden", *VCS_EXCLUDES]
+    args = ["--no-config", "--color", "never", "--hidden", *VCS_EXCLUDES, *ignore_args()]
     if sort_by_path:
         args += ["--sort", "path"]
     if opts.i:

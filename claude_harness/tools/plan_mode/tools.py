@@ -24,6 +24,7 @@ from claude_harness.protocol.tool import (
     build_tool,
     load_prompt,
 )
+from claude_harness.tools.plan_mode.plan_files import save_plan
 
 
 class EnterPlanModeInput(ToolInput):
@@ -62,7 +63,9 @@ async def _enter_allowed(inp: EnterPlanModeInput, ctx: ToolUseContext) -> Permis
 
 
 async def _exit(inp: ExitPlanModeInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
-    return ToolResult(data={"plan": inp.plan}, context_modifier=_to_mode("default"))
+    saved = save_plan(inp.plan)  # approved: the call runs only after the user said yes
+    data = {"plan": inp.plan, **({"filePath": str(saved)} if saved else {})}
+    return ToolResult(data=data, context_modifier=_to_mode("default"))
 
 
 async def _exit_valid(inp: ExitPlanModeInput, ctx: ToolUseContext) -> ValidationResult:
@@ -98,7 +101,8 @@ EXIT_TOOL = build_tool(
     call=_exit,
     validate_input=_exit_valid,
     check_permissions=_exit_asks,
-    render_result=lambda data: APPROVED,
+    render_result=lambda data: APPROVED + (
+        f" The plan is saved in {data['filePath']}." if data.get("filePath") else ""),
     key_argument=lambda inp: inp.plan.strip().splitlines()[0][:80] if inp.plan.strip() else "",
     search_hint="plan mode approve plan start coding",
 )
