@@ -20,7 +20,7 @@ from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings, preload_sdk
 from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, MODEL_ALIASES, resolve_alias
-from claude_harness.api.request_params import settings_from_sources
+from claude_harness.api.request_params import set_extra_betas, settings_from_sources
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
@@ -32,6 +32,16 @@ from claude_harness.options import RunOptions
 from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.hook_setup import build_hook_runner
+from claude_harness.session.start_context import (
+    UnknownAgent,
+    agent_model,
+    agent_tools,
+    begin_git_snapshot,
+    main_agent,
+    name_session,
+    prompt_context,
+    with_thinking_flag,
+)
 from claude_harness.session.transcript import find_session, latest_session, load_session
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
@@ -96,29 +106,41 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     if trusted is None:  # -p has no trust question: a folder never trusted stays untrusted
         trusted = opts.trust_workspace or is_trusted(store, cwd)
     loaded = _settings(opts, cwd, trusted)
+    context = prompt_context(loaded)
+    snapshot = begin_git_snapshot(cwd, context)  # gathered while the rest loads
     warnings = list(loaded.warnings)
     # Headless runs decide from the rules alone, unless a program on the pipe answers prompts.
     interactive = (opts.interactive and not headless) or opts.permission_prompt_tool == "stdio"
     permission = loaded.permission_context(interactive=interactive)
     if permission.mode == "bypassPermissions" or opts.allow_bypass:
         permission = replace(permission, bypass_available=True)
-    model = resolve_model(opts, loaded.model)
     history, session_id = _history(opts, cwd, store, warnings)
     tools = _tools(opts, permission)
     catalog = _catalog(opts, cwd, loaded, tools, warnings)
+    try:
+        agent = main_agent(catalog, opts.agent)
+    except UnknownAgent as exc:
+        raise StartupError(str(exc)) from exc
+    tools = agent_tools(tools, agent)
+    model = resolve_model(replace(opts, model=opts.model or agent_model(agent, opts.model)),
+                          loaded.model)
     chosen = session_settings(loaded)
-    memory = load_memory(cwd)
+    memory = load_memory(cwd, context.claude_md_excludes)
     style_name, style_section, style_warnings = _output_style(cwd, loaded)
     warnings.extend(style_warnings)
+    override = opts.system_prompt if agent is None or opts.system_prompt else agent.system_prompt
     system = render_system_prompt(
-        cwd, model, memory=memory.text, override=opts.system_prompt,
+        cwd, model, memory=memory.text, override=override,
         append=_joined(style_section, opts.append_system_prompt),
         additional_dirs=permission.additional_dirs,
+        git_snapshot=snapshot.text() if snapshot is not None else None,
+        git_instructions=context.git_instructions, language=context.language,
     )
     request_settings, setting_warnings = settings_from_sources(
         flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
         always_thinking=loaded.value("alwaysThinkingEnabled"),
         interactive=opts.interactive and not opts.print_mode)
+    request_settings = with_thinking_flag(request_settings, opts.max_thinking_tokens)
     warnings.extend(setting_warnings)
     session = Session(SessionConfig(
         cwd=cwd, model=model, permission=permission, tools=tools,
@@ -131,7 +153,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         request_settings=request_settings, catalog=catalog, trusted=trusted,
         output_style=style_name, status_line=_status_line(loaded), wait_for_background=headless,
         setup_trigger=opts.setup_trigger, compact_fraction=_compact_fraction(chosen),
-        attribution=_attribution(loaded, chosen),
+        attribution=_attribution(loaded, chosen) if context.git_instructions else None,
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
         fallback_model=resolve_alias(opts.fallback_model) if opts.fallback_model else None,
         stream_events=opts.include_partial_messages,
@@ -147,8 +169,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
     _remove_old_transcripts(store, chosen, session)
-    if opts.debug:
-        _debug_report(opts, session)
+    _configure_debug(opts, session)
+    name_session(session, opts.name)
     return session, warnings
 
 
@@ -230,21 +252,25 @@ def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Sessi
     remove_old_transcripts(store, chosen.cleanup_period_days, keep=keep)
 
 
-def _debug_report(opts: RunOptions, session: Session) -> None:
-    """--debug: every settings key and configuration file, and what became of it: on stderr
-    in -p, in the session's debug log in the app and the REPL (stderr is their screen)."""
-    text = "[debug] configuration:\n" + session.config.load_report.format() + "\n"
-    if opts.print_mode:
-        sys.stderr.write(text)
+def _configure_debug(opts: RunOptions, session: Session) -> None:
+    """-d/--debug [filter], --debug-file: the debug log (protocol/debug_log.py) goes to the
+    named file, else to the session's folder. The configuration report (every settings key
+    and file, and what became of it) opens it; -p without --debug-file also prints it on
+    stderr (the app's and the REPL's stderr is their screen)."""
+    from claude_harness.protocol.debug_log import configure_debug_log, debug
+
+    set_extra_betas(opts.betas)
+    if not opts.debug:
+        configure_debug_log(None)
         return
-    if session.transcript is not None:
-        log = session.transcript.path.parent / session.session_id / "debug.log"
-        try:
-            log.parent.mkdir(parents=True, exist_ok=True)
-            with log.open("a", encoding="utf-8") as out:
-                out.write(text)
-        except OSError:
-            pass
+    path = Path(opts.debug_file).expanduser() if opts.debug_file else None
+    if path is None and session.transcript is not None:
+        path = session.transcript.path.parent / session.session_id / "debug.log"
+    configure_debug_log(path, opts.debug_filter)
+    report = session.config.load_report.format()
+    debug("config", "configuration:\n" + report)
+    if opts.print_mode and not opts.debug_file:
+        sys.stderr.write("[debug] configuration:\n" + report + "\n")
 
 
 def _output_style(cwd: Path, loaded: Any) -> tuple[str, str, list[str]]:

@@ -31,13 +31,16 @@ EXPOSED = {
     "outputStyle": "the system prompt (output style)",
     "statusLine": "the front ends (status line command)",
     "sandbox": "the Bash sandbox",
+    "includeGitInstructions": "the system prompt (git snapshot and git instructions)",
+    "language": "the system prompt (the language the model answers in)",
+    "claudeMdExcludes": "memory loading (CLAUDE.md files not loaded)",
 }
 # Documented by Claude Code, not supported here (reported once, never an error).
 UNSUPPORTED = frozenset({
     "awsAuthRefresh", "awsCredentialExport", "companyAnnouncements", "forceLoginMethod",
-    "forceLoginOrgUUID", "otelHeadersHelper", "availableModels", "includeGitInstructions",
+    "forceLoginOrgUUID", "otelHeadersHelper", "availableModels",
     "spinnerTipsEnabled", "spinnerVerbs", "spinnerTipsOverride", "terminalProgressBarEnabled",
-    "showTurnDuration", "language", "autoUpdatesChannel", "extraKnownMarketplaces",
+    "showTurnDuration", "autoUpdatesChannel", "extraKnownMarketplaces",
     "strictKnownMarketplaces", "allowedMcpServers", "deniedMcpServers",
     "allowManagedMcpServersOnly", "fileSuggestion", "respectGitignore", "plansDirectory",
     "prefersReducedMotion", "teammateMode", "skipWebFetchPreflight", "autoMemoryEnabled",

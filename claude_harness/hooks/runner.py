@@ -37,6 +37,7 @@ from claude_harness.hooks.kinds import ModelEvaluator, run_http, run_model_hook
 from claude_harness.hooks.outcome import HookOutcome, HookResult
 from claude_harness.hooks.output import MAX_TEXT, Verdict, interpret
 from claude_harness.hooks.process import ProcessResult, Waitable, run_process
+from claude_harness.protocol.debug_log import debug
 
 # (callback_id, the hook's input, tool_use_id) -> the hook's JSON output
 CallbackCaller = Callable[[str, dict[str, Any], str | None], Awaitable[dict[str, Any] | None]]
@@ -122,8 +123,12 @@ class HookRunner:
         for entry in background:
             self._start_background(event, entry, stdin)
         waited = [e for e in entries if not e.is_async]
+        debug("hooks", f"{event}: running {len(entries)} hook(s) "
+              f"({', '.join(_label(e) for e in entries)})")
         runs = await asyncio.gather(*(self._run_one(event, e, stdin, abort) for e in waited))
-        return combine(event, runs)
+        outcome = combine(event, runs)
+        debug("hooks", f"{event}: done (blocked={outcome.blocked})")
+        return outcome
 
     # -- async hooks -----------------------------------------------------------------------
 
