@@ -170,6 +170,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     _configure_sandbox(loaded, warnings)
     _remove_old_transcripts(store, chosen, session)
     _configure_debug(opts, session)
+    if session.path_rules is not None and session.path_rules.nested is not None:
+        session.path_rules.nested.excludes = context.claude_md_excludes
     name_session(session, opts.name)
     return session, warnings
 

@@ -1,0 +1,147 @@
+"""Memory and hooks as Claude Code loads them, through the real program and real hook
+commands that write their stdin to files: a nested CLAUDE.md loaded when a file below it is
+first read (the reminder Claude Code attaches to the Read result), InstructionsLoaded,
+CwdChanged, and SessionStart with source `compact` after a compaction."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claude_harness.testing.mock_api import MockApiServer
+from tests.e2e.support import run_cli
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    proj = tmp_path / "proj"
+    (proj / "sub" / "deep").mkdir(parents=True)
+    (proj / "CLAUDE.md").write_text("ROOT MEMORY\n")
+    (proj / "sub" / "CLAUDE.md").write_text("SUB MEMORY LINE\n")
+    (proj / "sub" / "deep" / "code.py").write_text("print(1)\n")
+    (proj / "sub" / "other.py").write_text("print(2)\n")
+    monkeypatch.chdir(proj)
+    return proj
+
+
+@pytest.fixture
+def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    servers: list[MockApiServer] = []
+
+    def start(turns: list[Any]) -> MockApiServer:
+        server = MockApiServer({"turns": turns})
+        servers.append(server)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+def _record_hooks(home: Path, out: Path, *events: str) -> None:
+    """User settings whose hooks append their stdin (one JSON line) to `out`."""
+    command = f"{sys.executable} -c \"import sys; open({str(out)!r}, 'a').write(" \
+              "sys.stdin.read().strip() + '\\n')\""
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        event: [{"hooks": [{"type": "command", "command": command}]}] for event in events}}))
+
+
+def _payloads(out: Path, event: str) -> list[dict[str, Any]]:
+    if not out.exists():
+        return []
+    entries = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    return [e for e in entries if e["hook_event_name"] == event]
+
+
+def _read(path: Path, id_: str) -> dict[str, Any]:
+    return {"content": [{"type": "tool_use", "id": id_, "name": "Read",
+                         "input": {"file_path": str(path)}}]}
+
+
+def test_nested_claude_md_is_attached_to_the_first_read_below_it(project: Path, api: Any,
+                                                                 home: Path) -> None:
+    out = project.parent / "hooks.jsonl"
+    _record_hooks(home, out, "InstructionsLoaded")
+    code, other = project / "sub" / "deep" / "code.py", project / "sub" / "other.py"
+    server = api([_read(code, "toolu_a"), _read(other, "toolu_b"), "done"])
+    proc = run_cli(["-p", "read them"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert "SUB MEMORY LINE" not in json.dumps(server.requests[0])  # not at the start
+    first = server.requests[1]["messages"][-1]["content"]
+    assert first[0]["type"] == "tool_result" and first[0]["tool_use_id"] == "toolu_a"
+    # Claude Code 2.1.332's block after the Read result, byte for byte:
+    assert {"type": "text", "text": (f"<system-reminder>\nContents of {project / 'sub'}/"
+                                     "CLAUDE.md:\n\nSUB MEMORY LINE\n\n</system-reminder>")} \
+        in [{"type": b["type"], "text": b.get("text")} for b in first[1:]]
+    second = json.dumps(server.requests[2]["messages"][-1])
+    assert "SUB MEMORY LINE" not in second  # told once
+    loaded = _payloads(out, "InstructionsLoaded")
+    assert len(loaded) == 1
+    assert loaded[0]["file_path"] == str(project / "sub" / "CLAUDE.md")
+    assert loaded[0]["load_reason"] == "nested_traversal"
+    assert loaded[0]["memory_type"] == "Project"
+    assert loaded[0]["trigger_file_path"] == str(code.resolve())
+
+
+def test_claude_md_excludes_keeps_a_nested_file_out(project: Path, api: Any,
+                                                    home: Path) -> None:
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"claudeMdExcludes": ["**/sub/CLAUDE.md"]}))
+    server = api([_read(project / "sub" / "other.py", "toolu_a"), "done"])
+    assert run_cli(["-p", "read"], project).returncode == 0
+    assert "SUB MEMORY LINE" not in json.dumps(server.requests[1])
+
+
+def test_cwd_changed_fires_when_a_cd_carries_over(project: Path, api: Any, home: Path) -> None:
+    out = project.parent / "hooks.jsonl"
+    _record_hooks(home, out, "CwdChanged")
+    bash = {"content": [{"type": "tool_use", "name": "Bash",
+                         "input": {"command": "cd sub", "description": "go to sub"}}]}
+    stay = {"content": [{"type": "tool_use", "name": "Bash",
+                         "input": {"command": "true", "description": "stay"}}]}
+    api([bash, stay, "done"])
+    proc = run_cli(["-p", "go", "--allowedTools", "Bash"], project)
+    assert proc.returncode == 0, proc.stderr
+    changed = _payloads(out, "CwdChanged")
+    assert [(c["old_cwd"], c["new_cwd"]) for c in changed] == [
+        (str(project), str((project / "sub").resolve()))]
+
+
+def test_session_start_fires_with_source_compact_after_a_compaction(project: Path, api: Any,
+                                                                    home: Path) -> None:
+    out = project.parent / "hooks.jsonl"
+    _record_hooks(home, out, "SessionStart", "PreCompact", "PostCompact")
+    api(["first", "<summary>S</summary>", "after"])
+    assert run_cli(["-p", "hello"], project).returncode == 0
+    assert run_cli(["-c", "-p", "/compact"], project).returncode == 0
+    assert run_cli(["-c", "-p", "again"], project).returncode == 0
+    sources = [p["source"] for p in _payloads(out, "SessionStart")]
+    assert sources == ["startup", "compact", "resume"]  # compact: at once, in its own process
+    assert [p["trigger"] for p in _payloads(out, "PreCompact")] == ["manual"]
+    assert len(_payloads(out, "PostCompact")) == 1
+
+
+def test_session_start_compact_context_reaches_the_next_request(project: Path, api: Any,
+                                                                home: Path) -> None:
+    """What a SessionStart hook prints after a compaction is context for the next request."""
+    script = project.parent / "start.sh"
+    script.write_text("#!/bin/sh\ncat > /dev/null\necho CONTEXT-AFTER-COMPACT\n")
+    script.chmod(0o755)
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionStart": [
+        {"matcher": "compact", "hooks": [{"type": "command", "command": str(script)}]}]}}))
+    server = api(["first", "<summary>S</summary>", "after"])
+    assert run_cli(["-p", "hello"], project).returncode == 0
+    assert "CONTEXT-AFTER-COMPACT" not in json.dumps(server.requests[0])
+    assert run_cli(["-c", "-p", "/compact"], project).returncode == 0
+    assert run_cli(["-c", "-p", "again"], project).returncode == 0
+    assert "CONTEXT-AFTER-COMPACT" in json.dumps(server.requests[2]["messages"])
