@@ -131,6 +131,23 @@ async def session_start_after_compact(ctx: ToolUseContext, messages: list[dict[s
         _hook_events(outcome)
 
 
+async def prompt_expansion(ctx: ToolUseContext, command: Any, args: str, typed: str
+                           ) -> tuple[str | None, list[dict[str, Any]], list[AgentEvent]]:
+    """UserPromptExpansion when a typed `/command` expands (Claude Code's payload):
+    (why it was blocked or None, context blocks for the prompt, events to show)."""
+    if ctx.hooks is None or not ctx.hooks.has_hooks("UserPromptExpansion"):
+        return None, [], []
+    outcome = await ctx.hooks.run("UserPromptExpansion", {
+        "expansion_type": "slash_command", "command_name": command.name,
+        "command_args": args, "command_source": getattr(command, "scope", None) or "",
+        "prompt": typed, "cwd": str(ctx.cwd)})
+    events = _hook_events(outcome)
+    if outcome.blocked or outcome.stop:
+        reason = outcome.block_reason or outcome.stop_reason or "blocked by a hook"
+        return f"UserPromptExpansion hook blocked /{command.name}: {reason}", [], events
+    return None, [reminder(c) for c in outcome.additional_context if c.strip()], events
+
+
 def error_kind(exc: ApiError) -> str:
     """The Agent SDK's name for an API failure (SDKAssistantMessageError)."""
     status = exc.status

@@ -32,6 +32,7 @@ ELICITATION = "Elicitation"
 ELICITATION_RESULT = "ElicitationResult"
 INSTRUCTIONS_LOADED = "InstructionsLoaded"
 CWD_CHANGED = "CwdChanged"
+USER_PROMPT_EXPANSION = "UserPromptExpansion"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -42,7 +43,7 @@ Exit2Effect = Literal["deny", "block", "feedback", "none"]
 
 # What the matcher is compared with (the `matcher_value` the caller passes):
 MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
-                      "agent_type", "error", "mcp_server_name", "load_reason", "none"]
+                      "agent_type", "error", "mcp_server_name", "load_reason", "command_name", "none"]
 
 
 @dataclass(frozen=True)
@@ -90,13 +91,17 @@ EVENT_SPECS: dict[str, EventSpec] = {
         EventSpec(INSTRUCTIONS_LOADED, "load_reason", "none"),
         # The Bash tool's working directory moved (a `cd` that carries over).
         EventSpec(CWD_CHANGED, "none", "none"),
+        # A typed custom command or skill expands into its prompt: exit 2 (or `decision:
+        # "block"`) stops it being sent; plain stdout is context, as for UserPromptSubmit.
+        EventSpec(USER_PROMPT_EXPANSION, "command_name", "block", plain_stdout_is_context=True,
+                  decision_block=True),
     )
 }
 
 # Events Claude Code documents that this harness never fires: hooks on them load (and are
 # reported as never running) instead of being rejected as unknown.
 NOT_FIRED_EVENTS: frozenset[str] = frozenset({
-    "UserPromptExpansion", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
+    "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
     "FileChanged", "MessageDisplay",
     "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCompleted", "ConfigChange",
 })

@@ -145,3 +145,37 @@ def test_session_start_compact_context_reaches_the_next_request(project: Path, a
     assert run_cli(["-c", "-p", "/compact"], project).returncode == 0
     assert run_cli(["-c", "-p", "again"], project).returncode == 0
     assert "CONTEXT-AFTER-COMPACT" in json.dumps(server.requests[2]["messages"])
+
+
+def _user_command(home: Path) -> None:
+    commands = home / ".claude" / "commands"
+    commands.mkdir(parents=True, exist_ok=True)
+    (commands / "fix.md").write_text("---\ndescription: fix an issue\n---\nFix issue $ARGUMENTS "
+                                     "carefully.\n")
+
+
+def test_user_prompt_expansion_fires_with_claude_codes_payload(project: Path, api: Any,
+                                                               home: Path) -> None:
+    out = project.parent / "hooks.jsonl"
+    _record_hooks(home, out, "UserPromptExpansion")
+    _user_command(home)
+    server = api(["done"])
+    proc = run_cli(["-p", "/fix 42"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert "Fix issue 42 carefully." in json.dumps(server.requests[0]["messages"])
+    [payload] = _payloads(out, "UserPromptExpansion")
+    assert payload["expansion_type"] == "slash_command"
+    assert payload["command_name"] == "fix" and payload["command_args"] == "42"
+    assert payload["prompt"] == "/fix 42"
+
+
+def test_user_prompt_expansion_exit_2_blocks_the_command(project: Path, api: Any,
+                                                         home: Path) -> None:
+    _user_command(home)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "UserPromptExpansion": [{"matcher": "fix", "hooks": [
+            {"type": "command", "command": "echo 'not today' >&2; exit 2"}]}]}}))
+    server = api(["done"])
+    proc = run_cli(["-p", "/fix 42"], project)
+    assert server.requests == []  # nothing reached the model
+    assert "not today" in proc.stderr

@@ -57,6 +57,9 @@ PAYLOADS: dict[str, dict] = {
                            "load_reason": "nested_traversal",
                            "trigger_file_path": "/p/sub/a.py"},
     "CwdChanged": {"old_cwd": "/p", "new_cwd": "/p/sub"},
+    "UserPromptExpansion": {"expansion_type": "slash_command", "command_name": "fix",
+                            "command_args": "42", "command_source": "user",
+                            "prompt": "/fix 42"},
 }
 
 
