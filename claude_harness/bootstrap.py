@@ -308,6 +308,10 @@ def _wire_mcp(manager: Any, hooks: Any, directories: tuple[Path, ...]) -> None:
     user is asked."""
     if manager is None:
         return
+    if hooks is not None:
+        from claude_harness.mcp.hook_caller import hook_tool_caller  # MCP servers are set up
+
+        hooks.mcp_caller = hook_tool_caller(manager)
     for directory in directories:
         manager.add_root(directory)
     if hooks is not None:

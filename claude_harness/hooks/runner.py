@@ -34,6 +34,7 @@ from claude_harness.hooks.config import HookConfig, HookEntry, HookLine
 from claude_harness.hooks.env_file import env_file_path
 from claude_harness.hooks.events import ENV_FILE_EVENTS, EVENT_SPECS
 from claude_harness.hooks.kinds import ModelEvaluator, run_http, run_model_hook
+from claude_harness.hooks.mcp_hook import McpToolCaller, run_mcp_tool_hook
 from claude_harness.hooks.outcome import HookOutcome, HookResult
 from claude_harness.hooks.output import MAX_TEXT, Verdict, interpret
 from claude_harness.hooks.process import ProcessResult, Waitable, run_process
@@ -71,6 +72,7 @@ class HookRunner:
         self._async_done: list[HookOutcome] = []
         self._env_files = 0
         self.callback_caller: CallbackCaller | None = None
+        self.mcp_caller: McpToolCaller | None = None  # `mcp_tool` hooks (set by the session)
 
     def add_callbacks(self, entries: Iterable[HookEntry], caller: CallbackCaller) -> None:
         """Register callback hooks (see `hooks.config.callback_entry`), asked through `caller`."""
@@ -213,6 +215,8 @@ class HookRunner:
             return await run_http(event, entry, stdin, _label(entry))
         if entry.kind == "callback":
             return await self._run_callback(event, entry, stdin)
+        if entry.kind == "mcp_tool":
+            return await run_mcp_tool_hook(event, entry, stdin, _label(entry), self.mcp_caller)
         if entry.kind in ("prompt", "agent"):
             evaluator = self.prompt_evaluator if entry.kind == "prompt" else self.agent_evaluator
             return await run_model_hook(event, entry, stdin, _label(entry), evaluator)

@@ -179,3 +179,50 @@ def test_user_prompt_expansion_exit_2_blocks_the_command(project: Path, api: Any
     proc = run_cli(["-p", "/fix 42"], project)
     assert server.requests == []  # nothing reached the model
     assert "not today" in proc.stderr
+
+
+DEMO_SERVER = Path(__file__).resolve().parents[1] / "mcp" / "servers" / "demo_server.py"
+
+
+def _mcp_config(tmp: Path) -> Path:
+    config = tmp / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"audit": {
+        "command": sys.executable, "args": [str(DEMO_SERVER), "audit"]}}}))
+    return config
+
+
+def test_mcp_tool_hooks_call_the_servers_tool(project: Path, api: Any, home: Path) -> None:
+    """A PreToolUse `mcp_tool` hook calls the real demo server's `danger` tool with an input
+    interpolated from the hook's JSON (it writes the marker), and a UserPromptSubmit one's
+    text answer becomes context, as a command hook's stdout would."""
+    target = project / "sub" / "other.py"
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "Read", "hooks": [{
+            "type": "mcp_tool", "server": "audit", "tool": "danger",
+            "input": {"path": "${tool_input.file_path}.seen"}}]}],
+        "UserPromptSubmit": [{"hooks": [{
+            "type": "mcp_tool", "server": "audit", "tool": "echo",
+            "input": {"text": "CONTEXT FROM ${hook_event_name}"}}]}]}}))
+    server = api([_read(target, "toolu_a"), "done"])
+    proc = run_cli(["-p", "read", "--mcp-config", str(_mcp_config(project.parent))], project)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(f"{target}.seen").read_text() == "touched"
+    assert "audit: CONTEXT FROM UserPromptSubmit" in json.dumps(server.requests[0]["messages"])
+
+
+def test_mcp_tool_hook_failures_are_non_blocking_errors(project: Path, api: Any,
+                                                        home: Path) -> None:
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "UserPromptSubmit": [{"hooks": [
+            {"type": "mcp_tool", "server": "audit", "tool": "fail",
+             "input": {"reason": "audit log is full"}},
+            {"type": "mcp_tool", "server": "nosuch", "tool": "echo"}]}]}}))
+    server = api(["done"])
+    proc = run_cli(["-p", "hi", "--mcp-config", str(_mcp_config(project.parent))], project)
+    assert proc.returncode == 0, proc.stderr
+    assert len(server.requests) == 1  # the prompt still went
+    assert "hook `mcp__audit__fail`" in proc.stderr
+    assert "the tool answered with an error: Error executing tool fail" in proc.stderr
+    assert "MCP server 'nosuch' is not configured" in proc.stderr
