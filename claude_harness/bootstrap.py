@@ -140,7 +140,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
         always_thinking=loaded.value("alwaysThinkingEnabled"),
         interactive=opts.interactive and not opts.print_mode)
-    request_settings = with_thinking_flag(request_settings, opts.max_thinking_tokens)
+    request_settings = with_thinking_flag(request_settings, opts.max_thinking_tokens,
+                                          model)
     warnings.extend(setting_warnings)
     session = Session(SessionConfig(
         cwd=cwd, model=model, permission=permission, tools=tools,

@@ -491,7 +491,7 @@ class Session:
             content = [*({"type": "text", "text": c} for c in waiting), *content]
             extra, hook_events = await prompt_hooks(
                 self.config.hooks, _prompt_text(op), self.shell.cwd,
-                session_start=self._session_start())
+                session_start=self._session_start(), memory_files=self.config.memory_files)
             for event in hook_events:
                 yield event
             if extra is None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.git_context import GitSnapshot, git_instructions_enabled, start_snapshot
+from claude_harness.api.models import THINKING_ALWAYS_ON, spec_for
 
 
 @dataclass(frozen=True)
@@ -47,11 +48,14 @@ def begin_git_snapshot(cwd: Path, context: PromptContext) -> GitSnapshot | None:
     return start_snapshot(cwd, context.git_instructions)
 
 
-def with_thinking_flag(settings: Any, tokens: int | None) -> Any:
-    """`--max-thinking-tokens N`: the budget for models that take one; 0 turns thinking off.
-    The flag outranks MAX_THINKING_TOKENS and the settings."""
+def with_thinking_flag(settings: Any, tokens: int | None, model: str) -> Any:
+    """`--max-thinking-tokens N`: the budget for models that take one; 0 turns thinking off,
+    except on the models whose thinking cannot be turned off (Claude Code 2.1.332 then still
+    sends adaptive thinking). The flag outranks MAX_THINKING_TOKENS and the settings."""
     if tokens is None:
         return settings
+    if tokens == 0 and spec_for(model).family in THINKING_ALWAYS_ON:
+        return replace(settings, thinking=True, thinking_budget=None)
     if tokens == 0:
         return replace(settings, thinking=False, thinking_budget=None)
     return replace(settings, thinking=True, thinking_budget=tokens)

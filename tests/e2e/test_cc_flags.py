@@ -97,6 +97,11 @@ def test_max_thinking_tokens_sets_the_budget_claude_code_sends(project: Path, ap
                    project)
     assert proc.returncode == 0, proc.stderr
     assert server.requests[0]["thinking"] == {"type": "disabled"}
+    server = api(["ok"])  # a model whose thinking cannot be off: Claude Code keeps adaptive
+    proc = run_cli(["-p", "hi", "--model", "claude-opus-5-5", "--max-thinking-tokens", "0"],
+                   project)
+    assert proc.returncode == 0, proc.stderr
+    assert server.requests[0]["thinking"]["type"] == "adaptive"
     proc = run_cli(["-p", "hi", "--max-thinking-tokens", "many"], project)
     assert proc.returncode == 2 and "must be a number" in proc.stderr
 

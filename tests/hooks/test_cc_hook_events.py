@@ -83,7 +83,8 @@ def test_nested_claude_md_is_attached_to_the_first_read_below_it(project: Path, 
         in [{"type": b["type"], "text": b.get("text")} for b in first[1:]]
     second = json.dumps(server.requests[2]["messages"][-1])
     assert "SUB MEMORY LINE" not in second  # told once
-    loaded = _payloads(out, "InstructionsLoaded")
+    loaded = [p for p in _payloads(out, "InstructionsLoaded")
+              if p["load_reason"] == "nested_traversal"]
     assert len(loaded) == 1
     assert loaded[0]["file_path"] == str(project / "sub" / "CLAUDE.md")
     assert loaded[0]["load_reason"] == "nested_traversal"
@@ -226,3 +227,20 @@ def test_mcp_tool_hook_failures_are_non_blocking_errors(project: Path, api: Any,
     assert "hook `mcp__audit__fail`" in proc.stderr
     assert "the tool answered with an error: Error executing tool fail" in proc.stderr
     assert "MCP server 'nosuch' is not configured" in proc.stderr
+
+
+def test_instructions_loaded_fires_for_the_memory_loaded_at_start(project: Path, api: Any,
+                                                                   home: Path) -> None:
+    out = project.parent / "hooks.jsonl"
+    _record_hooks(home, out, "InstructionsLoaded")
+    (home / ".claude" / "CLAUDE.md").write_text("USER MEMORY\n")
+    (project / "CLAUDE.local.md").write_text("LOCAL MEMORY\n")
+    api(["done"])
+    assert run_cli(["-p", "hi"], project).returncode == 0
+    loaded = {(p["file_path"], p["memory_type"], p["load_reason"])
+              for p in _payloads(out, "InstructionsLoaded")}
+    assert loaded == {
+        (str((home / ".claude" / "CLAUDE.md").resolve()), "User", "session_start"),
+        (str((project / "CLAUDE.md").resolve()), "Project", "session_start"),
+        (str((project / "CLAUDE.local.md").resolve()), "Local", "session_start"),
+    }
