@@ -13,6 +13,7 @@ same, under two constraints of our own:
 - It never slows start-up: `start_snapshot()` runs the queries in a thread while the rest of
   the session loads, and `GitSnapshot.text()` waits at most what is left of SNAPSHOT_TIMEOUT_S,
   then goes without (a huge repository gets no snapshot rather than a stalled first request).
+  Its queries run side by side once the filter drivers are known.
 
 `includeGitInstructions: false` (or CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS) switches the snapshot
 and the git instructions off (`git_instructions_enabled`).
@@ -24,6 +25,7 @@ import os
 import subprocess
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -130,17 +132,25 @@ def gather(cwd: Path, timeout: float = SNAPSHOT_TIMEOUT_S) -> str | None:
     if inside is None or inside.strip() != "true":
         return None
     run.disable_filters()
-    branch = run.git("rev-parse", "--abbrev-ref", "HEAD")
-    status = run.git("status", "--short", "--ignore-submodules=all")
+    with ThreadPoolExecutor(max_workers=5, thread_name_prefix="git-snapshot") as pool:
+        queries = {
+            "branch": pool.submit(run.git, "rev-parse", "--abbrev-ref", "HEAD"),
+            "status": pool.submit(run.git, "status", "--short", "--ignore-submodules=all"),
+            "log": pool.submit(run.git, "log", "--oneline", "--no-decorate", "-n",
+                               str(RECENT_COMMITS)),
+            "user": pool.submit(run.git, "config", "--get", "user.name"),
+            "main": pool.submit(_main_branch, run),
+        }
+        found = {name: future.result() for name, future in queries.items()}
+    branch, status = found["branch"], found["status"]
     if branch is None or status is None:
         return None
-    log = run.git("log", "--oneline", "--no-decorate", "-n", str(RECENT_COMMITS)) or ""
-    user = (run.git("config", "--get", "user.name") or "").strip()
+    log, user = found["log"] or "", (found["user"] or "").strip()
     parts = [
         "This is the git status at the start of the conversation. Note that this status is a "
         "snapshot in time, and will not update during the conversation.",
         f"Current branch: {branch.strip()}",
-        f"Main branch (you will usually use this for PRs): {_main_branch(run)}",
+        f"Main branch (you will usually use this for PRs): {found['main']}",
         *([f"Git user: {user}"] if user else []),
         f"Status:\n{_status(status)}",
         f"Recent commits:\n{log.strip() or '(no commits yet)'}",

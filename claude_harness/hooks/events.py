@@ -103,7 +103,8 @@ EVENT_SPECS: dict[str, EventSpec] = {
 NOT_FIRED_EVENTS: frozenset[str] = frozenset({
     "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
     "FileChanged", "MessageDisplay",
-    "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCompleted", "ConfigChange",
+    "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCreated", "TaskCompleted",
+    "ConfigChange", "DirectoryAdded",
 })
 
 # InstructionsLoaded's `load_reason`s and `memory_type`s (Claude Code's values).
