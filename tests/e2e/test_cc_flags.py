@@ -66,12 +66,13 @@ def test_debug_file_gets_the_log_and_the_filter_keeps_categories(project: Path, 
     text = log.read_text()
     assert "[DEBUG] [config] configuration:" in text
     assert "[DEBUG] [hooks] UserPromptSubmit: running 1 hook(s)" in text
+    assert "[DEBUG] [api] POST /v1/messages model=" in text
     api(["ok"])
     only_hooks = project.parent / "hooks.txt"
-    proc = run_cli(["-p", "hi", "-d", "hooks", "--debug-file", str(only_hooks)], project)
+    proc = run_cli(["-p", "hi", "-d", "api,hooks", "--debug-file", str(only_hooks)], project)
     assert proc.returncode == 0, proc.stderr
     kept = only_hooks.read_text()
-    assert "[hooks]" in kept and "[config]" not in kept
+    assert "[hooks]" in kept and "[api]" in kept and "[config]" not in kept
     api(["ok"])
     not_hooks = project.parent / "nohooks.txt"
     proc = run_cli(["-p", "hi", "--debug", "!hooks", "--debug-file", str(not_hooks)], project)
