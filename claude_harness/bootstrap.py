@@ -171,6 +171,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     _configure_sandbox(loaded, warnings)
     _remove_old_transcripts(store, chosen, session)
     _configure_debug(opts, session)
+    _watch_settings(session, cwd)
     if session.path_rules is not None and session.path_rules.nested is not None:
         session.path_rules.nested.excludes = context.claude_md_excludes
     name_session(session, opts.name)
@@ -253,6 +254,17 @@ def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Sessi
 
     keep = Path(session.transcript_path) if session.transcript_path else None
     remove_old_transcripts(store, chosen.cleanup_period_days, keep=keep)
+
+
+def _watch_settings(session: Session, cwd: Path) -> None:
+    """ConfigChange hooks hear of settings files changed while the session runs."""
+    if session.config.hooks is None or not session.config.hooks.has_hooks("ConfigChange"):
+        return
+    from claude_harness.config.paths import managed_settings_path, user_config_dir
+    from claude_harness.hooks.config_watch import ConfigWatch
+
+    session.config.hooks.config_watch = ConfigWatch.for_project(
+        cwd, user_config_dir(), managed_settings_path())
 
 
 def _configure_debug(opts: RunOptions, session: Session) -> None:

@@ -33,6 +33,7 @@ ELICITATION_RESULT = "ElicitationResult"
 INSTRUCTIONS_LOADED = "InstructionsLoaded"
 CWD_CHANGED = "CwdChanged"
 USER_PROMPT_EXPANSION = "UserPromptExpansion"
+CONFIG_CHANGE = "ConfigChange"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -93,6 +94,8 @@ EVENT_SPECS: dict[str, EventSpec] = {
         EventSpec(CWD_CHANGED, "none", "none"),
         # A typed custom command or skill expands into its prompt: exit 2 (or `decision:
         # "block"`) stops it being sent; plain stdout is context, as for UserPromptSubmit.
+        # A settings file changed while the session runs (seen before the next prompt).
+        EventSpec(CONFIG_CHANGE, "source", "block", decision_block=True),
         EventSpec(USER_PROMPT_EXPANSION, "command_name", "block", plain_stdout_is_context=True,
                   decision_block=True),
     )
@@ -104,7 +107,7 @@ NOT_FIRED_EVENTS: frozenset[str] = frozenset({
     "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
     "FileChanged", "MessageDisplay",
     "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCreated", "TaskCompleted",
-    "ConfigChange", "DirectoryAdded",
+    "DirectoryAdded",
 })
 
 # InstructionsLoaded's `load_reason`s and `memory_type`s (Claude Code's values).

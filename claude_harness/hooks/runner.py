@@ -31,6 +31,7 @@ from typing import Any
 from claude_harness.hooks.combine import combine
 from claude_harness.hooks.conditions import condition_matches
 from claude_harness.hooks.config import HookConfig, HookEntry, HookLine
+from claude_harness.hooks.config_watch import ConfigWatch
 from claude_harness.hooks.env_file import env_file_path
 from claude_harness.hooks.events import ENV_FILE_EVENTS, EVENT_SPECS
 from claude_harness.hooks.kinds import ModelEvaluator, run_http, run_model_hook
@@ -73,11 +74,16 @@ class HookRunner:
         self._env_files = 0
         self.callback_caller: CallbackCaller | None = None
         self.mcp_caller: McpToolCaller | None = None  # `mcp_tool` hooks (set by the session)
+        self.config_watch: ConfigWatch | None = None  # ConfigChange (set by the session)
 
     def add_callbacks(self, entries: Iterable[HookEntry], caller: CallbackCaller) -> None:
         """Register callback hooks (see `hooks.config.callback_entry`), asked through `caller`."""
         self.config = self.config.with_entries(entries)
         self.callback_caller = caller
+
+    def config_changes(self) -> list[tuple[str, Path]]:
+        """Settings files changed since the last look (none without a watch)."""
+        return self.config_watch.changes() if self.config_watch is not None else []
 
     def has_hooks(self, event: str) -> bool:
         return self.config.has_hooks(event)

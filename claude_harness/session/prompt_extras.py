@@ -80,6 +80,10 @@ async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
     if session_start is not None:
         outcomes.append(await hooks.run("SessionStart", {"source": session_start,
                                                          "cwd": str(cwd)}))
+    if hooks.has_hooks("ConfigChange"):
+        outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
+                                                      "cwd": str(cwd)})
+                     for source, path in hooks.config_changes()]
     if session_start in ("startup", "resume") and hooks.has_hooks("InstructionsLoaded"):
         outcomes += [await hooks.run("InstructionsLoaded", {
             "file_path": str(path), "memory_type": memory_type(path),

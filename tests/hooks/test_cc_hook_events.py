@@ -244,3 +244,27 @@ def test_instructions_loaded_fires_for_the_memory_loaded_at_start(project: Path,
         (str((project / "CLAUDE.md").resolve()), "Project", "session_start"),
         (str((project / "CLAUDE.local.md").resolve()), "Local", "session_start"),
     }
+
+
+def test_config_change_fires_for_a_settings_file_changed_mid_session(project: Path, api: Any,
+                                                                     home: Path) -> None:
+    """The first prompt's hook writes `.claude/settings.local.json`; before the second prompt
+    ConfigChange reports it (source local_settings), once."""
+    out = project.parent / "hooks.jsonl"
+    local = project / ".claude" / "settings.local.json"
+    record = (f"{sys.executable} -c \"import sys; open({str(out)!r}, 'a').write("
+              "sys.stdin.read().strip() + '\\n')\"")
+    write = (f"{sys.executable} -c \"import pathlib; p = pathlib.Path({str(local)!r}); "
+             "p.parent.mkdir(exist_ok=True); p.exists() or p.write_text('{}')\"")
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "ConfigChange": [{"hooks": [{"type": "command", "command": record}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": write}]}]}}))
+    api(["one", "two", "three"])
+    lines = "\n".join(json.dumps({"type": "user", "message": {"role": "user", "content": c}})
+                      for c in ("first", "second", "third"))
+    proc = run_cli(["-p", "--input-format", "stream-json", "--output-format", "json"], project,
+                   stdin=lines + "\n")
+    assert proc.returncode == 0, proc.stderr
+    changes = _payloads(out, "ConfigChange")
+    assert [(c["source"], c["file_path"]) for c in changes] == [("local_settings", str(local))]

@@ -57,6 +57,7 @@ PAYLOADS: dict[str, dict] = {
                            "load_reason": "nested_traversal",
                            "trigger_file_path": "/p/sub/a.py"},
     "CwdChanged": {"old_cwd": "/p", "new_cwd": "/p/sub"},
+    "ConfigChange": {"source": "local_settings", "file_path": "/p/.claude/settings.local.json"},
     "UserPromptExpansion": {"expansion_type": "slash_command", "command_name": "fix",
                             "command_args": "42", "command_source": "user",
                             "prompt": "/fix 42"},
