@@ -20,7 +20,7 @@ from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings, preload_sdk
 from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, MODEL_ALIASES, resolve_alias
-from claude_harness.api.request_params import settings_from_sources
+from claude_harness.api.request_params import set_extra_betas, settings_from_sources
 from claude_harness.config.compaction import compaction_settings
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
@@ -34,6 +34,16 @@ from claude_harness.session.config_report import configuration_report
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.model_policy import ModelPolicy
+from claude_harness.session.start_context import (
+    UnknownAgent,
+    agent_model,
+    agent_tools,
+    begin_git_snapshot,
+    main_agent,
+    name_session,
+    prompt_context,
+    with_thinking_flag,
+)
 from claude_harness.session.transcript import (
     adopt_legacy,
     find_session,
@@ -53,11 +63,6 @@ __all__ = ["DEFAULT_MODEL", "MODEL_ALIASES", "NO_KEY_HELP", "StartupError", "bui
 
 class StartupError(Exception):
     """A configuration problem that stops the run with a clear message (exit code 1)."""
-
-
-def resolve_model(opts: RunOptions, settings_model: str | None) -> str:
-    model = opts.model or os.environ.get("ANTHROPIC_MODEL") or settings_model or DEFAULT_MODEL
-    return resolve_alias(model)
 
 
 def _history(opts: RunOptions, cwd: Path, store: Path, warnings: list[str]
@@ -108,6 +113,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     if trusted is None:  # -p has no trust question: a folder never trusted stays untrusted
         trusted = opts.trust_workspace or is_trusted(store, cwd)
     loaded = _settings(opts, cwd, trusted)
+    context = prompt_context(loaded)
+    snapshot = begin_git_snapshot(cwd, context)  # gathered while the rest loads
     warnings = list(loaded.warnings)
     # Headless runs decide from the rules alone, unless a program on the pipe answers prompts.
     interactive = (opts.interactive and not headless) or opts.permission_prompt_tool == "stdio"
@@ -115,27 +122,39 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     if permission.mode == "bypassPermissions" or opts.allow_bypass:
         permission = replace(permission, bypass_available=True)
     model_policy = ModelPolicy.from_settings(loaded)
-    model = model_policy.sent_id(model_policy.choose(
-        [opts.model, os.environ.get("ANTHROPIC_MODEL"), loaded.model], DEFAULT_MODEL, warnings))
     history, session_id = _history(opts, cwd, store, warnings)
     tools = _tools(opts, permission)
     catalog = _catalog(opts, cwd, loaded, tools, warnings)
+    try:
+        agent = main_agent(catalog, opts.agent)
+    except UnknownAgent as exc:
+        raise StartupError(str(exc)) from exc
+    tools = agent_tools(tools, agent)
+    model = model_policy.sent_id(model_policy.choose(
+        [opts.model or agent_model(agent, opts.model), os.environ.get("ANTHROPIC_MODEL"),
+         loaded.model], DEFAULT_MODEL, warnings))
     chosen = session_settings(loaded)
     compaction = compaction_settings(loaded, _compact_fraction(chosen))
     configure_ignore_files(respect_gitignore=loaded.value("respectGitignore") is not False)
     configure_plans(plans_folder(loaded.value("plansDirectory"), cwd))
-    memory = load_memory(cwd, permission=permission, trusted=trusted)
+    memory = load_memory(cwd, context.claude_md_excludes, permission=permission,
+                         trusted=trusted)
     style_name, style_section, style_warnings = _output_style(cwd, loaded)
     warnings.extend(style_warnings)
+    override = opts.system_prompt if agent is None or opts.system_prompt else agent.system_prompt
     system = render_system_prompt(
-        cwd, model, memory=memory.text, override=opts.system_prompt,
+        cwd, model, memory=memory.text, override=override,
         append=_joined(style_section, opts.append_system_prompt),
         additional_dirs=permission.additional_dirs,
+        git_snapshot=snapshot.text() if snapshot is not None else None,
+        git_instructions=context.git_instructions, language=context.language,
     )
     request_settings, setting_warnings = settings_from_sources(
         flag_effort=opts.effort, settings_effort=loaded.value("effortLevel"),
         always_thinking=loaded.value("alwaysThinkingEnabled"),
         interactive=opts.interactive and not opts.print_mode)
+    request_settings = with_thinking_flag(request_settings, opts.max_thinking_tokens,
+                                          model)
     warnings.extend(setting_warnings)
     session = Session(SessionConfig(
         cwd=cwd, model=model, permission=permission, tools=tools,
@@ -150,7 +169,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         request_settings=request_settings, catalog=catalog, trusted=trusted,
         output_style=style_name, status_line=_status_line(loaded), wait_for_background=headless,
         setup_trigger=opts.setup_trigger, compact_fraction=_compact_fraction(chosen),
-        attribution=_attribution(loaded, chosen),
+        attribution=_attribution(loaded, chosen) if context.git_instructions else None,
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
         fallback_model=_fallback_model(opts, model_policy), model_policy=model_policy,
         file_checkpointing=loaded.value("fileCheckpointingEnabled") is not False,
@@ -168,8 +187,11 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
     _remove_old_transcripts(store, chosen, session)
-    if opts.debug:
-        _debug_report(opts, session)
+    _configure_debug(opts, session)
+    _watch_settings(session, cwd)
+    if session.path_rules is not None and session.path_rules.nested is not None:
+        session.path_rules.nested.excludes = context.claude_md_excludes
+    name_session(session, opts.name)
     return session, warnings
 
 
@@ -262,21 +284,36 @@ def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Sessi
                            chosen.cleanup_period_days, claim=claim_session, keep=keep)
 
 
-def _debug_report(opts: RunOptions, session: Session) -> None:
-    """--debug: every settings key and configuration file, and what became of it: on stderr
-    in -p, in the session's debug log in the app and the REPL (stderr is their screen)."""
-    text = "[debug] configuration:\n" + session.config.load_report.format() + "\n"
-    if opts.print_mode:
-        sys.stderr.write(text)
+def _watch_settings(session: Session, cwd: Path) -> None:
+    """ConfigChange hooks hear of settings files changed while the session runs."""
+    if session.config.hooks is None or not session.config.hooks.has_hooks("ConfigChange"):
         return
-    if session.transcript is not None:
-        log = session.transcript.path.parent / session.session_id / "debug.log"
-        try:
-            log.parent.mkdir(parents=True, exist_ok=True)
-            with log.open("a", encoding="utf-8") as out:
-                out.write(text)
-        except OSError:
-            pass
+    from claude_harness.config.paths import managed_settings_path, user_config_dir
+    from claude_harness.hooks.config_watch import ConfigWatch
+
+    session.config.hooks.config_watch = ConfigWatch.for_project(
+        cwd, user_config_dir(), managed_settings_path())
+
+
+def _configure_debug(opts: RunOptions, session: Session) -> None:
+    """-d/--debug [filter], --debug-file: the debug log (protocol/debug_log.py) goes to the
+    named file, else to the session's folder. The configuration report (every settings key
+    and file, and what became of it) opens it; -p without --debug-file also prints it on
+    stderr (the app's and the REPL's stderr is their screen)."""
+    from claude_harness.protocol.debug_log import configure_debug_log, debug
+
+    set_extra_betas(opts.betas)
+    if not opts.debug:
+        configure_debug_log(None)
+        return
+    path = Path(opts.debug_file).expanduser() if opts.debug_file else None
+    if path is None and session.transcript is not None:
+        path = session.transcript.path.parent / session.session_id / "debug.log"
+    configure_debug_log(path, opts.debug_filter)
+    report = session.config.load_report.format()
+    debug("config", "configuration:\n" + report)
+    if opts.print_mode and not opts.debug_file:
+        sys.stderr.write("[debug] configuration:\n" + report + "\n")
 
 
 def _output_style(cwd: Path, loaded: Any) -> tuple[str, str, list[str]]:
@@ -312,6 +349,10 @@ def _wire_mcp(manager: Any, hooks: Any, directories: tuple[Path, ...]) -> None:
     user is asked."""
     if manager is None:
         return
+    if hooks is not None:
+        from claude_harness.mcp.hook_caller import hook_tool_caller  # MCP servers are set up
+
+        hooks.mcp_caller = hook_tool_caller(manager)
     for directory in directories:
         manager.add_root(directory)
     if hooks is not None:

@@ -12,11 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness import __version__
+from claude_harness.cli_flags import (
+    RESUME_NEEDS_ID,
+    add_cc_flags,
+    cc_options,
+    unsupported_subcommand,
+)
 from claude_harness.options import RunOptions
 from claude_harness.permissions.rule_lists import split_rule_list
 from claude_harness.sdk.flags import add_sdk_flags, read_system_prompt_file, sdk_options
 
-PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
+PERMISSION_MODES = ("default", "manual", "acceptEdits", "plan", "bypassPermissions", "dontAsk",
+                    "auto")
+MODE_ALIASES = {"manual": "default"}  # Claude Code's name for the default mode
 
 
 def split_tool_list(values: list[str] | None) -> list[str]:
@@ -36,7 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
     p.add_argument("--input-format", choices=("text", "stream-json"), default="text")
     p.add_argument("--verbose", action="store_true")
-    p.add_argument("--debug", action="store_true", help="write a debug log in the session folder")
     p.add_argument("--model", help="model id or alias (sonnet, opus, haiku)")
     p.add_argument("--effort", choices=("low", "medium", "high", "xhigh", "max"),
                    help="how much effort the model puts into each answer (default: the model's)")
@@ -81,13 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--acp", action="store_true",
                    help="speak the Agent Client Protocol on stdin/stdout (Zed, JetBrains, "
                    "Neovim, Toad...)")
+    add_cc_flags(p)
     p.add_argument("-v", "--version", action="version", version=f"{__version__} (claude-harness)")
     return p
 
 
 def parse_options(argv: list[str] | None = None) -> RunOptions:
     args = build_parser().parse_args(argv)
-    mode = args.permission_mode
+    mode = MODE_ALIASES.get(args.permission_mode, args.permission_mode)
     if args.dangerously_skip_permissions:
         mode = "bypassPermissions"
     tools = split_tool_list(args.tools) if args.tools else None
@@ -96,6 +104,11 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
     system_prompt = args.system_prompt
     if args.system_prompt_file:
         system_prompt = read_system_prompt_file(args.system_prompt_file)
+    append = args.append_system_prompt
+    if args.append_system_prompt_file:
+        text = read_system_prompt_file(args.append_system_prompt_file,
+                                       "--append-system-prompt-file")
+        append = "\n\n".join(t for t in (append, text) if t and t.strip()) or None
     # A machine-readable format is a headless run, -p or not: never the REPL on a pipe.
     print_mode = args.print_mode or args.output_format != "text" or args.input_format != "text"
     return RunOptions(
@@ -105,7 +118,6 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         output_format=args.output_format,
         input_format=args.input_format,
         verbose=args.verbose,
-        debug=args.debug,
         model=args.model,
         effort=args.effort,
         permission_mode=mode,
@@ -122,13 +134,14 @@ def parse_options(argv: list[str] | None = None) -> RunOptions:
         resume=args.resume,
         session_id=args.session_id,
         system_prompt=system_prompt,
-        append_system_prompt=args.append_system_prompt,
+        append_system_prompt=append,
         theme=args.theme,
         inline=args.inline,
         plain=args.plain,
         interactive=not print_mode,
         trust_workspace=args.trust_workspace,
         **sdk_options(args),
+        **cc_options(args),
         setup_trigger="maintenance" if args.maintenance else (
             "init" if args.init or args.init_only else None),
         init_only=args.init_only,
@@ -271,8 +284,13 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:
         return run_subcommand(args)
+    if args and (code := unsupported_subcommand(args[0])) is not None:
+        return code
     opts = parse_options(argv)
     _validate_session_id(opts.session_id)
+    if opts.print_mode and opts.resume == "":
+        sys.stderr.write(RESUME_NEEDS_ID + "\n")
+        return 1
     if opts.init_only:
         return run_setup_only(opts)
     for note in opts.notes:

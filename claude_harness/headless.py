@@ -24,6 +24,8 @@ from claude_harness import __version__
 from claude_harness.bootstrap import NO_KEY_HELP
 from claude_harness.protocol.events import (
     ApiRetry,
+    Busy,
+    Compaction,
     ContextMeasured,
     HookRan,
     Notice,
@@ -33,7 +35,7 @@ from claude_harness.protocol.events import (
     StopNotice,
     TurnEnd,
 )
-from claude_harness.protocol.ops import MeasureContext, Shutdown, UserPrompt
+from claude_harness.protocol.ops import Compact, MeasureContext, Shutdown, UserPrompt
 from claude_harness.protocol.view import SessionView
 from claude_harness.sdk.lines import Shaper
 
@@ -130,6 +132,8 @@ class Headless:
     async def _turn(self, prompt: Any) -> TurnEnd | None:
         if isinstance(prompt, str) and prompt.strip() == "/context":
             return await self._context()
+        if isinstance(prompt, str) and prompt.strip().split(" ", 1)[0] == "/compact":
+            return await self._compact(prompt.strip()[len("/compact"):].strip())
         self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
         while True:
             event = await self._next()
@@ -156,6 +160,26 @@ class Headless:
         while not isinstance(event := await self._next(), ContextMeasured):
             pass
         self.shaper.turn.last_text = render_markdown(event.usage)
+        return TurnEnd("end_turn", 0)
+
+    async def _compact(self, instructions: str) -> TurnEnd:
+        """`-p /compact [instructions]` (with -c or -r: the continued conversation) compacts,
+        as Claude Code does: no model turn, an empty result, or the reason it did not."""
+        self.session.submit(Compact(instructions))
+        said: list[str] = []
+        while True:
+            event = await self._next()
+            if isinstance(event, Notice):
+                said.append(event.text)
+                if event.level != "info" or self.verbose:
+                    self.err.write(f"{event.text}\n")
+            elif isinstance(event, TurnEnd):
+                return event
+            elif isinstance(event, Busy) and not event.running:
+                break
+            elif isinstance(event, Compaction):
+                said.clear()
+        self.shaper.turn.last_text = "\n".join(said)
         return TurnEnd("end_turn", 0)
 
     def _finish(self, end: TurnEnd | None) -> int:

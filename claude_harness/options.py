@@ -14,7 +14,13 @@ class RunOptions:
     output_format: str = "text"
     input_format: str = "text"
     verbose: bool = False
-    debug: bool = False
+    debug: bool = False  # -d/--debug [filter], --debug-file
+    debug_filter: str | None = None  # "api,hooks", "!git": categories kept or dropped
+    debug_file: str | None = None  # --debug-file: the log's path (else the session folder)
+    max_thinking_tokens: int | None = None  # --max-thinking-tokens (0: no thinking)
+    agent: str | None = None  # --agent NAME: the main thread runs as this agent
+    betas: tuple[str, ...] = ()  # --betas: extra anthropic-beta features
+    name: str | None = None  # -n/--name: the session's title
     model: str | None = None
     effort: str | None = None  # --effort low|medium|high|xhigh|max
     permission_mode: str | None = None

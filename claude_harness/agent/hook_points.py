@@ -3,7 +3,9 @@
 (StopFailure). Each returns the events to show, and what the model must be told.
 
 Also the reminders a batch brings: `.claude/rules` files whose `paths` match a file the batch
-read or changed (the session's `ctx.file_reminders` decides which are new).
+read or changed, and the nested CLAUDE.md files above it (the session's `ctx.file_reminders`
+decides which are new; each memory file loaded fires `InstructionsLoaded`), and `CwdChanged`
+when a `cd` moved the Bash tool's directory.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.api.errors import ApiError
+from claude_harness.config.nested_memory import MemoryReminder
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.tools.pipeline import ToolOutcome
@@ -61,8 +64,43 @@ async def after_batch(ctx: ToolUseContext, outcomes: list[ToolOutcome],
                    for o in outcomes if o.name in FILE_TOOLS and not o.is_error
                    and (inputs.get(o.tool_use_id, {}).get("file_path")
                         or inputs.get(o.tool_use_id, {}).get("notebook_path"))]
-        blocks += [reminder(text) for text in ctx.file_reminders(touched)]
+        texts = ctx.file_reminders(touched)
+        blocks += [reminder(text) for text in texts]
+        events += await _instructions_loaded(ctx, texts)
+    events += await _cwd_changed(ctx)
     return blocks, events
+
+
+async def _instructions_loaded(ctx: ToolUseContext, texts: list[str]) -> list[AgentEvent]:
+    """InstructionsLoaded for each nested memory file a read brought in (Claude Code's
+    `nested_traversal`)."""
+    if ctx.hooks is None or not ctx.hooks.has_hooks("InstructionsLoaded"):
+        return []
+    events: list[AgentEvent] = []
+    for text in texts:
+        if not isinstance(text, MemoryReminder):
+            continue
+        outcome = await ctx.hooks.run("InstructionsLoaded", {
+            "file_path": str(text.file_path), "memory_type": text.memory_type,
+            "load_reason": "nested_traversal", "trigger_file_path": str(text.trigger),
+            "cwd": str(ctx.cwd)})
+        events += _hook_events(outcome)
+    return events
+
+
+async def _cwd_changed(ctx: ToolUseContext) -> list[AgentEvent]:
+    """CwdChanged once the batch has moved the Bash tool's working directory (`old_cwd`,
+    `new_cwd`, as Claude Code sends them)."""
+    shell = ctx.shell
+    old = shell.announced
+    shell.announced = shell.cwd
+    if old is None or old == shell.cwd or ctx.agent_id is not None:
+        return []
+    if ctx.hooks is None or not ctx.hooks.has_hooks("CwdChanged"):
+        return []
+    outcome = await ctx.hooks.run("CwdChanged", {"old_cwd": str(old), "new_cwd": str(shell.cwd),
+                                                 "cwd": str(shell.cwd)})
+    return _hook_events(outcome)
 
 
 async def post_compact(ctx: ToolUseContext, trigger: str, summary: str) -> list[AgentEvent]:
@@ -72,6 +110,42 @@ async def post_compact(ctx: ToolUseContext, trigger: str, summary: str) -> list[
                                                   "compact_summary": summary,
                                                   "cwd": str(ctx.cwd)})
     return _hook_events(outcome)
+
+
+async def session_start_after_compact(ctx: ToolUseContext, messages: list[dict[str, Any]]
+                                      ) -> tuple[list[dict[str, Any]], list[AgentEvent]]:
+    """SessionStart with source `compact`, right after a compaction of the main conversation
+    (as Claude Code fires it): what its hooks add joins the compacted history's last user
+    message, so the next request carries it. Returns (the history, events to show)."""
+    if ctx.hooks is None or ctx.agent_id is not None or not ctx.hooks.has_hooks("SessionStart"):
+        return messages, []
+    outcome = await ctx.hooks.run("SessionStart", {"source": "compact", "cwd": str(ctx.cwd)})
+    blocks = [reminder(c) for c in outcome.additional_context if c.strip()]
+    if not blocks or not messages or messages[-1].get("role") != "user":
+        return messages, _hook_events(outcome)
+    last = messages[-1]
+    content = last.get("content")
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    return [*messages[:-1], {**last, "content": [*(content or []), *blocks]}], \
+        _hook_events(outcome)
+
+
+async def prompt_expansion(ctx: ToolUseContext, command: Any, args: str, typed: str
+                           ) -> tuple[str | None, list[dict[str, Any]], list[AgentEvent]]:
+    """UserPromptExpansion when a typed `/command` expands (Claude Code's payload):
+    (why it was blocked or None, context blocks for the prompt, events to show)."""
+    if ctx.hooks is None or not ctx.hooks.has_hooks("UserPromptExpansion"):
+        return None, [], []
+    outcome = await ctx.hooks.run("UserPromptExpansion", {
+        "expansion_type": "slash_command", "command_name": command.name,
+        "command_args": args, "command_source": getattr(command, "scope", None) or "",
+        "prompt": typed, "cwd": str(ctx.cwd)})
+    events = _hook_events(outcome)
+    if outcome.blocked or outcome.stop:
+        reason = outcome.block_reason or outcome.stop_reason or "blocked by a hook"
+        return f"UserPromptExpansion hook blocked /{command.name}: {reason}", [], events
+    return None, [reminder(c) for c in outcome.additional_context if c.strip()], events
 
 
 def error_kind(exc: ApiError) -> str:

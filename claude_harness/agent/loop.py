@@ -25,7 +25,12 @@ from typing import Any, Literal
 from claude_harness.agent import stop_reasons
 from claude_harness.agent.api_history import ApiHistory, ApiMessages, with_cache_breakpoint
 from claude_harness.agent.compact import compact_messages
-from claude_harness.agent.hook_points import after_batch, post_compact, stop_failure
+from claude_harness.agent.hook_points import (
+    after_batch,
+    post_compact,
+    session_start_after_compact,
+    stop_failure,
+)
 from claude_harness.agent.messages import (
     last_prompt_text,
     tool_result_block,
@@ -506,8 +511,11 @@ async def run_compaction(
         return
     for event in side_usage_events(api) if ctx.agent_id is None else []:
         yield event
-    messages[:] = result.messages
-    yield Compaction(trigger, pre_tokens, result.summary, list(result.messages))
+    compacted, started = await session_start_after_compact(ctx, list(result.messages))
+    messages[:] = compacted
+    yield Compaction(trigger, pre_tokens, result.summary, list(compacted))
+    for event in started:
+        yield event
     for event in await post_compact(ctx, trigger, result.summary):
         yield event
 

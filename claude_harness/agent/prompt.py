@@ -46,6 +46,31 @@ def environment_section(cwd: Path, model: str, additional_dirs: tuple[Path, ...]
     return "\n".join(lines)
 
 
+GIT_INSTRUCTIONS = """\
+Working with git:
+- Commit, push or open a pull request only when the user asks for it. On the repository's \
+default branch, create a branch first.
+- Before committing, look at `git status` and `git diff` and write a message that says why \
+the change was made, in the repository's own style. Stage files by name rather than `git add -A`.
+- Never commit files that likely hold secrets (.env, credentials, .claude/settings.local.json); \
+warn the user if they ask for it.
+- Interactive git commands (`git rebase -i`, `git add -i`) cannot be used here. Use the `gh` \
+command for GitHub work (pull requests, issues).
+- Never change the git configuration, skip hooks (--no-verify) or force-push unless the user \
+asks for exactly that."""
+
+
+def language_section(language: str | None) -> str:
+    """The `language` setting: the model answers in that language (Claude Code adds a section
+    to its system prompt)."""
+    if not language or not language.strip():
+        return ""
+    name = " ".join(language.split())
+    return (f"# Language\nAlways respond in {name}. Use {name} for all explanations, comments "
+            "and messages to the user; technical terms and code identifiers stay as they are. "
+            f"Write {name} with its full orthography, accents and special characters included.")
+
+
 def render_system_prompt(
     cwd: Path,
     model: str,
@@ -54,9 +79,16 @@ def render_system_prompt(
     override: str | None = None,
     append: str | None = None,
     additional_dirs: tuple[Path, ...] = (),
+    git_snapshot: str | None = None,
+    git_instructions: bool = False,
+    language: str | None = None,
 ) -> str:
+    """The system prompt, in a fixed order: base (or --system-prompt), git instructions, the
+    environment and the git snapshot, the language, memory, then what is appended."""
     parts = [override if override is not None else BASE_PROMPT,
-             environment_section(cwd, model, additional_dirs)]
+             GIT_INSTRUCTIONS if git_instructions and override is None else "",
+             environment_section(cwd, model, additional_dirs),
+             git_snapshot or "", language_section(language)]
     if memory:
         parts.append(
             "Instructions from the user's memory files (CLAUDE.md). Follow them; they override "

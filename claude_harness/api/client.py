@@ -33,6 +33,7 @@ from typing import Any, Literal
 from claude_harness.api.errors import NO_KEY_HELP, ApiError, MissingCredentials
 from claude_harness.api.request_body import encode_body
 from claude_harness.api.request_params import betas_for, sdk_arguments
+from claude_harness.protocol.debug_log import debug
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
 RETRYABLE_ERROR_TYPES = {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
@@ -145,6 +146,9 @@ class ApiClient:
         then posted as bytes (see request_body.py). Bedrock and Vertex reshape the body in the
         SDK, so they always take the SDK's path."""
         client = self._sdk_client()
+        debug("api", f"POST /v1/messages model={request.get('model')} "
+              f"messages={len(request.get('messages') or ())} "
+              f"max_tokens={request.get('max_tokens')} betas={','.join(betas_for(request))}")
         try:
             if encoded_messages is not None and self.settings.provider == "anthropic":
                 stream = await _post_stream(client, request, encoded_messages)
@@ -153,12 +157,15 @@ class ApiClient:
             async with stream:
                 async for event in stream:
                     yield event
-        except ApiError:
+        except ApiError as exc:
+            debug("api", f"request failed: {exc.message}")
             raise
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the SDK's error classes are imported lazily
-            raise translate_error(exc, self.settings.idle_timeout) from exc
+            error = translate_error(exc, self.settings.idle_timeout)
+            debug("api", f"request failed: {error.message}")
+            raise error from exc
 
     def record_side_usage(self, purpose: str, model: str, usage: dict[str, int]) -> None:
         self.side_usage.append((purpose, model, dict(usage)))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -194,8 +194,16 @@ def model_params(model: str, settings: RequestSettings, *,
     return params
 
 
+_EXTRA_BETAS: list[str] = []  # --betas: sent with every request of this process
+
+
+def set_extra_betas(names: Sequence[str]) -> None:
+    """`--betas`: features the user asked for, added to every request's `anthropic-beta`."""
+    _EXTRA_BETAS[:] = [n for n in dict.fromkeys(names) if n]
+
+
 def betas_for(request: Mapping[str, Any]) -> list[str]:
-    """The `anthropic-beta` features a request body uses."""
+    """The `anthropic-beta` features a request body uses, then those of `--betas`."""
     betas: list[str] = []
     thinking = request.get("thinking")
     if isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive"):
@@ -205,7 +213,7 @@ def betas_for(request: Mapping[str, Any]) -> list[str]:
     output_config = request.get("output_config")
     if isinstance(output_config, dict) and output_config.get("effort"):
         betas.append(BETA_EFFORT)
-    return betas
+    return betas + [b for b in _EXTRA_BETAS if b not in betas]
 
 
 def sdk_arguments(request: Mapping[str, Any]) -> dict[str, Any]:

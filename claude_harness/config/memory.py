@@ -87,15 +87,46 @@ def _read(path: Path, depth: int, seen: set[Path], files: list[Path],
     return "\n\n".join(p for p in parts if p)
 
 
-def load_memory(cwd: Path, *, permission: PermissionContext | None = None,
-                trusted: bool = True) -> Memory:
-    """The memory text and files; `permission` (the session's rules and working directories)
-    and `trusted` decide which imports are followed (see the module docstring)."""
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A `claudeMdExcludes` glob as a regex over a whole path: `**` crosses folders, `*` and
+    `?` stay inside one name."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        else:
+            char = pattern[i]
+            out.append("[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def is_excluded(path: Path, patterns: tuple[str, ...]) -> bool:
+    """Whether the settings' `claudeMdExcludes` globs name this memory file (its absolute
+    path, as written or with links resolved)."""
+    if not patterns:
+        return False
+    names = {str(path.absolute()), str(path.resolve())}
+    return any(_glob_regex(os.path.expanduser(p)).match(name)
+               for p in patterns if isinstance(p, str) and p.strip() for name in names)
+
+
+def load_memory(cwd: Path, excludes: tuple[str, ...] = (), *,
+                permission: PermissionContext | None = None, trusted: bool = True) -> Memory:
+    """Every memory file for `cwd`, but those `excludes` (claudeMdExcludes) names;
+    `permission` (the session's rules and working directories) and `trusted` decide which
+    imports are followed (see the module docstring)."""
     memory = Memory()
     seen: set[Path] = set()
     sections = []
     policy = ImportPolicy.for_session(cwd, _repo_root(cwd), permission, trusted=trusted)
     for path in memory_paths(cwd):
+        if is_excluded(path, excludes):
+            continue
         before = len(memory.files)
         text = _read(path, 0, seen, memory.files, policy)
         if text:
@@ -103,7 +134,8 @@ def load_memory(cwd: Path, *, permission: PermissionContext | None = None,
     from claude_harness.config.rules import load_rules
 
     for rule in load_rules(cwd):
-        if not rule.conditional and rule.path.resolve() not in seen:
+        if (not rule.conditional and rule.path.resolve() not in seen
+                and not is_excluded(rule.path, excludes)):
             seen.add(rule.path.resolve())
             memory.files.append(rule.path.resolve())
             sections.append(f"Contents of {rule.path}:\n\n{rule.text}")

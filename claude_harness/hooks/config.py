@@ -25,7 +25,7 @@ PROJECT_SOURCES = frozenset({"projectSettings", "localSettings"})
 MANAGED_SOURCE = "policySettings"
 UNTRUSTED_NOTE = "skipped: workspace not trusted"
 MANAGED_ONLY_NOTE = "skipped: allowManagedHooksOnly is set in managed settings"
-HookKind = Literal["command", "http", "prompt", "agent", "callback"]
+HookKind = Literal["command", "http", "prompt", "agent", "callback", "mcp_tool"]
 
 # Keys each handler type reads; anything else earns a warning.
 _COMMON_KEYS = frozenset({"type", "timeout", "statusMessage", "if", "once"})
@@ -34,6 +34,7 @@ _HANDLER_KEYS: dict[str, frozenset[str]] = {
     "http": _COMMON_KEYS | {"url", "headers", "allowedEnvVars"},
     "prompt": _COMMON_KEYS | {"prompt", "model"},
     "agent": _COMMON_KEYS | {"prompt", "model"},
+    "mcp_tool": _COMMON_KEYS | {"server", "tool", "input"},
 }
 _IGNORED_WITH_WARNING = {
     "args": "'args' is not supported; put the arguments in 'command'",
@@ -289,13 +290,19 @@ def _parse_handler(
     kind = handler.get("type", "command")
     if kind not in _HANDLER_KEYS:
         warnings.append(f"{where}: {key}.type: {kind!r} is not a hook type (command, http, "
-                        "prompt, agent); skipped")
+                        "prompt, agent, mcp_tool); skipped")
         return None
-    text_key = {"command": "command", "http": "url"}.get(kind, "prompt")
-    text = handler.get(text_key)
-    if not isinstance(text, str) or not text.strip():
-        warnings.append(f"{where}: {key}.{text_key}: must be a non-empty string; skipped")
-        return None
+    extra: dict[str, Any] = {}
+    if kind == "mcp_tool":
+        text, extra = _mcp_tool_handler(handler, f"{where}: {key}", warnings)
+        if text is None:
+            return None
+    else:
+        text_key = {"command": "command", "http": "url"}.get(kind, "prompt")
+        text = handler.get(text_key)
+        if not isinstance(text, str) or not text.strip():
+            warnings.append(f"{where}: {key}.{text_key}: must be a non-empty string; skipped")
+            return None
     condition = None
     if handler.get("if") is not None:
         try:
@@ -304,7 +311,8 @@ def _parse_handler(
             warnings.append(f"{where}: {key}.if: {exc}; the hook is skipped rather than run "
                             "for every call")
             return None
-    default = DEFAULT_TIMEOUT_S if kind in ("command", "http") else MODEL_HOOK_TIMEOUT_S
+    default = DEFAULT_TIMEOUT_S if kind in ("command", "http", "mcp_tool") \
+        else MODEL_HOOK_TIMEOUT_S
     timeout = _timeout(handler.get("timeout"), f"{where}: {key}.timeout", warnings, default)
     status = handler.get("statusMessage")
     for name in handler:
@@ -328,7 +336,24 @@ def _parse_handler(
                                if isinstance(v, str)),
         model=handler.get("model") if isinstance(handler.get("model"), str) else None,
         once=handler.get("once") is True,
+        extra=extra,
     )
+
+
+def _mcp_tool_handler(handler: Mapping[str, Any], where: str,
+                      warnings: list[str]) -> tuple[str | None, dict[str, Any]]:
+    """(what the hook is, for messages: `mcp__server__tool`; its server, tool and input), or
+    (None, {}) after a warning when `server` or `tool` is missing."""
+    server, tool, arguments = handler.get("server"), handler.get("tool"), handler.get("input")
+    for name, value in (("server", server), ("tool", tool)):
+        if not isinstance(value, str) or not value.strip():
+            warnings.append(f"{where}.{name}: must be a non-empty string; skipped")
+            return None, {}
+    if arguments is not None and not isinstance(arguments, Mapping):
+        warnings.append(f"{where}.input: must be an object; skipped")
+        return None, {}
+    return f"mcp__{server}__{tool}", {"server": server, "tool": tool,
+                                      "input": dict(arguments or {})}
 
 
 def _headers(value: Any, where: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:

@@ -30,6 +30,10 @@ POST_TOOL_BATCH = "PostToolBatch"
 STOP_FAILURE = "StopFailure"
 ELICITATION = "Elicitation"
 ELICITATION_RESULT = "ElicitationResult"
+INSTRUCTIONS_LOADED = "InstructionsLoaded"
+CWD_CHANGED = "CwdChanged"
+USER_PROMPT_EXPANSION = "UserPromptExpansion"
+CONFIG_CHANGE = "ConfigChange"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -40,7 +44,7 @@ Exit2Effect = Literal["deny", "block", "feedback", "none"]
 
 # What the matcher is compared with (the `matcher_value` the caller passes):
 MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
-                      "agent_type", "error", "mcp_server_name", "none"]
+                      "agent_type", "error", "mcp_server_name", "load_reason", "command_name", "none"]
 
 
 @dataclass(frozen=True)
@@ -83,17 +87,33 @@ EVENT_SPECS: dict[str, EventSpec] = {
         # (`hookSpecificOutput.action` / `content`); exit 2 declines.
         EventSpec(ELICITATION, "mcp_server_name", "block"),
         EventSpec(ELICITATION_RESULT, "mcp_server_name", "block"),
+        # A memory file was loaded (a nested CLAUDE.md when a file below it is first read);
+        # observation only, as in Claude Code.
+        EventSpec(INSTRUCTIONS_LOADED, "load_reason", "none"),
+        # The Bash tool's working directory moved (a `cd` that carries over).
+        EventSpec(CWD_CHANGED, "none", "none"),
+        # A typed custom command or skill expands into its prompt: exit 2 (or `decision:
+        # "block"`) stops it being sent; plain stdout is context, as for UserPromptSubmit.
+        # A settings file changed while the session runs (seen before the next prompt).
+        EventSpec(CONFIG_CHANGE, "source", "block", decision_block=True),
+        EventSpec(USER_PROMPT_EXPANSION, "command_name", "block", plain_stdout_is_context=True,
+                  decision_block=True),
     )
 }
 
 # Events Claude Code documents that this harness never fires: hooks on them load (and are
 # reported as never running) instead of being rejected as unknown.
 NOT_FIRED_EVENTS: frozenset[str] = frozenset({
-    "UserPromptExpansion", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
-    "CwdChanged", "FileChanged", "MessageDisplay",
-    "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCompleted", "ConfigChange",
-    "InstructionsLoaded",
+    "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
+    "FileChanged", "MessageDisplay",
+    "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCreated", "TaskCompleted",
+    "DirectoryAdded",
 })
+
+# InstructionsLoaded's `load_reason`s and `memory_type`s (Claude Code's values).
+LOAD_REASONS: tuple[str, ...] = ("session_start", "nested_traversal", "path_glob_match",
+                                 "include", "compact")
+MEMORY_TYPES: tuple[str, ...] = ("User", "Project", "Local", "Managed")
 
 # Events whose hooks get CLAUDE_ENV_FILE: what they export reaches later Bash commands.
 ENV_FILE_EVENTS: frozenset[str] = frozenset({SESSION_START, SETUP})

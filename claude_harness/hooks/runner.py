@@ -31,12 +31,15 @@ from typing import Any
 from claude_harness.hooks.combine import combine
 from claude_harness.hooks.conditions import condition_matches
 from claude_harness.hooks.config import HookConfig, HookEntry, HookLine
+from claude_harness.hooks.config_watch import ConfigWatch
 from claude_harness.hooks.env_file import env_file_path
 from claude_harness.hooks.events import ENV_FILE_EVENTS, EVENT_SPECS
 from claude_harness.hooks.kinds import ModelEvaluator, run_http, run_model_hook
+from claude_harness.hooks.mcp_hook import McpToolCaller, run_mcp_tool_hook
 from claude_harness.hooks.outcome import HookOutcome, HookResult
 from claude_harness.hooks.output import MAX_TEXT, Verdict, interpret
 from claude_harness.hooks.process import ProcessResult, Waitable, run_process
+from claude_harness.protocol.debug_log import debug
 
 # (callback_id, the hook's input, tool_use_id) -> the hook's JSON output
 CallbackCaller = Callable[[str, dict[str, Any], str | None], Awaitable[dict[str, Any] | None]]
@@ -70,11 +73,17 @@ class HookRunner:
         self._async_done: list[HookOutcome] = []
         self._env_files = 0
         self.callback_caller: CallbackCaller | None = None
+        self.mcp_caller: McpToolCaller | None = None  # `mcp_tool` hooks (set by the session)
+        self.config_watch: ConfigWatch | None = None  # ConfigChange (set by the session)
 
     def add_callbacks(self, entries: Iterable[HookEntry], caller: CallbackCaller) -> None:
         """Register callback hooks (see `hooks.config.callback_entry`), asked through `caller`."""
         self.config = self.config.with_entries(entries)
         self.callback_caller = caller
+
+    def config_changes(self) -> list[tuple[str, Path]]:
+        """Settings files changed since the last look (none without a watch)."""
+        return self.config_watch.changes() if self.config_watch is not None else []
 
     def has_hooks(self, event: str) -> bool:
         return self.config.has_hooks(event)
@@ -122,8 +131,12 @@ class HookRunner:
         for entry in background:
             self._start_background(event, entry, stdin)
         waited = [e for e in entries if not e.is_async]
+        debug("hooks", f"{event}: running {len(entries)} hook(s) "
+              f"({', '.join(_label(e) for e in entries)})")
         runs = await asyncio.gather(*(self._run_one(event, e, stdin, abort) for e in waited))
-        return combine(event, runs)
+        outcome = combine(event, runs)
+        debug("hooks", f"{event}: done (blocked={outcome.blocked})")
+        return outcome
 
     # -- async hooks -----------------------------------------------------------------------
 
@@ -208,6 +221,8 @@ class HookRunner:
             return await run_http(event, entry, stdin, _label(entry))
         if entry.kind == "callback":
             return await self._run_callback(event, entry, stdin)
+        if entry.kind == "mcp_tool":
+            return await run_mcp_tool_hook(event, entry, stdin, _label(entry), self.mcp_caller)
         if entry.kind in ("prompt", "agent"):
             evaluator = self.prompt_evaluator if entry.kind == "prompt" else self.agent_evaluator
             return await run_model_hook(event, entry, stdin, _label(entry), evaluator)

@@ -156,6 +156,11 @@ class ShellState:
     """The Bash tool's persistent working directory (a `cd` carries over between calls)."""
 
     cwd: Path
+    announced: Path | None = None  # the directory CwdChanged hooks last heard of
+
+    def __post_init__(self) -> None:
+        if self.announced is None:
+            self.announced = self.cwd
 
 
 @dataclass

@@ -14,18 +14,14 @@ from typing import Any
 
 # flag -> why it is accepted without effect (one line each, printed on stderr when given)
 NOT_APPLIED: dict[str, str] = {
-    "--betas": "beta headers are not sent",
     "--task-budget": "task budgets are not tracked",
-    "--max-thinking-tokens": "thinking comes from the model table and the settings",
     "--thinking": "thinking comes from the model table and the settings",
     "--thinking-display": "thinking comes from the model table and the settings",
-    "--agent": "the main thread always runs as the default agent",
     "--resume-session-at": "a resumed session continues from its last message",
     "--resume-drops-turn": "a resumed session keeps every turn",
     "--session-mirror": "transcripts stay in the data directory (no transcript_mirror frames)",
     "--plugin-dir-no-mcp": "use --plugin-dir (its MCP servers load too)",
     "--channels": "channels are not supported",
-    "--debug-file": "use --debug (the log goes to the session folder)",
     "--debug-to-stderr": "use --debug (the log goes to the session folder)",
     "--managed-settings": "managed settings come from the managed settings file",
     "--managed-settings-in-initialize": "managed settings come from the managed settings file",
@@ -35,11 +31,9 @@ NOT_APPLIED: dict[str, str] = {
     "--hard-fail": "failures end the turn with an error result",
 }
 
-_VALUED = ("--betas", "--task-budget", "--max-thinking-tokens", "--thinking",
-           "--thinking-display", "--agent", "--resume-session-at",
+_VALUED = ("--task-budget", "--thinking", "--thinking-display", "--resume-session-at",
            "--resume-drops-turn", "--plugin-dir-no-mcp", "--channels",
-           "--debug-file", "--initialize-fields", "--permission-prompts",
-           "--project-config-root")
+           "--initialize-fields", "--permission-prompts", "--project-config-root")
 _SWITCHES = ("--session-mirror", "--debug-to-stderr", "--managed-settings-in-initialize",
              "--hard-fail")
 
@@ -67,6 +61,8 @@ def add_sdk_flags(p: argparse.ArgumentParser) -> None:
     sdk.add_argument("--setting-sources", metavar="LIST",
                      help="settings files to read: user,project,local (comma separated)")
     sdk.add_argument("--system-prompt-file", metavar="FILE")
+    sdk.add_argument("--append-system-prompt-file", metavar="FILE",
+                     help="append this file's text to the system prompt")
     sdk.add_argument("--no-session-persistence", action="store_true",
                      help="write no transcript for this session")
     sdk.add_argument("--allow-dangerously-skip-permissions", action="store_true",
@@ -112,11 +108,12 @@ def sdk_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def read_system_prompt_file(path: str) -> str:
-    """`--system-prompt-file`: the prompt's text (a clear error when it cannot be read)."""
+def read_system_prompt_file(path: str, flag: str = "--system-prompt-file") -> str:
+    """`--system-prompt-file` / `--append-system-prompt-file`: the file's text (a clear error
+    when it cannot be read)."""
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
-    except OSError as exc:
-        raise SystemExit(f"Error: cannot read --system-prompt-file {path}: {exc.strerror}") \
-            from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise SystemExit(f"Error: cannot read {flag} {path}: {why}") from exc

@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from claude_harness.agent.hook_points import prompt_expansion
 from claude_harness.agent.subagent import PASSED_TO_SESSION
 from claude_harness.commands.catalog import Catalog
 from claude_harness.commands.expansion import (
@@ -97,6 +98,13 @@ class CommandPreparation:
             return
         expanded = expand(command, self.args, session_id=self.session_id,
                           project_dir=self.ctx.permission.cwd)
+        blocked, context, shown = await prompt_expansion(
+            self.ctx, command, self.args, f"/{command.name} {self.args}".strip())
+        for event in shown:
+            yield event
+        if blocked is not None:
+            self.result = PreparedCommand([], refusal=blocked)
+            return
         if expanded.allowed_tools and command.scope == "project" and not self.trusted:
             yield Notice(f"/{command.name}: its allowed-tools are not applied: this folder has "
                          "not been trusted (ordinary permission rules decide).", "warning")
@@ -125,7 +133,7 @@ class CommandPreparation:
         for problem in attachments.problems:
             yield Notice(f"Not attached: {problem}", "warning")
         expanded = replace(expanded, text=text)
-        self.result = PreparedCommand([*attachments.blocks, *expanded.blocks()],
+        self.result = PreparedCommand([*attachments.blocks, *expanded.blocks(), *context],
                                       expanded.allowed_tools, expanded.model)
 
 

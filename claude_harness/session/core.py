@@ -196,7 +196,7 @@ class Session:
         self.prompter = Prompter(config.cwd, self._emit, self._rules_changed)
         self.hook_callbacks = HookCallbacks(self._emit)
         self.catalog = config.catalog if config.catalog is not None else catalog_for(config.cwd)
-        self.path_rules = PathRules.load(config.cwd)
+        self.path_rules = PathRules.load(config.cwd, tuple(config.memory_files))
         self.background = BackgroundAgents(self._run_background, self._background_done)
         self.extras = TurnExtras()  # what waits for the next prompt: notices, hook context
         if config.attribution and not config.history:
@@ -498,7 +498,7 @@ class Session:
             content = [*({"type": "text", "text": c} for c in waiting), *content]
             extra, hook_events = await prompt_hooks(
                 self.config.hooks, _prompt_text(op), self.shell.cwd,
-                session_start=self._session_start())
+                session_start=self._session_start(), memory_files=self.config.memory_files)
             for event in hook_events:
                 yield event
             if extra is None:
@@ -696,8 +696,7 @@ class Session:
         match event:
             case AssistantMessage() | UserMessage():
                 pass  # written by the journal
-            case Compaction():
-                self._restart_source = "compact"
+            case Compaction():  # its SessionStart (source compact) ran in the loop
                 if self.path_rules is not None:
                     self.path_rules.forget()
                 if self.transcript is not None:

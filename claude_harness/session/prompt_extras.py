@@ -55,9 +55,22 @@ class Reminders:
                 for n in notes]
 
 
+def memory_type(path: Path) -> str:
+    """Claude Code's `memory_type` of a memory file: User, Local or Project."""
+    from claude_harness.config.paths import user_config_dir
+
+    if path.name == "CLAUDE.local.md":
+        return "Local"
+    try:
+        path.relative_to(user_config_dir().resolve())
+    except ValueError:
+        return "Project"
+    return "User"
+
+
 async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
-                       session_start: str | None) -> tuple[list[dict[str, Any]] | None,
-                                                          list[AgentEvent]]:
+                       session_start: str | None, memory_files: tuple[Path, ...] = ()
+                       ) -> tuple[list[dict[str, Any]] | None, list[AgentEvent]]:
     """SessionStart (when `session_start` names its source) and UserPromptSubmit hooks: (extra
     context blocks, or None when a hook blocks the prompt; events to show)."""
     if hooks is None:
@@ -67,6 +80,14 @@ async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
     if session_start is not None:
         outcomes.append(await hooks.run("SessionStart", {"source": session_start,
                                                          "cwd": str(cwd)}))
+    if hooks.has_hooks("ConfigChange"):
+        outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
+                                                      "cwd": str(cwd)})
+                     for source, path in hooks.config_changes()]
+    if session_start in ("startup", "resume") and hooks.has_hooks("InstructionsLoaded"):
+        outcomes += [await hooks.run("InstructionsLoaded", {
+            "file_path": str(path), "memory_type": memory_type(path),
+            "load_reason": "session_start", "cwd": str(cwd)}) for path in memory_files]
     text = prompt if isinstance(prompt, str) else ""
     outcomes.append(await hooks.run("UserPromptSubmit", {"prompt": text, "cwd": str(cwd)}))
     events: list[AgentEvent] = []

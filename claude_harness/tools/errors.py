@@ -11,6 +11,7 @@ import json
 import time
 from pathlib import Path
 
+from claude_harness.protocol.debug_log import debug, debug_log_path
 from claude_harness.protocol.tool import ToolError
 
 
@@ -23,8 +24,13 @@ def classify_tool_error(exc: BaseException) -> str:
 
 
 def log_tool_error(debug_log: Path | None, tool_name: str, classification: str) -> None:
+    """One line per failure; in the --debug log (its `tools` category) once it is set up."""
     if debug_log is None:
+        return
+    entry = json.dumps({"t": time.time(), "tool": tool_name, "error": classification})
+    if debug_log_path() is not None:
+        debug("tools", entry)
         return
     debug_log.parent.mkdir(parents=True, exist_ok=True)
     with debug_log.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"t": time.time(), "tool": tool_name, "error": classification}) + "\n")
+        fh.write(entry + "\n")

@@ -53,6 +53,14 @@ PAYLOADS: dict[str, dict] = {
     "Elicitation": {"mcp_server_name": "crm", "message": "Who?", "mode": "form",
                     "requested_schema": {"type": "object", "properties": {}}},
     "ElicitationResult": {"mcp_server_name": "crm", "mode": "form", "action": "decline"},
+    "InstructionsLoaded": {"file_path": "/p/sub/CLAUDE.md", "memory_type": "Project",
+                           "load_reason": "nested_traversal",
+                           "trigger_file_path": "/p/sub/a.py"},
+    "CwdChanged": {"old_cwd": "/p", "new_cwd": "/p/sub"},
+    "ConfigChange": {"source": "local_settings", "file_path": "/p/.claude/settings.local.json"},
+    "UserPromptExpansion": {"expansion_type": "slash_command", "command_name": "fix",
+                            "command_args": "42", "command_source": "user",
+                            "prompt": "/fix 42"},
 }
 
 
