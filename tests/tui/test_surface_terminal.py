@@ -62,3 +62,41 @@ def test_piped_stdin_joins_the_prompt_and_keys_still_work(api: Any, terminal: An
     term.wait("Second answer.")
     assert "typed after the pipe" in sent_texts(server, 1)
 
+
+
+def press(term: Any, *keys: str) -> None:
+    """One key at a time, as fingers press them (a burst of escape sequences in one read is
+    another test: Textual's parser may merge them)."""
+    for key in keys:
+        term.keys(key)
+        time.sleep(0.3)
+
+
+TYPED = "👩‍👩‍👧 e\u0301 🇫🇷 中文 👍🏽 a👩‍👩‍👧b"  # ZWJ family, e + combining acute, a flag, CJK, a skin tone
+
+
+def test_graphemes_are_sent_whole_and_the_cursor_steps_over_them(
+        api: Any, terminal: Any) -> None:  # noqa: F811
+    server = api(["Got it."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys(TYPED, literal=True)
+    term.wait("a👩‍👩‍👧b")
+    press(term, "Left", "BSpace")  # Backspace takes the whole family before the b
+    term.wait(" ab")
+    term.keys("X", literal=True)
+    term.wait("aXb")
+    press(term, "Home", "Right", "Right", "Delete")  # Right over the family, Delete takes é
+    term.wait("👩‍👩‍👧  🇫🇷")
+    press(term, "Right", "Right")  # over the space and the whole flag
+    term.keys("!", literal=True)
+    screen = term.wait("🇫🇷!")
+    lines = screen.splitlines()
+    row = next(i for i, line in enumerate(lines) if "aXb" in line)
+    # the input is drawn between two rules: nothing at its sides for a wide glyph to push
+    above, below = lines[row - 1].strip(), lines[row + 1].strip()
+    assert above == below and set(above) == {"─"} and len(above) >= 80
+    assert "│" not in lines[row]
+    term.keys("Enter")
+    term.wait("Got it.")
+    assert "👩‍👩‍👧  🇫🇷! 中文 👍🏽 aXb" in sent_texts(server)  # byte for byte
