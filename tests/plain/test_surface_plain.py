@@ -59,3 +59,47 @@ def test_graphemes_are_sent_whole_and_the_cursor_steps_over_them(plain_tmux: Any
     session.send("Enter")
     session.wait_for("Got it.")
     assert "👩‍👩‍👧  🇫🇷! 中文 👍🏽 aXb" in user_texts(server)  # byte for byte
+
+
+def test_the_ctrl_r_query_shows_as_it_is_typed(plain_tmux: Any) -> None:
+    session, _server = plain_tmux(["Deployed."])
+    session.wait_for(READY)
+    session.type("deploy the staging server")
+    session.send("Enter")
+    session.wait_for("Deployed.")
+    session.wait_for(READY)
+    session.send("C-r")
+    session.type("stag")
+    screen = session.wait_for("I-search backward: stag")
+    assert screen.count("deploy the staging server") >= 2  # the match is back in the prompt
+
+
+def test_the_resume_search_shows_what_is_typed_and_picks_from_it(
+        plain_tmux: Any, project: Any, home: Any) -> None:
+    import subprocess
+    import sys
+
+    from claude_harness.testing.mock_api import MockApiServer
+    from tests.plain.conftest import child_env
+
+    for prompt in ("older topic", "newer topic"):
+        with MockApiServer({"turns": [f"Answer to {prompt}."]}) as earlier:
+            done = subprocess.run([sys.executable, "-m", "claude_harness", "-p", prompt],
+                                  cwd=project, env=child_env(home, earlier),
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+    session, server = plain_tmux(["Back on the older one."], "-r")
+    session.wait_for("Resume which conversation?")
+    session.type("older")
+    session.wait_for("words to search, Enter for a new conversation: older")  # as typed
+    session.send("Enter")
+    screen = session.wait_for("Search: older (1 of 2)")
+    listing = screen.rpartition("Search: older")[2]
+    assert "   1. " in listing and "older topic" in listing and "newer topic" not in listing
+    session.type("1")
+    session.send("Enter")
+    session.wait_for(READY)
+    session.type("where were we?")
+    session.send("Enter")
+    session.wait_for("Back on the older one.")
+    assert "older topic" in str(server.requests[-1]["messages"][0])

@@ -5,6 +5,7 @@ it (grapheme clusters kept whole), what is typed into searches shown as it is ty
 from __future__ import annotations
 
 import shlex
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -100,3 +101,42 @@ def test_graphemes_are_sent_whole_and_the_cursor_steps_over_them(
     term.keys("Enter")
     term.wait("Got it.")
     assert "👩‍👩‍👧  🇫🇷! 中文 👍🏽 aXb" in sent_texts(server)  # byte for byte
+
+
+def earlier_sessions(project: Path, *prompts: str) -> None:
+    """Real earlier conversations in this folder: one `claude-harness -p` run per prompt."""
+    from claude_harness.testing.mock_api import MockApiServer
+
+    for prompt in prompts:
+        with MockApiServer({"turns": [f"Answer to {prompt}."]}) as server:
+            env = {**app_env(), "ANTHROPIC_BASE_URL": server.url}
+            done = subprocess.run([str(BINARY), "-p", prompt], cwd=project, env=env,
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+
+
+def test_the_ctrl_r_query_shows_as_it_is_typed(api: Any, terminal: Any) -> None:  # noqa: F811
+    api(["Deployed."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys("deploy the staging server", literal=True)
+    term.keys("Enter")
+    term.wait("Deployed.")
+    term.keys("C-r")
+    term.wait("Ctrl+R older match")
+    term.keys("stag", literal=True)
+    screen = term.wait("│ stag ")  # the query itself, in the search box
+    box = screen[screen.rindex("│ stag "):]
+    assert "deploy the staging server" in box  # and the match under it
+
+
+def test_the_resume_search_shows_as_it_is_typed(api: Any, terminal: Any,  # noqa: F811
+                                                project: Path) -> None:
+    api([])
+    earlier_sessions(project, "older topic", "newer topic")
+    term = terminal(app_env(), "-r")  # no id: the picker /resume opens too
+    term.wait("Resume a conversation")
+    term.keys("older", literal=True)
+    screen = term.wait("│ older ")
+    picker = screen[screen.index("Resume a conversation"):]
+    assert "older topic" in picker and "newer topic" not in picker
