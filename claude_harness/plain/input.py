@@ -226,11 +226,10 @@ class LineInput:
 
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult:
         self._write("Do you want to proceed?\n")
-        for choice, label in options:
-            number = {"yes": 1, "always": 2, "no": 3}[choice]
+        for number, (_choice, label) in enumerate(options, 1):  # 1, 2(, 3): no gaps
             self._write(f"  {number}. {label}\n")
         while True:
-            self._write("Choose 1-3: ")
+            self._write(f"Choose 1-{len(options)}: ")
             item = await self._line()
             if item is self._EOF:
                 return ChoiceResult("no", via_escape=True)

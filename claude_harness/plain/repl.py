@@ -42,7 +42,7 @@ from claude_harness.plain.questions import answer_question
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
-from claude_harness.plain.stream import PlainMarkdown, emit
+from claude_harness.plain.stream import emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
 from claude_harness.protocol.events import (
@@ -379,7 +379,9 @@ class PlainRepl:
         title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
         self.out.line(title, "ch.tool")
         if request.tool_name == "ExitPlanMode" and request.preview:
-            emit(self.out.console, PlainMarkdown(request.preview))  # the plan, as Markdown
+            from claude_harness.plan_markdown import PlanMarkdown  # plans only
+
+            emit(self.out.console, PlanMarkdown(request.preview))  # numbered as written
             return
         for line in previews.permission_body(request.tool_name, request.input, request.preview):
             style = ""

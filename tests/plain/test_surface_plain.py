@@ -103,3 +103,24 @@ def test_the_resume_search_shows_what_is_typed_and_picks_from_it(
     session.send("Enter")
     session.wait_for("Back on the older one.")
     assert "older topic" in str(server.requests[-1]["messages"][0])
+
+
+PLAN = "# Plan\n\n1. Add the flag\n2. Test it\n\nThen:\n\n3. Ship it\n   - and tell people\n4. Done"
+
+
+def test_plan_approval_numbers_without_gaps_and_keeps_the_plans_numbers(
+        plain_tmux: Any) -> None:
+    session, _server = plain_tmux(
+        [{"content": [{"type": "tool_use", "name": "ExitPlanMode", "input": {"plan": PLAN}}]},
+         "Starting now."], "--permission-mode", "plan")
+    session.wait_for(READY)
+    session.type("plan it")
+    session.send("Enter")
+    screen = session.wait_for("Do you want to proceed?")
+    for step in ("1. Add the flag", "2. Test it", "3. Ship it", "4. Done"):
+        assert step in screen
+    options = screen.partition("Do you want to proceed?")[2]
+    assert "1. Yes" in options and "2. No, and tell the model" in options
+    assert "3." not in options
+    session.send("1")
+    session.wait_for("Starting now.")

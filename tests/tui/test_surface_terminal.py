@@ -140,3 +140,24 @@ def test_the_resume_search_shows_as_it_is_typed(api: Any, terminal: Any,  # noqa
     screen = term.wait("│ older ")
     picker = screen[screen.index("Resume a conversation"):]
     assert "older topic" in picker and "newer topic" not in picker
+
+
+PLAN = "1. Add the flag\n2. Test it\n\nThen:\n\n3. Ship it"  # short: in view at 30 rows
+
+
+def test_plan_approval_numbers_without_gaps_and_keeps_the_plans_numbers(
+        api: Any, terminal: Any) -> None:  # noqa: F811
+    api([{"content": [{"type": "tool_use", "name": "ExitPlanMode", "input": {"plan": PLAN}}]},
+         "Starting now."])
+    term = terminal(app_env(), "--permission-mode", "plan")
+    term.wait("plan mode on")
+    term.keys("plan it", literal=True)
+    term.keys("Enter")
+    screen = term.wait("…or type what the model should do")
+    for step in ("1. Add the flag", "2. Test it", "3. Ship it"):
+        assert step in screen  # as the model wrote them, period and own start included
+    options = screen.partition("Do you want to proceed?")[2]
+    assert "1. Yes" in options and "2. No, and tell the model" in options
+    assert "3." not in options  # no gap where the absent "don't ask again" would be
+    term.keys("1")
+    term.wait("Starting now.")
