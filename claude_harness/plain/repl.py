@@ -49,6 +49,7 @@ from claude_harness.protocol.events import (
     Busy,
     ElicitationRequested,
     HistoryReplaced,
+    ModeChanged,
     OpDone,
     PermissionRequest,
     SessionClosed,
@@ -280,8 +281,17 @@ class PlainRepl:
             await self.elicit(event)
         elif isinstance(event, HistoryReplaced) and event.reason == "resume":
             replay_history(list(event.messages), self.out)
+        elif isinstance(event, ModeChanged) and self._prompt_drawn():
+            # Shift+Tab at the prompt: the toolbar says it. A line printed under a drawn
+            # prompt-toolkit prompt leaves a stale toolbar behind and the redraw drops letters.
+            self.input.session.app.invalidate()  # type: ignore[union-attr]
         else:
             self.out.render(event)
+
+    def _prompt_drawn(self) -> bool:
+        """The prompt-toolkit prompt is on screen (with its bottom toolbar)."""
+        session = getattr(self.input, "session", None)
+        return session is not None and session.app.is_running
 
     def _track(self, event: Any) -> None:
         if self._waiting is None:

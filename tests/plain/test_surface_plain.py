@@ -124,3 +124,17 @@ def test_plan_approval_numbers_without_gaps_and_keeps_the_plans_numbers(
     assert "3." not in options
     session.send("1")
     session.wait_for("Starting now.")
+
+
+def test_the_toolbar_keeps_every_letter_after_shift_tab(plain_tmux: Any) -> None:
+    session, _server = plain_tmux([])
+    session.wait_for(READY)
+    tail = " (shift+tab to cycle) · claude-sonnet-5-5 · ◐ medium · $0.0000 · 0% context"
+    for label in ("⏵⏵ accept edits on", "⏸ plan mode on", "default mode", "⏵⏵ accept edits on"):
+        session.send("BTab")
+        screen = session.wait_for(lambda s, label=label: label in s)
+        time.sleep(0.3)  # the redraw settles
+        screen = session.screen()
+        lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
+        assert lines[-1] == f" {label}{tail}"  # whole, not "⏵⏵  ccept edits on (shif +tab"
+        assert sum("(shift+tab to cycle)" in line for line in lines) == 1  # no stale copy
