@@ -138,3 +138,23 @@ def test_the_toolbar_keeps_every_letter_after_shift_tab(plain_tmux: Any) -> None
         lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
         assert lines[-1] == f" {label}{tail}"  # whole, not "⏵⏵  ccept edits on (shif +tab"
         assert sum("(shift+tab to cycle)" in line for line in lines) == 1  # no stale copy
+
+
+def test_parallel_results_say_which_call_each_belongs_to(plain_tmux: Any, project: Any) -> None:
+    (project / "alpha.txt").write_text("alpha body\n")
+    (project / "beta.txt").write_text("beta body\nsecond line\n")
+    reads = [{"type": "tool_use", "name": "Read", "input": {"file_path": str(project / name)}}
+             for name in ("alpha.txt", "beta.txt")]
+    session, _server = plain_tmux([{"content": reads}, "Read both."], "--permission-mode",
+                                  "bypassPermissions")
+    session.wait_for(READY)
+    session.type("read both")
+    session.send("Enter")
+    screen = session.wait_for("Read both.")
+    lines = [line.strip() for line in screen.partition("> read both")[2].splitlines()
+             if line.strip()]
+    headers = [i for i, line in enumerate(lines) if line.startswith("● Read(")]
+    assert len(headers) == 4, lines  # both calls, then each result under its own call again
+    for index in headers[2:]:
+        assert lines[index + 1].startswith("⎿"), lines  # the result right under its call
+    assert "alpha.txt" in lines[headers[2]] and "beta.txt" in lines[headers[3]]
