@@ -36,11 +36,12 @@ class ChoiceResult:
     interrupted: bool = False  # Ctrl+C: no, and stop the turn
 
 
-def options_for(suggestion: str | None) -> list[tuple[Choice, str]]:
-    """The same three options, numbered the same way, as the Textual app's prompt."""
+def options_for(suggestion: str | None, always: str | None = None) -> list[tuple[Choice, str]]:
+    """The same options, numbered the same way, as the Textual app's prompt; `always` is the
+    second option's words where they are not "don't ask again for <rule>" (edit_choice)."""
     options: list[tuple[Choice, str]] = [("yes", "Yes")]
     if suggestion:
-        options.append(("always", f"Yes, and don't ask again for {suggestion}"))
+        options.append(("always", always or f"Yes, and don't ask again for {suggestion}"))
     options.append(("no", "No, and tell the model what to do instead (esc)"))
     return options
 

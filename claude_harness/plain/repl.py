@@ -45,6 +45,7 @@ from claude_harness.plain.resume import pick_session
 from claude_harness.plain.stream import emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
+from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import (
     Busy,
     ElicitationRequested,
@@ -363,7 +364,8 @@ class PlainRepl:
         self.show_request(request)
         assert self.input is not None
         with self.keys.suspended():
-            result = await self.input.choose(options_for(request.suggestion))
+            result = await self.input.choose(options_for(request.suggestion,
+                                                         always_label(request)))
             feedback = ""
             if result.choice == "no" and not (result.via_escape or result.interrupted):
                 feedback = await self.input.feedback()
@@ -405,7 +407,7 @@ class PlainRepl:
 
     def _report_choice(self, request: PermissionRequest, result: ChoiceResult,
                        feedback: str) -> None:
-        labels = dict(options_for(request.suggestion))
+        labels = dict(options_for(request.suggestion, always_label(request)))
         label = "Interrupted" if result.interrupted else labels.get(result.choice, result.choice)
         suffix = f": {feedback}" if feedback else ""
         self.out.line(f"  › {label}{suffix}", "ch.dim")

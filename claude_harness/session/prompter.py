@@ -18,6 +18,7 @@ from claude_harness.config.local_rules import update_local_rules
 from claude_harness.permissions.rules import parse_rule, split_rules
 from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import AbortSignal
+from claude_harness.protocol.edit_choice import offers_session_edits
 from claude_harness.protocol.events import (
     Notice,
     PermissionAnswer,
@@ -61,7 +62,9 @@ class Prompter:
         if waiting is None:
             return
         request = waiting[0]
-        if answer.choice == "always" and request.suggestion:
+        if answer.choice == "always" and offers_session_edits(request):
+            pass  # as Claude Code: no saved rule; the pipeline switches to acceptEdits
+        elif answer.choice == "always" and request.suggestion:
             self.save_rule("allow", request.suggestion, announce=False)
         self._settle(request_id, answer)
 

@@ -158,3 +158,26 @@ def test_parallel_results_say_which_call_each_belongs_to(plain_tmux: Any, projec
     for index in headers[2:]:
         assert lines[index + 1].startswith("⎿"), lines  # the result right under its call
     assert "alpha.txt" in lines[headers[2]] and "beta.txt" in lines[headers[3]]
+
+
+def test_dont_ask_again_for_an_edit_allows_edits_for_the_session(plain_tmux: Any,
+                                                                 project: Any) -> None:
+    notes, readme = project / "notes.txt", project / "docs.md"  # new files: no Read first
+    session, _server = plain_tmux(
+        [{"content": [{"type": "tool_use", "name": "Write", "input": {
+            "file_path": str(notes), "content": "bye\n"}}]},
+         {"content": [{"type": "tool_use", "name": "Write", "input": {
+             "file_path": str(readme), "content": "# new\n"}}]},
+         "Both done."])
+    session.wait_for(READY)
+    session.type("edit both")
+    session.send("Enter")
+    screen = session.wait_for("2. Yes, allow all edits during this session (shift+tab)")
+    assert "Edit(/**)" not in screen
+    session.send("2")
+    screen = session.wait_for("Both done.")
+    asked = [line for line in screen.splitlines() if line.strip() == "Write file"]
+    assert len(asked) == 1  # the permission title: the second write asked nothing
+    session.wait_for("accept edits on (shift+tab to cycle)")
+    assert notes.read_text() == "bye\n" and readme.read_text() == "# new\n"
+    assert not (project / ".claude" / "settings.local.json").exists()  # no rule saved

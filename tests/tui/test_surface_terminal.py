@@ -161,3 +161,25 @@ def test_plan_approval_numbers_without_gaps_and_keeps_the_plans_numbers(
     assert "3." not in options  # no gap where the absent "don't ask again" would be
     term.keys("1")
     term.wait("Starting now.")
+
+
+def test_dont_ask_again_for_an_edit_allows_edits_for_the_session(api: Any, terminal: Any,  # noqa: F811
+                                                                 project: Path) -> None:
+    notes, readme = project / "notes.txt", project / "docs.md"  # new files: no Read first
+    api([{"content": [{"type": "tool_use", "name": "Write", "input": {
+              "file_path": str(notes), "content": "bye\n"}}]},
+         {"content": [{"type": "tool_use", "name": "Write", "input": {
+             "file_path": str(readme), "content": "# new\n"}}]},
+         "Both done."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys("edit both", literal=True)
+    term.keys("Enter")
+    screen = term.wait("…or type what the model should do")
+    assert "2. Yes, allow all edits during this session (shift+tab)" in screen
+    assert "Edit(/**)" not in screen
+    term.keys("2")
+    screen = term.wait("Both done.")  # the second edit asked nothing
+    assert "accept edits on" in screen
+    assert notes.read_text() == "bye\n" and readme.read_text() == "# new\n"
+    assert not (project / ".claude" / "settings.local.json").exists()  # no rule saved

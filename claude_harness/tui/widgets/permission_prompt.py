@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from claude_harness import previews
+from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
 from claude_harness.terminal_text import show_controls
 
@@ -98,8 +99,8 @@ class PermissionPrompt(Vertical, can_focus=True):
         self.selected = 0
         self._answered = False
         self._options: list[tuple[str, str]] = [("yes", "Yes")]
-        if request.suggestion:
-            self._options.append(("always", f"Yes, and don't ask again for {request.suggestion}"))
+        if (always := always_label(request)) is not None:
+            self._options.append(("always", always))
         self._options.append(("no", "No, and tell the model what to do instead (esc)"))
 
     def compose(self) -> ComposeResult:
