@@ -183,3 +183,17 @@ def test_dont_ask_again_for_an_edit_allows_edits_for_the_session(api: Any, termi
     assert "accept edits on" in screen
     assert notes.read_text() == "bye\n" and readme.read_text() == "# new\n"
     assert not (project / ".claude" / "settings.local.json").exists()  # no rule saved
+
+
+def test_a_notice_never_covers_the_prompt(api: Any, terminal: Any) -> None:  # noqa: F811
+    api([])
+    term = terminal({**app_env(), "EDITOR": "", "VISUAL": ""})
+    term.wait("default mode")
+    term.keys("a prompt being typed that runs long enough to reach the right-hand side", literal=True)
+    term.keys("C-g")  # no $EDITOR: a notice says so, the prompt keeps its text
+    screen = term.wait("Set $EDITOR")
+    lines = screen.splitlines()
+    notice = next(i for i, line in enumerate(lines) if "Set $EDITOR" in line)
+    prompt = next(i for i, line in enumerate(lines) if "a prompt being typed" in line)
+    assert notice < prompt - 3  # above the input, not over it
+    assert "reach the right-hand side" in lines[prompt]  # the typed text is all in view
