@@ -5,7 +5,8 @@ event; a front end (or a program on the SDK pipe) answers with the `AnswerPermis
 `Session.submit` hands to `answer()`: the waiting call wakes with the answer. An abort answers
 every open request "no". "Yes, and don't ask again" saves the request's suggested rule through
 the one settings writer (`config.local_rules.update_local_rules`) and adds it to the rules every
-later call sees (`rules()`).
+later call sees (`rules()`); on a file edit in the project it saves nothing and the pipeline
+switches the session to acceptEdits instead (protocol/edit_choice.py).
 """
 
 from __future__ import annotations
