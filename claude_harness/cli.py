@@ -309,6 +309,14 @@ def main(argv: list[str] | None = None) -> int:
         from claude_harness.plain.repl import run_plain  # chosen front end only (start-up)
 
         return run_plain(opts)
+    from claude_harness.piped_prompt import take_piped_stdin
+
+    try:
+        opts.prompt = take_piped_stdin(opts.prompt)
+    except OSError:
+        sys.stderr.write("Error: stdin is a pipe and there is no terminal to type in; "
+                         "use -p to answer the piped prompt non-interactively.\n")
+        return 1
     from claude_harness.tui.app import run_app  # chosen front end only (start-up)
 
     return run_app(opts)

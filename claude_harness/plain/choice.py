@@ -18,7 +18,15 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 Choice = Literal["yes", "always", "no"]
-NUMBERS: dict[Choice, int] = {"yes": 1, "always": 2, "no": 3}
+NO_KEY = "3"  # "No" where three options are shown; kept for No where only two are
+
+
+def numbered(options: list[tuple[Choice, str]]) -> dict[str, Choice]:
+    """The keys that pick each option: its number as shown (1, 2(, 3): no gaps), and 3 for
+    "No" even where only two options are shown."""
+    keys = {str(index): choice for index, (choice, _label) in enumerate(options, 1)}
+    keys.setdefault(NO_KEY, "no")
+    return keys
 
 
 @dataclass(frozen=True)
@@ -28,11 +36,12 @@ class ChoiceResult:
     interrupted: bool = False  # Ctrl+C: no, and stop the turn
 
 
-def options_for(suggestion: str | None) -> list[tuple[Choice, str]]:
-    """The same three options, numbered the same way, as the Textual app's prompt."""
+def options_for(suggestion: str | None, always: str | None = None) -> list[tuple[Choice, str]]:
+    """The same options, numbered the same way, as the Textual app's prompt; `always` is the
+    second option's words where they are not "don't ask again for <rule>" (edit_choice)."""
     options: list[tuple[Choice, str]] = [("yes", "Yes")]
     if suggestion:
-        options.append(("always", f"Yes, and don't ask again for {suggestion}"))
+        options.append(("always", always or f"Yes, and don't ask again for {suggestion}"))
     options.append(("no", "No, and tell the model what to do instead (esc)"))
     return options
 
@@ -53,17 +62,16 @@ class ChoiceMenu:
 
     def _fragments(self) -> StyleAndTextTuples:
         rows: StyleAndTextTuples = [("", "Do you want to proceed?\n")]
-        for index, (choice, label) in enumerate(self.options):
+        for index, (_choice, label) in enumerate(self.options):
             mark = "❯ " if index == self.selected else "  "
             style = "class:choice.selected" if index == self.selected else ""
-            rows.append((style, f"{mark}{NUMBERS[choice]}. {label}\n"))
+            rows.append((style, f"{mark}{index + 1}. {label}\n"))
         return rows
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        for choice, number in NUMBERS.items():
-            if any(c == choice for c, _ in self.options):
-                kb.add(str(number))(self._picker(choice))
+        for key, choice in numbered(self.options).items():
+            kb.add(key)(self._picker(choice))
 
         @kb.add("up")
         def _up(event: KeyPressEvent) -> None:
@@ -96,11 +104,10 @@ class ChoiceMenu:
 
 
 def parse_typed_choice(text: str, options: list[tuple[Choice, str]]) -> Choice | None:
-    """Line mode: `1`/`2`/`3` or y/yes, a/always, n/no; None when it is none of them."""
+    """Line mode: an option's number or y/yes, a/always, n/no; None when it is none of them."""
     word = text.strip().lower()
-    aliases: dict[str, Choice] = {"1": "yes", "y": "yes", "yes": "yes", "2": "always",
-                                  "a": "always", "always": "always", "3": "no", "n": "no",
-                                  "no": "no"}
+    aliases: dict[str, Choice] = {"y": "yes", "yes": "yes", "a": "always", "always": "always",
+                                  "n": "no", "no": "no", **numbered(options)}
     choice = aliases.get(word)
     if choice is None or not any(c == choice for c, _ in options):
         return None

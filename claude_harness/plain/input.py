@@ -27,7 +27,7 @@ from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_
 from claude_harness.plain.completion import PlainCompleter
 from claude_harness.plain.daily_keys import daily_bindings
 from claude_harness.plain.elicitation import prompt_toolkit_reader
-from claude_harness.plain.keys import enable_shift_enter, prompt_bindings
+from claude_harness.plain.keys import enable_shift_enter, grapheme_bindings, prompt_bindings
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
 EXIT_HINT = "Press Ctrl+C again to exit."
@@ -62,7 +62,7 @@ class PromptInput:
             completer=PlainCompleter(cwd, extra=extra_commands),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
-                                             daily_bindings()]),
+                                             grapheme_bindings(), daily_bindings()]),
             bottom_toolbar=toolbar,
             style=self.style,
             enable_history_search=False,
@@ -226,11 +226,10 @@ class LineInput:
 
     async def choose(self, options: list[tuple[Choice, str]]) -> ChoiceResult:
         self._write("Do you want to proceed?\n")
-        for choice, label in options:
-            number = {"yes": 1, "always": 2, "no": 3}[choice]
+        for number, (_choice, label) in enumerate(options, 1):  # 1, 2(, 3): no gaps
             self._write(f"  {number}. {label}\n")
         while True:
-            self._write("Choose 1-3: ")
+            self._write(f"Choose 1-{len(options)}: ")
             item = await self._line()
             if item is self._EOF:
                 return ChoiceResult("no", via_escape=True)

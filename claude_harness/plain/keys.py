@@ -56,3 +56,41 @@ def prompt_bindings(on_cycle_mode: Callable[[], None]) -> KeyBindings:
             event.app.exit(exception=KeyboardInterrupt())
 
     return kb
+
+
+def grapheme_bindings() -> KeyBindings:
+    """Left/Right, Backspace and Delete by user-perceived character: prompt-toolkit steps by
+    code point, into 👩‍👩‍👧 or between e and its U+0301 accent, and deletes half of it."""
+    from claude_harness.terminal_graphemes import next_boundary, previous_boundary
+
+    kb = KeyBindings()
+
+    def line_and_column(event: KeyPressEvent) -> tuple[str, int]:
+        document = event.current_buffer.document
+        return document.current_line, document.cursor_position_col
+
+    @kb.add("left", filter=~is_searching)
+    def _left(event: KeyPressEvent) -> None:
+        line, column = line_and_column(event)
+        if column > 0:
+            event.current_buffer.cursor_position -= column - previous_boundary(line, column)
+
+    @kb.add("right", filter=~is_searching)
+    def _right(event: KeyPressEvent) -> None:
+        line, column = line_and_column(event)
+        if column < len(line):
+            event.current_buffer.cursor_position += next_boundary(line, column) - column
+
+    @kb.add("backspace", filter=~is_searching)
+    def _backspace(event: KeyPressEvent) -> None:
+        line, column = line_and_column(event)
+        size = column - previous_boundary(line, column) if column > 0 else 1
+        event.current_buffer.delete_before_cursor(size)
+
+    @kb.add("delete", filter=~is_searching)
+    def _delete(event: KeyPressEvent) -> None:
+        line, column = line_and_column(event)
+        size = next_boundary(line, column) - column if column < len(line) else 1
+        event.current_buffer.delete(size)
+
+    return kb

@@ -118,6 +118,8 @@ class EventRenderer:
         self._thinking_since: float | None = None  # a thinking block is streaming
         self._stop_text = ""  # the last StopNotice shown in this turn
         self._inputs: dict[str, dict[str, Any]] = {}
+        self._starts: dict[str, ToolStart] = {}  # running calls, to name a result's call
+        self._last_header: str | None = None  # the call whose header was printed last
 
     def begin_turn(self) -> None:
         self.area.set_status(self.working_status())
@@ -240,13 +242,23 @@ class EventRenderer:
 
     def _tool_start(self, event: ToolStart) -> None:
         self._inputs[event.tool_use_id] = event.input
+        self._starts[event.tool_use_id] = event
+        self._last_header = event.tool_use_id
+        self._print_header(event)
+        self.area.set_status(self.working_status(f"Running {event.name}"))
+
+    def _print_header(self, event: ToolStart) -> None:
         self.console.print(previews.tool_header(event.name, event.input,
                                                 strip_unsafe(event.key_argument),
                                                 self.glyphs.bullet))
-        self.area.set_status(self.working_status(f"Running {event.name}"))
 
     def _tool_result(self, event: ToolResultEvent) -> None:
         started = self._inputs.pop(event.tool_use_id, {})
+        start = self._starts.pop(event.tool_use_id, None)
+        if start is not None and self._last_header != event.tool_use_id:
+            # parallel calls: other headers came in between, so say whose result this is
+            self._print_header(start)
+        self._last_header = None
         inp = event.input or started
         text = previews.result_preview(event.name, inp, event.content, event.is_error,
                                        self.glyphs.branch)

@@ -42,13 +42,15 @@ from claude_harness.plain.questions import answer_question
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
 from claude_harness.plain.resume import pick_session
-from claude_harness.plain.stream import PlainMarkdown, emit
+from claude_harness.plain.stream import emit
 from claude_harness.plain.theme import PlainTheme, load_theme
 from claude_harness.plain.turnkeys import TurnKeys
+from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import (
     Busy,
     ElicitationRequested,
     HistoryReplaced,
+    ModeChanged,
     OpDone,
     PermissionRequest,
     SessionClosed,
@@ -280,8 +282,17 @@ class PlainRepl:
             await self.elicit(event)
         elif isinstance(event, HistoryReplaced) and event.reason == "resume":
             replay_history(list(event.messages), self.out)
+        elif isinstance(event, ModeChanged) and self._prompt_drawn():
+            # Shift+Tab at the prompt: the toolbar says it. A line printed under a drawn
+            # prompt-toolkit prompt leaves a stale toolbar behind and the redraw drops letters.
+            self.input.session.app.invalidate()  # type: ignore[union-attr]
         else:
             self.out.render(event)
+
+    def _prompt_drawn(self) -> bool:
+        """The prompt-toolkit prompt is on screen (with its bottom toolbar)."""
+        session = getattr(self.input, "session", None)
+        return session is not None and session.app.is_running
 
     def _track(self, event: Any) -> None:
         if self._waiting is None:
@@ -356,7 +367,8 @@ class PlainRepl:
         self.show_request(request, body)
         assert self.input is not None
         with self.keys.suspended():
-            result = await self.input.choose(options_for(request.suggestion))
+            result = await self.input.choose(options_for(request.suggestion,
+                                                         always_label(request)))
             feedback = ""
             if result.choice == "no" and not (result.via_escape or result.interrupted):
                 feedback = await self.input.feedback()
@@ -382,7 +394,9 @@ class PlainRepl:
         title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
         self.out.line(title, "ch.tool")
         if request.tool_name == "ExitPlanMode" and request.preview:
-            emit(self.out.console, PlainMarkdown(request.preview))  # the plan, as Markdown
+            from claude_harness.plan_markdown import PlanMarkdown  # plans only
+
+            emit(self.out.console, PlanMarkdown(request.preview))  # numbered as written
             return
         if body is None:
             body = previews.permission_body(request.tool_name, request.input, request.preview)
@@ -398,7 +412,7 @@ class PlainRepl:
 
     def _report_choice(self, request: PermissionRequest, result: ChoiceResult,
                        feedback: str) -> None:
-        labels = dict(options_for(request.suggestion))
+        labels = dict(options_for(request.suggestion, always_label(request)))
         label = "Interrupted" if result.interrupted else labels.get(result.choice, result.choice)
         suffix = f": {feedback}" if feedback else ""
         self.out.line(f"  › {label}{suffix}", "ch.dim")

@@ -5,7 +5,8 @@ event; a front end (or a program on the SDK pipe) answers with the `AnswerPermis
 `Session.submit` hands to `answer()`: the waiting call wakes with the answer. An abort answers
 every open request "no". "Yes, and don't ask again" saves the request's suggested rule through
 the one settings writer (`config.local_rules.update_local_rules`) and adds it to the rules every
-later call sees (`rules()`).
+later call sees (`rules()`); on a file edit in the project it saves nothing and the pipeline
+switches the session to acceptEdits instead (protocol/edit_choice.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from claude_harness.config.local_rules import update_local_rules
 from claude_harness.permissions.rules import parse_rule, split_rules
 from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import AbortSignal
+from claude_harness.protocol.edit_choice import offers_session_edits
 from claude_harness.protocol.events import (
     Notice,
     PermissionAnswer,
@@ -61,7 +63,9 @@ class Prompter:
         if waiting is None:
             return
         request = waiting[0]
-        if answer.choice == "always" and request.suggestion:
+        if answer.choice == "always" and offers_session_edits(request):
+            pass  # as Claude Code: no saved rule; the pipeline switches to acceptEdits
+        elif answer.choice == "always" and request.suggestion:
             self.save_rule("allow", request.suggestion, announce=False)
         self._settle(request_id, answer)
 

@@ -32,6 +32,7 @@ from claude_harness.permissions.classifier import classify
 from claude_harness.permissions.resolver import resolve_permission
 from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.edit_choice import offers_session_edits
 from claude_harness.protocol.events import (
     AgentEvent,
     DenialRecorded,
@@ -370,12 +371,19 @@ async def ask_user(call: ToolCall, decision: PermissionDecision) -> PermissionDe
             f"it as is; ask the user or take another approach.{feedback}",
             decided_by="user",
         )
+    if answer.choice == "always" and offers_session_edits(request):
+        call.context_modifier = accept_edits  # the session's mode once this batch is done
     approval = PermissionDecision.allow("approved by user", decided_by="user",
                                         updated_input=decision.updated_input)
     if answer.updated_input is not None:  # a program's answer may rewrite the call
         return await recheck_allow(call, replace(approval, updated_input=None),
                                    answer.updated_input, "The permission answer")
     return approval
+
+
+def accept_edits(ctx: ToolUseContext) -> ToolUseContext:
+    """The session-wide choice for file edits: acceptEdits, as Shift+Tab would set it."""
+    return replace(ctx, permission=replace(ctx.permission, mode="acceptEdits"))
 
 
 async def permission_denied(call: ToolCall) -> ToolOutcome | None:
@@ -465,7 +473,7 @@ async def new_messages(call: ToolCall) -> ToolOutcome | None:
     modifier ride along with the result."""
     if call.result is not None:
         call.new_messages = list(call.result.new_messages)
-        call.context_modifier = call.result.context_modifier
+        call.context_modifier = call.result.context_modifier or call.context_modifier
         if call.tool is not None and call.tool.should_defer and not call.is_error:
             call.context_modifier = loaded_by_call(call.tool.name, call.ctx,
                                                    call.context_modifier)

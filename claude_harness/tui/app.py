@@ -81,8 +81,10 @@ class HarnessApp(App[None]):
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
                  theme: str | None = None, preload_sdk: bool = True,
-                 pick_session: bool = False, ask_trust: bool = False) -> None:
+                 pick_session: bool = False, ask_trust: bool = False,
+                 first_prompt: str | None = None) -> None:
         super().__init__()
+        self.first_prompt = first_prompt  # `claude-harness "prompt"`: sent as if typed
         self.ask_trust = ask_trust  # first start in an untrusted folder: ask before building
         self.pick_session = pick_session  # `--resume` without an id: open the picker
         self.cwd = (cwd or Path.cwd()).resolve()
@@ -147,6 +149,10 @@ class HarnessApp(App[None]):
                                            self.answer_permission)
         self.prompt.focus()
         self.call_after_refresh(self._start_background)
+        if self.first_prompt and self.first_prompt.strip():
+            # as if typed and sent: slash commands run, a prompt waits for the session
+            self.history.add(self.first_prompt)
+            self.prompt.post_message(PromptInput.Submitted(self.first_prompt))
 
     def _start_background(self) -> None:
         self._install_shutdown_signals()
@@ -546,7 +552,8 @@ def run_app(opts: Any) -> int:
     app = HarnessApp(cwd=cwd, session_factory=factory, theme=getattr(opts, "theme", None),
                      pick_session=getattr(opts, "resume", None) == "",
                      ask_trust=not (getattr(opts, "trust_workspace", False)
-                                    or is_trusted(data_dir(), cwd.resolve())))
+                                    or is_trusted(data_dir(), cwd.resolve())),
+                     first_prompt=getattr(opts, "prompt", None))
     app.exit_watchdog = True  # this process is the app's: it may end it if teardown hangs
     app.run(inline=inline)
     if app._teardown_watchdog is not None:

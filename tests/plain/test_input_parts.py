@@ -48,8 +48,8 @@ def test_typed_choices_follow_the_numbering_of_the_options() -> None:
     assert parse_typed_choice("n", with_rule) == "no"
     assert parse_typed_choice("maybe", with_rule) is None
     without_rule = options_for(None)
-    assert parse_typed_choice("2", without_rule) is None  # there is no "always" to pick
-    assert parse_typed_choice("3", without_rule) == "no"
+    assert parse_typed_choice("2", without_rule) == "no"  # numbered as shown: 1. Yes, 2. No
+    assert parse_typed_choice("3", without_rule) == "no"  # and 3 stays "No" as with a rule
 
 
 def test_history_is_the_projects_shared_file(

@@ -25,7 +25,10 @@ class SessionPicker(ModalScreen[Path | None]):
         border: round $primary; background: $surface; padding: 0 1;
     }
     SessionPicker .picker-title { text-style: bold; color: $primary; }
-    SessionPicker Input { border: none; height: 1; padding: 0; background: $surface; }
+    /* :focus too, or Textual's `Input:focus` border hides the typed search (history_search) */
+    SessionPicker Input, SessionPicker Input:focus {
+        border: none; height: 1; padding: 0; background: $surface;
+    }
     SessionPicker OptionList { height: auto; max-height: 20; border: none; }
     """
 

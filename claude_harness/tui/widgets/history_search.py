@@ -31,7 +31,11 @@ class HistorySearch(Vertical):
     HistorySearch { height: auto; border: round $accent; padding: 0 1; background: $surface; }
     HistorySearch .search-match { max-height: 6; }
     HistorySearch .search-hint { color: $text-muted; text-style: italic; }
-    HistorySearch Input { border: none; height: 1; padding: 0; background: $surface; }
+    /* :focus too: Textual's own `Input:focus` border (tall, 2 rows) would outrank a plain
+       `border: none` and squeeze the one-row input to nothing, hiding what is typed */
+    HistorySearch Input, HistorySearch Input:focus {
+        border: none; height: 1; padding: 0; background: $surface;
+    }
     """
 
     BINDINGS = [

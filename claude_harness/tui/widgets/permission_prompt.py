@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from claude_harness import previews
+from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
 from claude_harness.terminal_text import show_controls
 
@@ -76,7 +77,7 @@ class PermissionPrompt(Vertical, can_focus=True):
     PermissionPrompt:focus-within { border: round $warning; }
     PermissionPrompt .perm-title { text-style: bold; color: $warning; }
     PermissionPrompt .perm-body { padding: 0 0 0 2; color: $text; }
-    PermissionPrompt .perm-plan { height: auto; max-height: 50vh; }
+    PermissionPrompt .perm-plan { height: auto; max-height: 35vh; }  /* the options stay in view */
     PermissionPrompt .perm-reason { color: $text-muted; padding: 0 0 0 2; }
     PermissionPrompt .perm-option { padding: 0 1; }
     PermissionPrompt .perm-option.-selected { background: $primary 30%; text-style: bold; }
@@ -92,7 +93,7 @@ class PermissionPrompt(Vertical, can_focus=True):
         Binding("up", "move(-1)", show=False),
         Binding("down", "move(1)", show=False),
         Binding("enter", "confirm", show=False),
-        Binding("escape", "choose(2)", "No", show=False),
+        Binding("escape", "decline", "No", show=False),
     ]
 
     class Answered(Message):
@@ -108,18 +109,18 @@ class PermissionPrompt(Vertical, can_focus=True):
         self.selected = 0
         self._answered = False
         self._options: list[tuple[str, str]] = [("yes", "Yes")]
-        if request.suggestion:
-            self._options.append(("always", f"Yes, and don't ask again for {request.suggestion}"))
+        if (always := always_label(request)) is not None:
+            self._options.append(("always", always))
         self._options.append(("no", "No, and tell the model what to do instead (esc)"))
 
     def compose(self) -> ComposeResult:
         title = TITLES.get(self.request.tool_name, f"Use {self.request.tool_name}")
         yield Static(title, classes="perm-title", markup=False)
         if self.request.tool_name == "ExitPlanMode" and self.request.preview:
-            from rich.markdown import Markdown as RichMarkdown  # plans only: not at first paint
+            from claude_harness.plan_markdown import PlanMarkdown  # plans only: after first paint
 
             with VerticalScroll(classes="perm-plan"):
-                yield Static(RichMarkdown(self.request.preview), classes="perm-body")
+                yield Static(PlanMarkdown(self.request.preview), classes="perm-body")
         else:
             pending = needs_file_diff(self.request)
             yield Static("\n".join(describe(self.request, pending=pending)), classes="perm-body",
@@ -127,9 +128,8 @@ class PermissionPrompt(Vertical, can_focus=True):
         if self.request.reason:
             yield Static(self.request.reason, classes="perm-reason", markup=False)
         yield Static("Do you want to proceed?")
-        for index, (choice, label) in enumerate(self._options):
-            number = {"yes": 1, "always": 2, "no": 3}[choice]
-            yield Static(Content.from_markup(f"{number}. {escape(label)}"),
+        for index, (_choice, label) in enumerate(self._options):  # 1, 2(, 3): no gaps
+            yield Static(Content.from_markup(f"{index + 1}. {escape(label)}"),
                          classes="perm-option" + (" -selected" if index == 0 else ""))
         yield Input(placeholder="…or type what the model should do instead, then Enter",
                     id="perm-feedback", select_on_focus=False)
@@ -157,17 +157,16 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     # ── actions ─────────────────────────────────────────────────────────────────────────────
 
-    def _choice_index(self, number: int) -> int | None:
-        wanted = ("yes", "always", "no")[number]
-        for index, (choice, _label) in enumerate(self._options):
-            if choice == wanted:
-                return index
-        return None
-
     def action_choose(self, number: int) -> None:
-        index = self._choice_index(number)
-        if index is not None:
-            self._answer(self._options[index][0])
+        """Key `number + 1` picks the option shown with that number; 3 stays "No" where only
+        two are shown, as it is where there are three."""
+        if number < len(self._options):
+            self._answer(self._options[number][0])
+        elif number == 2:
+            self._answer("no")
+
+    def action_decline(self) -> None:
+        self._answer("no")
 
     def action_move(self, delta: int) -> None:
         self.selected = (self.selected + delta) % len(self._options)

@@ -11,8 +11,14 @@ from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
+from textual.widgets.text_area import Location
 
 from claude_harness.history import PromptHistory
+from claude_harness.terminal_graphemes import (
+    is_format_character,
+    next_boundary,
+    previous_boundary,
+)
 
 
 class PromptInput(TextArea):
@@ -21,12 +27,18 @@ class PromptInput(TextArea):
         height: auto;
         min-height: 3;
         max-height: 14;
-        border: round $primary 60%;
+        /* rules above and below, no side borders (as Claude Code draws it): a terminal that
+           measures 👩‍👩‍👧 wider than Unicode says can push no right border out of line */
+        border: none;
+        border-top: round $primary 60%;
+        border-bottom: round $primary 60%;
         padding: 0 1;
         background: $background;
     }
-    PromptInput:focus { border: round $primary; }
-    PromptInput.-busy { border: round $secondary; }
+    PromptInput:focus { border: none; border-top: round $primary;
+                        border-bottom: round $primary; }
+    PromptInput.-busy { border: none; border-top: round $secondary;
+                        border-bottom: round $secondary; }
     PromptInput .text-area--cursor-line { background: transparent; }
     """
 
@@ -98,7 +110,29 @@ class PromptInput(TextArea):
                 event.prevent_default()
                 self.set_text(newer)
             return
+        if is_format_character(event.character):
+            # ZWJ and tag characters are not "printable", so TextArea drops them: typed
+            # 👩‍👩‍👧 would arrive as three people and 🏴 flags as a black flag
+            event.stop()
+            event.prevent_default()
+            self.insert(event.character or "")
+            return
         await super()._on_key(event)
+
+    def get_cursor_left_location(self) -> Location:
+        """Left and Backspace step over a whole grapheme (👩‍👩‍👧, e + U+0301, 🇫🇷), not into it."""
+        row, column = self.cursor_location
+        if column == 0:
+            return super().get_cursor_left_location()
+        return row, previous_boundary(self.document.get_line(row), column)
+
+    def get_cursor_right_location(self) -> Location:
+        """Right and Delete step over a whole grapheme."""
+        row, column = self.cursor_location
+        line = self.document.get_line(row)
+        if column >= len(line):
+            return super().get_cursor_right_location()
+        return row, next_boundary(line, column)
 
     def action_page_conversation(self, direction: int) -> None:
         """PageUp/PageDown scroll the conversation while typing (the prompt is short)."""
