@@ -431,6 +431,14 @@ class Report:
 
 
 @dataclass(frozen=True)
+class ClipboardText:
+    """/copy found no clipboard program: the front end puts `text` on the terminal's clipboard
+    (OSC 52), since only it owns the terminal."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class HookCallbackRequest:
     """A hook registered by a program on the SDK pipe (`RegisterHookCallbacks`) fired: ask it,
     then submit `AnswerHookCallback` with the same `request_id`. `input` is what a command
@@ -723,6 +731,7 @@ SessionEvent = (
     | HistoryReplaced
     | ShellRan
     | Report
+    | ClipboardText
     | HookCallbackRequest
     | OpDone
     | SessionClosed

@@ -129,6 +129,10 @@ class DailyOps:
                 self._rename(title)
             case ops.AddMemory(text=text, scope=scope):
                 self._add_memory(text, scope)
+            case ops.SessionCommand():
+                from claude_harness.session import slash_commands  # on first use
+
+                slash_commands.run(self.session, op)
 
     # ── the turn's fixed points ─────────────────────────────────────────────────────────────
 
