@@ -51,14 +51,14 @@ UNAVAILABLE: dict[str, str] = {
                         "in with an API key only.",
     "feedback": "claude-harness does not send reports to Anthropic; file an issue in the "
                 "project's repository instead.",
-    "mobile": "the Claude mobile app pairs with Claude Code's account, which is not offered here.",
-    "desktop": "handing the session to Claude Desktop needs Claude Code's account link.",
-    "chrome": "Claude in Chrome pairs with Claude Code's account, which is not offered here.",
-    "extra-usage": "extra usage is a subscription setting; claude-harness bills the API key.",
-    "passes": "guest passes are a subscription feature; claude-harness uses an API key.",
+    "mobile": "the Claude mobile app pairs with a claude.ai account, which is not offered here.",
     "stickers": "stickers are ordered through a claude.ai account, not offered here.",
-    "remote-env": "remote environments are Claude Code's cloud sessions, not offered here.",
-    "teleport": "teleporting needs Claude Code's cloud sessions, not offered here.",
+    "radio": "Claude FM is part of Claude Code's own service, not of claude-harness.",
+    "design": "Claude Design projects belong to a claude.ai account, not offered here.",
+    "design-sync": "Claude Design belongs to a claude.ai account, not offered here.",
+    "design-login": "Claude Design sign-in needs a claude.ai account, not offered here.",
+    "tui": "the renderer is chosen at start: the app by default, `claude-harness --plain` for "
+           "the line REPL.",
 }
 
 
@@ -95,7 +95,8 @@ MORE_BUILTINS: tuple[Command, ...] = (
     Command("security-review", "ask the model for a security review of the pending changes",
             to_ops=_session("security-review")),
     Command("release-notes", "what is new in this version", to_ops=_session("release-notes")),
-    Command("copy", "copy the last answer to the clipboard", to_ops=_session("copy")),
+    Command("copy", "copy the last answer to the clipboard (/copy 2: the one before)", "[n]",
+            to_ops=_session("copy")),
     Command("diff", "this session's file changes as a unified diff", to_ops=_session("diff")),
     Command("fork", "branch a new session from this point (also /branch)", "[title]",
             aliases=("branch",), to_ops=_session("fork")),

@@ -65,12 +65,12 @@ def _report(session: Any, topic: str, lines: list[str]) -> None:
 def _usage(session: Any, _args: str) -> None:
     t = session.totals
     _report(session, "usage", [
-        f"Total cost:            ${t.cost_usd:.4f}",
-        f"API calls:             {t.api_turns} ({t.api_seconds:.1f}s)",
-        f"Input tokens:          {t.input_tokens:,}",
-        f"Output tokens:         {t.output_tokens:,}",
-        f"Cache read tokens:     {t.cache_read_tokens:,}",
-        f"Cache write tokens:    {t.cache_write_tokens:,}",
+        f"Total cost:             ${t.cost_usd:.4f}",
+        f"API calls:              {t.api_turns} ({t.api_seconds:.1f}s)",
+        f"Input tokens:           {t.input_tokens:,}",
+        f"Output tokens:          {t.output_tokens:,}",
+        f"Cache read tokens:      {t.cache_read_tokens:,}",
+        f"Cache write tokens:     {t.cache_write_tokens:,}",
         f"Context (last request): {t.last_context_tokens:,} tokens",
         "Billed to the API key; there are no subscription plan limits to show here."])
 
@@ -98,8 +98,8 @@ def _unavailable(session: Any, name: str) -> None:
     session._emit(Notice(f"/{name} is not available in claude-harness: {UNAVAILABLE[name]}"))
 
 
-def last_answer(messages: list[dict[str, Any]]) -> str:
-    """The text of the latest assistant message that has any."""
+def last_answer(messages: list[dict[str, Any]], nth: int = 1) -> str:
+    """The text of the `nth` latest assistant message that has any (1: the last)."""
     for message in reversed(messages):
         if message.get("role") != "assistant":
             continue
@@ -107,14 +107,21 @@ def last_answer(messages: list[dict[str, Any]]) -> str:
         text = content if isinstance(content, str) else "\n".join(
             b.get("text", "") for b in content or [] if b.get("type") == "text")
         if text.strip():
-            return text.strip()
+            nth -= 1
+            if nth == 0:
+                return text.strip()
     return ""
 
 
-def _copy(session: Any, _args: str) -> None:
-    text = last_answer(session.messages)
+def _copy(session: Any, args: str) -> None:
+    if args and not (args.isdigit() and int(args) > 0):
+        session._emit(Notice("Usage: /copy [n] (n: the nth latest answer, 1 by default)",
+                             "warning"))
+        return
+    text = last_answer(session.messages, int(args or 1))
     if not text:
-        session._emit(Notice("Nothing to copy yet: no answer in this conversation.", "warning"))
+        session._emit(Notice("Nothing to copy: no such answer in this conversation.",
+                             "warning"))
         return
     from claude_harness.clipboard_text import copy_with_program
 
@@ -124,7 +131,8 @@ def _copy(session: Any, _args: str) -> None:
         how = "through the terminal (OSC 52)"
     else:
         how = f"with {program}"
-    session._emit(Notice(f"Copied the last answer ({len(text)} characters) {how}."))
+    which = "the last answer" if args in ("", "1") else f"answer {args} from the end"
+    session._emit(Notice(f"Copied {which} ({len(text)} characters) {how}."))
 
 
 def session_diff(store: Any) -> list[str]:

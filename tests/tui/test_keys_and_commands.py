@@ -151,7 +151,8 @@ async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
         await send(pilot, "/status")
         await wait_for(pilot, lambda: "credentials set" in screen_text(app), what="status")
         await send(pilot, "/cost")
-        await wait_for(pilot, lambda: "Total cost:            $0.0000" in screen_text(app), what="cost")
+        await wait_for(pilot, lambda: "Total cost:             $0.0000" in screen_text(app),
+                       what="cost")
         await send(pilot, "/theme light")
         await wait_for(pilot, lambda: app.theme == "light", what="theme")
         await send(pilot, "/theme high-contrast")

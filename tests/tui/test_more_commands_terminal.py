@@ -1,0 +1,99 @@
+"""Issue 25's slash commands in the installed app, in a real terminal (tmux): what each shows
+and what it changes (the user settings, the next request the scripted server receives, the
+clipboard tmux keeps from OSC 52, the prompt history)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tui.test_terminal import BINARY, app_env, terminal  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.skipif(not BINARY.exists(),
+                                reason="claude-harness is not installed in this venv")
+
+
+def send(term: Any, line: str) -> None:
+    term.keys(line, literal=True)
+    term.keys("Enter")
+
+
+def started(term: Any) -> None:
+    """Wait for the agent: /usage answers once it is up (before that it says it is starting)."""
+    term.wait("default mode")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        send(term, "/usage")
+        try:
+            term.wait("Output tokens:", timeout=1.0)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError("the agent did not start:\n" + term.screen())
+
+
+def test_btw_is_answered_and_left_out_of_the_next_request(api: Any,
+                                                          terminal: Any) -> None:  # noqa: F811
+    server = api(["First answer.", "Side answer 42.", "Second answer."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    send(term, "hello")
+    term.wait("First answer.")
+    send(term, "/btw what is the number")
+    term.wait("Side answer 42.")
+    send(term, "go on")
+    term.wait("Second answer.")
+    side = json.dumps(server.requests[1]["messages"])
+    assert "what is the number" in side and "First answer." in side
+    following = json.dumps(server.requests[2]["messages"])
+    assert "go on" in following and "First answer." in following
+    assert "what is the number" not in following and "Side answer 42." not in following
+
+
+def test_copy_reaches_tmux_through_osc52(api: Any, terminal: Any) -> None:  # noqa: F811
+    api(["Copy me please."])
+    term = terminal(app_env())
+    term.run("set-option", "-s", "set-clipboard", "on")
+    term.wait("default mode")
+    send(term, "say it")
+    term.wait("Copy me please.")
+    send(term, "/copy")
+    term.wait("through the terminal (OSC 52)")
+    assert term.run("show-buffer") == "Copy me please."
+
+
+def test_usage_vim_diff_and_unavailable_commands(api: Any, terminal: Any,  # noqa: F811
+                                                 project: Path) -> None:
+    api([])
+    settings = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "settings.json"
+    term = terminal(app_env())
+    started(term)  # /usage answered
+    send(term, "/vim")
+    term.wait("Editor mode set to vim")
+    assert json.loads(settings.read_text())["editorMode"] == "vim"
+    send(term, "/diff")
+    term.wait("No file changes in this session.")
+    send(term, "/install-github-app")
+    screen = term.wait("/install-github-app is not available")
+    assert "Unknown command" not in screen
+
+
+def test_login_stores_the_key_but_not_in_the_prompt_history(api: Any, terminal: Any,  # noqa: F811
+                                                            project: Path) -> None:
+    api([])
+    config = Path(os.environ["CLAUDE_CONFIG_DIR"])
+    term = terminal(app_env())
+    started(term)
+    send(term, "/login sk-ant-secret-value")
+    term.wait("API key stored in")
+    assert (config / "harness-api-key").read_text() == "sk-ant-secret-value\n"
+    assert "apiKeyHelper" in json.loads((config / "settings.json").read_text())
+    history = list(Path(os.environ["CLAUDE_HARNESS_DATA_DIR"]).rglob("history/*.jsonl"))
+    assert all("sk-ant-secret-value" not in h.read_text() for h in history)
+    term.keys("Up")
+    assert "sk-ant-secret-value" not in term.screen().rpartition("API key stored in")[2]
