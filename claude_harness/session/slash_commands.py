@@ -51,11 +51,15 @@ def run(session: Any, op: ops.SessionCommand) -> None:
 
 def _prompt_command(session: Any, name: str, args: str) -> None:
     """/review, /security-review: a project's or user's own command of that name wins (it is
-    run as custom commands are); else our prompt goes to the model as the user's."""
+    run as custom commands are); else our prompt goes out in the message shape a custom
+    command's expansion has (`<command-name>` block, then the text)."""
     if session.catalog.find_command(name) is not None:
         session._run_command(name, args)
-    else:
-        session._prompt(ops.UserPrompt(PROMPTS[name](args)))
+        return
+    from claude_harness.commands.expansion import ExpandedPrompt
+
+    expanded = ExpandedPrompt(text=PROMPTS[name](args), name=name, args=args)
+    session._prompt(ops.UserPrompt(tuple(expanded.blocks())))
 
 
 def _report(session: Any, topic: str, lines: list[str]) -> None:
@@ -85,6 +89,8 @@ def release_notes(version: str = __version__) -> list[str]:
                 break
             if line[3:].strip() == version:
                 section.append(f"Version {version}:")
+        elif section and line.startswith("  ") and len(section) > 1:
+            section[-1] += " " + line.strip()  # a wrapped bullet: one line, the screen wraps it
         elif section and line.strip():
             section.append(line)
     return section or [f"No release notes for version {version}."]

@@ -100,6 +100,8 @@ def test_review_and_plan_send_their_prompts(project: Path, home: Path) -> None:
     assert done.returncode == 0, done.stderr
     review = json.dumps(requests[0]["messages"])
     assert "gh pr diff 123" in review and "bugs" in review
+    assert "<command-name>/review</command-name>" in review  # as a custom command's message
+    assert "<command-args>123</command-args>" in review
     assert "security review" in json.dumps(requests[1]["messages"][-1])
     assert "add a cache" in json.dumps(requests[2]["messages"])
     assert "plan" in json.dumps(requests[2]).lower()
@@ -118,3 +120,40 @@ def test_copy_sends_osc52_that_tmux_keeps(plain_tmux: Any) -> None:
     session.send("Enter")
     session.wait_for("Copied the last answer (19 characters) through the terminal (OSC 52)")
     assert session._tmux("show-buffer") == "The answer to copy."
+
+
+def test_btw_fork_and_vim_in_the_terminal(plain_tmux: Any, home: Path) -> None:
+    session, server = plain_tmux(["First answer.", "Side answer 7.", "Second answer."])
+    session.wait_for(READY)
+    session.type("hello")
+    session.send("Enter")
+    session.wait_for(lambda s: "\n>" in s.partition("First answer.")[2])
+    session.type("/btw which number")
+    session.send("Enter")
+    session.wait_for("Side answer 7.")
+    session.type("/fork")
+    session.send("Enter")
+    screen = session.wait_for("continue it with")
+    forked = screen.partition("into session ")[2].split(";")[0].strip()
+    assert next((home / "data").rglob(f"{forked}.jsonl")).exists()
+    session.type("/vim")
+    session.send("Enter")
+    session.wait_for("Editor mode set to vim")
+    session.type("and now")
+    session.send("Enter")
+    session.wait_for("Second answer.")
+    following = json.dumps(server.requests[2]["messages"])
+    assert "and now" in following and "First answer." in following
+    assert "which number" not in following and "Side answer 7." not in following
+    saved = json.loads((home / ".claude" / "settings.json").read_text())
+    assert saved["editorMode"] == "vim"
+
+
+def test_statusline_with_a_description_asks_the_model(project: Path, home: Path) -> None:
+    with MockApiServer({"turns": ["I will write it."]}) as server:
+        done = run_piped(project, home, server, "/statusline show the git branch and model\n")
+        asked = json.dumps(server.requests[0]["messages"])
+    assert done.returncode == 0, done.stderr
+    assert "show the git branch and model" in asked and "statusLine" in asked
+    assert "I will write it." in done.stdout
+    assert not (home / ".claude" / "settings.json").exists()  # the model writes it, not us

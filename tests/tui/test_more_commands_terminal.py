@@ -23,6 +23,15 @@ def send(term: Any, line: str) -> None:
     term.keys("Enter")
 
 
+def closed(term: Any, title: str) -> None:
+    """Esc until the panel titled `title` is gone."""
+    deadline = time.monotonic() + 10
+    while title in term.screen():
+        assert time.monotonic() < deadline, term.screen()
+        term.keys("Escape")
+        time.sleep(0.3)
+
+
 def started(term: Any) -> None:
     """Wait for the agent: /usage answers once it is up (before that it says it is starting)."""
     term.wait("default mode")
@@ -97,3 +106,32 @@ def test_login_stores_the_key_but_not_in_the_prompt_history(api: Any, terminal: 
     assert all("sk-ant-secret-value" not in h.read_text() for h in history)
     term.keys("Up")
     assert "sk-ant-secret-value" not in term.screen().rpartition("API key stored in")[2]
+
+
+def test_lists_fork_and_prompt_commands(api: Any, terminal: Any,  # noqa: F811
+                                        project: Path) -> None:
+    skill = project / ".claude" / "skills" / "tidy" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: tidy\ndescription: Tidy the imports\n---\nTidy them.\n")
+    server = api(["Reviewed it.", "Nothing exploitable.", "Here is the plan."])
+    term = terminal(app_env())
+    started(term)
+    for line, shown in (("/skills", "Tidy the imports"), ("/keybindings", "keybindings.json"),
+                        ("/release-notes", "Version 0.1.0:"), ("/bashes", "Background tasks"),
+                        ("/fork", "Nothing to fork yet")):
+        send(term, line)
+        term.wait(shown)
+        if line == "/bashes":  # the tasks panel, as /tasks opens it
+            closed(term, "Background tasks")
+    send(term, "/review 77")
+    term.wait("Reviewed it.")
+    send(term, "/security-review")
+    term.wait("Nothing exploitable.")
+    send(term, "/plan sketch a cache")
+    screen = term.wait("Here is the plan.")
+    assert "plan mode" in screen
+    assert "gh pr diff 77" in json.dumps(server.requests[0]["messages"])
+    assert "security review" in json.dumps(server.requests[1]["messages"])
+    assert "sketch a cache" in json.dumps(server.requests[2]["messages"][-1])
+    send(term, "/fork")
+    term.wait("continue it with")
