@@ -157,3 +157,17 @@ def test_statusline_with_a_description_asks_the_model(project: Path, home: Path)
     assert "show the git branch and model" in asked and "statusLine" in asked
     assert "I will write it." in done.stdout
     assert not (home / ".claude" / "settings.json").exists()  # the model writes it, not us
+
+
+def test_print_mode_answers_session_commands_and_sends_review(project: Path, home: Path) -> None:
+    with MockApiServer({"turns": ["Looks fine."]}) as server:
+        notes = run_piped(project, home, server, "", "-p", "/release-notes")
+        usage = run_piped(project, home, server, "", "-p", "/usage", "--output-format", "json")
+        review = run_piped(project, home, server, "", "-p", "/review 9")
+        asked = json.dumps(server.requests[0]["messages"])
+        count = len(server.requests)
+    assert notes.returncode == usage.returncode == review.returncode == 0, notes.stderr
+    assert f"Version {__version__}:" in notes.stdout
+    assert "Output tokens:" in json.loads(usage.stdout)["result"]
+    assert "Looks fine." in review.stdout and "gh pr diff 9" in asked
+    assert count == 1  # only /review reached the model
