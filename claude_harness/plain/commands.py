@@ -1,5 +1,5 @@
 """Slash commands in the plain REPL: the shared table (`commands/registry.py`) says what each
-one is; ops go to the session, and the REPL's own actions (/help, /status, /cost...) print from
+one is; ops go to the session, and the REPL's own actions (/help, /status, /todos...) print from
 its SessionView. Nothing here reads or changes the session.
 """
 
@@ -80,15 +80,6 @@ def _mode(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
     return []
 
 
-def _cost(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
-    t = view.totals
-    out.line(f"Total cost:   ${t.cost_usd:.4f}")
-    out.line(f"API time:     {t.api_seconds:.1f}s over {t.api_turns} request(s)")
-    out.line(f"Tokens:       {t.input_tokens} in, {t.output_tokens} out, "
-             f"{t.cache_read_tokens} cache read, {t.cache_write_tokens} cache write")
-    return []
-
-
 def _status(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
     started = view.started
     out.line(f"Model:        {view.model}")
@@ -139,7 +130,7 @@ def _resume(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
 
 Action = Callable[[SessionView, "EventRenderer", str], list[Op]]
 ACTIONS: dict[str, Action] = {
-    "help": _help, "model": _model, "mode": _mode, "cost": _cost, "status": _status,
+    "help": _help, "model": _model, "mode": _mode, "status": _status,
     "todos": _todos, "memory": _memory, "resume": _resume, "agents": _agents,
     "effort": _effort, "add-dir": _add_dir,
 }
