@@ -114,6 +114,9 @@ MORE_BUILTINS: tuple[Command, ...] = (
     Command("logout", "remove the API key /login stored", to_ops=_session("logout")),
     Command("vim", "switch the input between vim and normal editing (editorMode)",
             to_ops=_session("vim")),
+)
+NOT_HERE: tuple[Command, ...] = (
     *(_unavailable(name) for name in UNAVAILABLE if name != "feedback"),
     _unavailable("feedback", ("bug",)),
 )
+"""Typed, each says why in one line; left out of /help and the `/` list (they do nothing)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.commands.command_spec import Command
-from claude_harness.commands.more_builtins import MORE_BUILTINS
+from claude_harness.commands.more_builtins import MORE_BUILTINS, NOT_HERE
 from claude_harness.protocol import ops
 
 INIT_PROMPT = (
@@ -131,8 +131,11 @@ def _tasks(args: str) -> list[ops.Op]:
     verb, _, task_id = args.partition(" ")
     return [ops.StopTask(task_id.strip())] if verb == "kill" and task_id.strip() else []
 
+
 BUILTINS += MORE_BUILTINS
-_BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
+NOT_HERE_HELP = ("Not available here (each says why): "
+                 + " ".join(f"/{c.name}" for c in NOT_HERE))
+_BY_NAME = {name: c for c in (*BUILTINS, *NOT_HERE) for name in (c.name, *c.aliases)}
 
 
 def parse(line: str) -> tuple[str, str] | None:
@@ -173,4 +176,5 @@ def describe_commands(cwd: Path, prefix: str = "") -> list[tuple[str, str]]:
 
 
 def command_names(cwd: Path) -> list[str]:
-    return sorted({*_BY_NAME, *(c.name for c in custom_commands(cwd))})
+    listed = {name for c in BUILTINS for name in (c.name, *c.aliases)}  # not NOT_HERE's
+    return sorted({*listed, *(c.name for c in custom_commands(cwd))})

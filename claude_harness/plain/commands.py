@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from claude_harness.commands.mcp_prompts import prompt_help_lines
-from claude_harness.commands.registry import BUILTINS, custom_commands
+from claude_harness.commands.registry import BUILTINS, NOT_HERE_HELP, custom_commands
 from claude_harness.event_text import effort_status
 from claude_harness.plain.previews import todo_lines
 from claude_harness.protocol.ops import Describe, Op, Resume
@@ -43,6 +43,7 @@ def _help(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
         out.console.print(row)
     for line in prompt_help_lines(view.mcp_prompts):
         out.line(line)
+    out.line(NOT_HERE_HELP, "ch.dim")
     for line in KEYS_HELP:
         out.line(line, "ch.dim")
     return []

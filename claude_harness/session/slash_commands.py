@@ -262,9 +262,23 @@ def _login(session: Any, key: str) -> None:
         fh.write(key + "\n")
     helper = f"cat {shlex.quote(str(key_path))}"
     if _user_settings(session, lambda s: s.__setitem__("apiKeyHelper", helper)):
+        now = " It is in use from now on." if _use_now(session, key) else ""
         session._emit(Notice(f"API key stored in {key_path} (read at start-up through "
                              f"apiKeyHelper in {user_settings_path()}; ANTHROPIC_API_KEY still "
-                             "wins). Subscription sign-in is not offered."))
+                             f"wins).{now} Subscription sign-in is not offered."))
+
+
+def _use_now(session: Any, key: str) -> bool:
+    """A session that started without credentials takes the key at once (its SDK client is
+    made on the first request, so nothing else holds the old settings)."""
+    from dataclasses import replace
+
+    api = session.api
+    if api.settings.has_credentials or api.settings.provider != "anthropic":
+        return False
+    api.settings = replace(api.settings, api_key=key)
+    api._client = None
+    return True
 
 
 def _logout(session: Any, _args: str) -> None:

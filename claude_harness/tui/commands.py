@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from claude_harness.commands.mcp_prompts import prompt_help_lines
-from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
+from claude_harness.commands.registry import BUILTINS, NOT_HERE_HELP, custom_commands, invoke
 from claude_harness.config.paths import data_dir
 from claude_harness.event_text import effort_status
 from claude_harness.fsutil import atomic_write_text
@@ -83,7 +83,7 @@ async def _help(host: Host, _args: str) -> None:
               for c in custom_commands(host.cwd)]
     if host.view is not None:
         lines += prompt_help_lines(host.view.mcp_prompts)
-    await host.post_notice("\n".join([*lines, "", KEYS_HELP]), boxed=True)
+    await host.post_notice("\n".join([*lines, NOT_HERE_HELP, "", KEYS_HELP]), boxed=True)
 
 
 async def _model(host: Host, _args: str) -> None:

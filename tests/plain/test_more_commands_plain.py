@@ -76,7 +76,7 @@ def test_diff_fork_skills_keybindings_release_notes_and_unavailable(
     with MockApiServer({"turns": turns}) as server:
         done = run_piped(project, home, server,
                          "edit it\n/diff\n/fork side branch\n/skills\n/keybindings\n"
-                         "/release-notes\n/ide\n/upgrade\n/bug\n/bashes\n",
+                         "/release-notes\n/ide\n/upgrade\n/bug\n/bashes\n/help\n",
                          "--permission-mode", "acceptEdits")
     out = done.stdout
     assert done.returncode == 0, done.stderr
@@ -90,6 +90,9 @@ def test_diff_fork_skills_keybindings_release_notes_and_unavailable(
     assert "/ide is not available in claude-harness: connecting to an IDE" in out
     assert "/upgrade is not available" in out and "/feedback is not available" in out
     assert "Unknown command" not in out
+    help_text = out.rpartition("> /help")[2]
+    assert "Not available here (each says why): /ide" in help_text
+    assert "\n/ide " not in help_text and "/btw" in help_text  # listed once, not as a row
 
 
 def test_review_and_plan_send_their_prompts(project: Path, home: Path) -> None:

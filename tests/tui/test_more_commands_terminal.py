@@ -135,3 +135,16 @@ def test_lists_fork_and_prompt_commands(api: Any, terminal: Any,  # noqa: F811
     assert "sketch a cache" in json.dumps(server.requests[2]["messages"][-1])
     send(term, "/fork")
     term.wait("continue it with")
+
+
+def test_login_without_a_key_makes_the_app_usable_at_once(api: Any, terminal: Any) -> None:  # noqa: F811
+    api(["Hello with the key."], api_key="sk-ant-live-1")  # any other key is refused
+    env = app_env()
+    env["ANTHROPIC_API_KEY"] = ""  # empty: no key (the tmux server inherits ours)
+    term = terminal(env)
+    term.wait("No API key found")
+    started(term)
+    send(term, "/login sk-ant-live-1")
+    term.wait("in use from now on")
+    send(term, "hello")
+    term.wait("Hello with the key.")
