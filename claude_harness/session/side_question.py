@@ -25,10 +25,22 @@ def side_request(session: Any, question: str) -> dict[str, Any]:
     asked = {"role": "user", "content": [{"type": "text",
                                           "text": BTW_FRAME.format(question=question)}]}
     base.pop("tool_choice", None)
-    return {**base, "messages": normalize_for_api([*session.messages, asked])}
+    return {**base, "messages": normalize_for_api([*settled(session.messages), asked])}
+
+
+def settled(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history without a last assistant message whose tool calls have no results yet (a
+    turn is running): the API refuses calls without results."""
+    history = list(messages)
+    while history and history[-1].get("role") == "assistant" and any(
+            isinstance(b, dict) and b.get("type") == "tool_use"
+            for b in history[-1].get("content") or []):
+        history.pop()
+    return history
 
 
 async def answer_side_question(session: Any, question: str) -> None:
+    """Ask, then show the answer as a Report; a failure is a notice (the turn is untouched)."""
     try:
         result = await side_query(session.api, side_request(session, question), purpose="btw")
     except ApiError as exc:

@@ -5,6 +5,7 @@ leaves as events (Report, Notice, ClipboardText), so every front end shows the s
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import json
 import os
@@ -141,7 +142,7 @@ def _copy(session: Any, args: str) -> None:
     session._emit(Notice(f"Copied {which} ({len(text)} characters) {how}."))
 
 
-def session_diff(store: Any) -> list[str]:
+def session_diff(store: Any, cwd: Path) -> list[str]:
     """Each file this session changed, from its content before the first change to now."""
     first: dict[str, Any] = {}
     for prompt in reversed(store.prompts()):  # oldest first
@@ -160,7 +161,8 @@ def session_diff(store: Any) -> list[str]:
             after = Path(path).read_text(encoding="utf-8", errors="replace")
         except FileNotFoundError:
             after = ""
-        label = os.path.relpath(path) if path.startswith(os.getcwd()) else path
+        root = os.path.realpath(cwd)
+        label = os.path.relpath(path, root) if path.startswith(root + os.sep) else path
         lines += [line.rstrip("\n") for line in difflib.unified_diff(
             before.splitlines(keepends=True), after.splitlines(keepends=True),
             f"a/{label}" if change.before else "/dev/null",
@@ -170,7 +172,7 @@ def session_diff(store: Any) -> list[str]:
 
 def _diff(session: Any, _args: str) -> None:
     store = session.daily.checkpoints.store
-    lines = session_diff(store) if store is not None else []
+    lines = session_diff(store, session.config.cwd) if store is not None else []
     _report(session, "diff", lines or ["No file changes in this session."])
 
 
@@ -316,8 +318,14 @@ def _btw(session: Any, question: str) -> None:
         return
     from claude_harness.session.side_question import answer_side_question
 
-    session._start_job(lambda: answer_side_question(session, question), "Answering /btw",
-                       "/btw")
+    # not a job: a side question may be asked while a turn runs, without interrupting it
+    task = asyncio.get_running_loop().create_task(answer_side_question(session, question),
+                                                  name="session-btw")
+    _SIDE_TASKS.add(task)
+    task.add_done_callback(_SIDE_TASKS.discard)
+
+
+_SIDE_TASKS: set[Any] = set()  # running /btw answers (a task nobody holds may be collected)
 
 
 HANDLERS: dict[str, Callable[[Any, str], None]] = {

@@ -148,3 +148,40 @@ def test_login_without_a_key_makes_the_app_usable_at_once(api: Any, terminal: An
     term.wait("in use from now on")
     send(term, "hello")
     term.wait("Hello with the key.")
+
+
+def test_btw_while_a_turn_runs_leaves_the_turn_alone(api: Any, terminal: Any) -> None:  # noqa: F811
+    server = api([{"content": [{"type": "tool_use", "name": "Bash",
+                                "input": {"command": "echo working; sleep 4"}}]},
+                  "Side answer 9.", "All done."])
+    term = terminal(app_env(), "--permission-mode", "bypassPermissions")
+    term.wait("bypass permissions on")
+    send(term, "run the slow thing")
+    term.wait("working")
+    send(term, "/btw how long")
+    screen = term.wait("Side answer 9.")
+    assert "All done." not in screen  # answered while the command still ran
+    term.wait("All done.")
+    side = json.dumps(server.requests[1]["messages"])
+    assert "how long" in side and "run the slow thing" in side
+    results = json.dumps(server.requests[2]["messages"])
+    assert "tool_result" in results and "how long" not in results
+    assert "Side answer 9." not in results
+
+
+def test_diff_shows_this_sessions_edit(api: Any, terminal: Any,  # noqa: F811
+                                       project: Path) -> None:
+    target = project / "notes.txt"
+    target.write_text("one\ntwo\n")
+    api([{"content": [{"type": "tool_use", "name": "Read",
+                       "input": {"file_path": str(target)}}]},
+         {"content": [{"type": "tool_use", "name": "Edit",
+                       "input": {"file_path": str(target), "old_string": "two",
+                                 "new_string": "TWO"}}]}, "Edited."])
+    term = terminal(app_env(), "--permission-mode", "acceptEdits")
+    term.wait("accept edits on")
+    send(term, "edit the notes")
+    term.wait("Edited.")
+    send(term, "/diff")
+    screen = term.wait("+++ b/notes.txt").rpartition("/diff")[2]
+    assert "--- a/notes.txt" in screen and "-two" in screen and "+TWO" in screen
