@@ -45,8 +45,8 @@ UNAVAILABLE: dict[str, str] = {
     "install-slack-app": "the Claude Slack app is Anthropic's service; claude-harness has none.",
     "upgrade": "there is no subscription plan here (claude-harness uses an API key); upgrade "
                "the package with pip instead.",
-    "terminal-setup": "Shift+Enter needs no terminal set-up here: Alt+Enter or Ctrl+J inserts a "
-                      "newline in every terminal.",
+    "terminal-setup": "newlines need no terminal set-up here: Alt+Enter or \\+Enter inserts "
+                      "one in every terminal (Shift+Enter too where the terminal reports it).",
     "privacy-settings": "privacy settings belong to a claude.ai account; claude-harness signs "
                         "in with an API key only.",
     "feedback": "claude-harness does not send reports to Anthropic; file an issue in the "

@@ -31,12 +31,14 @@ STATUSLINE_PROMPT = (
     "in ~/.claude/settings.json, keeping the file's other settings."
 )
 KEY_BINDINGS = (
-    ("Enter", "send the prompt"), ("Alt+Enter, Ctrl+J", "insert a newline"),
+    ("Enter", "send the prompt"),
+    ("Shift+Enter, Alt+Enter, \\+Enter", "insert a newline"),
     ("Shift+Tab", "cycle the permission mode"), ("Esc", "interrupt the turn"),
     ("Esc Esc", "rewind"), ("Ctrl+C", "interrupt; twice on an empty prompt quits"),
     ("Ctrl+D", "quit on an empty prompt"), ("Ctrl+R", "search the prompt history"),
     ("Ctrl+B", "send the running command to the background"),
     ("Ctrl+V", "paste an image from the clipboard"), ("Up/Down", "browse the prompt history"),
+    ("Ctrl+O", "details (the app)"), ("Ctrl+T", "the todo list (the app)"),
     ("Alt+P", "choose the model"), ("Alt+T", "toggle extended thinking"),
 )
 
@@ -208,7 +210,7 @@ def _skills(session: Any, _args: str) -> None:
 
 def _keybindings(session: Any, _args: str) -> None:
     path = user_config_dir() / "keybindings.json"
-    lines = [f"{keys:20} {what}" for keys, what in KEY_BINDINGS]
+    lines = [f"{keys:34} {what}" for keys, what in KEY_BINDINGS]
     state = "exists, but custom bindings are not read yet" if path.exists() else "not found"
     _report(session, "keybindings", [*lines, "", f"Custom bindings file: {path} ({state})."])
 
