@@ -198,8 +198,9 @@ class EventRenderer:
             case ClipboardText(text=text):
                 from claude_harness.clipboard_text import osc52
 
-                self.console.file.write(osc52(text))  # raw: the terminal takes the copy
-                self.console.file.flush()
+                if self.console.is_terminal:  # a pipe gets no escape sequences
+                    self.console.file.write(osc52(text))  # raw: the terminal takes the copy
+                    self.console.file.flush()
             case ShellRan():
                 self._shell(event)
             case HistoryReplaced(reason="clear"):

@@ -234,8 +234,8 @@ def _statusline(session: Any, args: str) -> None:
         if _user_settings(session, lambda s: s.pop("statusLine", None)):
             session._emit(Notice(f"Status line removed from {path}."))
         return
-    words = shlex.split(args) if args.count('"') % 2 == 0 else args.split()
-    if len(words) > 1 and " " in args and not _looks_like_command(words[0]):
+    words = args.split()
+    if len(words) > 1 and not _looks_like_command(words[0]):  # a description, not a command
         session._prompt(ops.UserPrompt(STATUSLINE_PROMPT.format(ask=args)))
         return
     setting = {"type": "command", "command": args}
