@@ -98,8 +98,10 @@ MORE_BUILTINS: tuple[Command, ...] = (
     Command("copy", "copy the last answer to the clipboard (/copy 2: the one before)", "[n]",
             to_ops=_session("copy")),
     Command("diff", "this session's file changes as a unified diff", to_ops=_session("diff")),
-    Command("fork", "branch a new session from this point (also /branch)", "[title]",
-            aliases=("branch",), to_ops=_session("fork")),
+    Command("fork", "copy this conversation into a new session and keep working here",
+            "[title]", to_ops=_session("fork")),
+    Command("branch", "go on in a new branch of this conversation (the old one stays "
+            "resumable)", to_ops=_session("branch")),
     Command("btw", "a side question: answered with the conversation as context, kept out of "
             "it", "<question>", to_ops=_session("btw")),
     Command("plan", "enter plan mode, optionally with a prompt", "[prompt]", to_ops=_plan),

@@ -402,9 +402,10 @@ class PromptsReturned:
 
 @dataclass(frozen=True)
 class HistoryReplaced:
-    """/clear or /resume replaced the conversation: redraw from `messages`."""
+    """/clear, /resume, a rewind or /branch replaced the conversation: redraw from `messages`
+    (for /branch the same messages, now under the new `session_id`)."""
 
-    reason: Literal["clear", "resume", "rewind"]
+    reason: Literal["clear", "resume", "rewind", "branch"]
     messages: tuple[dict[str, Any], ...] = ()
     session_id: str = ""
 

@@ -200,6 +200,27 @@ def _fork(session: Any, title: str) -> None:
                          f"`claude-harness --resume {fork.session_id}` (this one goes on)."))
 
 
+def _branch(session: Any, _args: str) -> None:
+    from claude_harness.session.fork import ForkError
+
+    if session.transcript is None or not session.messages:
+        session._emit(Notice("Nothing to branch yet: the conversation is empty.", "warning"))
+        return
+    if session.running:
+        session._emit(Notice("Wait for the current job to finish (or Esc) before /branch.",
+                             "warning"))
+        return
+    old_id = session.session_id
+    try:
+        new_id = session.daily.continue_in_fork(None, "branch")
+    except (ForkError, OSError) as exc:
+        session._emit(Notice(f"Could not branch: {exc}", "error"))
+        return
+    session._emit(Notice(f"Now on a branch of this conversation (session {new_id}); the "
+                         f"conversation so far stays as session {old_id} "
+                         f"(`claude-harness --resume {old_id}`)."))
+
+
 def _skills(session: Any, _args: str) -> None:
     skills = [c for c in session.catalog.command_list() if c.kind == "skill"]
     lines = [f"/{s.name}  [{s.plugin + ' plugin' if s.plugin else s.scope}] {s.path}"
@@ -332,7 +353,7 @@ _SIDE_TASKS: set[Any] = set()  # running /btw answers (a task nobody holds may b
 
 HANDLERS: dict[str, Callable[[Any, str], None]] = {
     "usage": _usage, "release-notes": _release_notes, "unavailable": _unavailable,
-    "copy": _copy, "diff": _diff, "fork": _fork, "skills": _skills,
+    "copy": _copy, "diff": _diff, "fork": _fork, "branch": _branch, "skills": _skills,
     "keybindings": _keybindings, "statusline": _statusline, "login": _login,
     "logout": _logout, "vim": _vim, "btw": _btw,
     "review": lambda s, a: _prompt_command(s, "review", a),

@@ -174,3 +174,21 @@ def test_print_mode_answers_session_commands_and_sends_review(project: Path, hom
     assert "Output tokens:" in json.loads(usage.stdout)["result"]
     assert "Looks fine." in review.stdout and "gh pr diff 9" in asked
     assert count == 1  # only /review reached the model
+
+
+def test_branch_goes_on_in_a_new_session_and_leaves_the_old_one(project: Path,
+                                                                home: Path) -> None:
+    with MockApiServer({"turns": ["First answer.", "Branch answer."]}) as server:
+        done = run_piped(project, home, server, "hello\n/branch\nafter the branch\n")
+        second = json.dumps(server.requests[1]["messages"])
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    new_id = out.partition("Now on a branch of this conversation (session ")[2].split(")")[0]
+    old_id = out.partition("stays as session ")[2].split(" ")[0]
+    files = {p.stem: p.read_text() for p in (home / "data").rglob("*.jsonl")
+             if p.stem in (new_id, old_id)}
+    assert "hello" in files[old_id] and "after the branch" not in files[old_id]
+    assert "hello" in files[new_id] and "after the branch" in files[new_id]
+    assert "Branch answer." in files[new_id] and "Branch answer." not in files[old_id]
+    assert "hello" in second and "First answer." in second  # the branch keeps the context
+    assert f"claude-harness -r {new_id}" in out  # the exit line names the branch

@@ -185,3 +185,23 @@ def test_diff_shows_this_sessions_edit(api: Any, terminal: Any,  # noqa: F811
     send(term, "/diff")
     screen = term.wait("+++ b/notes.txt").rpartition("/diff")[2]
     assert "--- a/notes.txt" in screen and "-two" in screen and "+TWO" in screen
+
+
+def test_branch_keeps_the_conversation_on_screen_under_a_new_session(
+        api: Any, terminal: Any) -> None:  # noqa: F811
+    server = api(["First answer.", "On the branch."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    send(term, "hello")
+    term.wait("First answer.")
+    send(term, "/branch")
+    screen = term.wait("Now on a branch")
+    assert "First answer." in screen and "hello" in screen  # redrawn, the same conversation
+    send(term, "go on")
+    term.wait("On the branch.")
+    assert "First answer." in json.dumps(server.requests[1]["messages"])
+    data = Path(os.environ["CLAUDE_HARNESS_DATA_DIR"])
+    transcripts = [p.read_text() for p in data.rglob("*.jsonl") if "checkpoints" not in p.parts
+                   and "history" not in p.parts]
+    assert sum("go on" in t for t in transcripts) == 1  # only the branch has the new turn
+    assert sum("hello" in t for t in transcripts) == 2  # both have the shared part
