@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from claude_harness import __version__
 from claude_harness.bootstrap import NO_KEY_HELP
+from claude_harness.commands.more_builtins import PROMPTS
 from claude_harness.protocol.events import (
     ApiRetry,
     Busy,
@@ -29,15 +30,36 @@ from claude_harness.protocol.events import (
     ContextMeasured,
     HookRan,
     Notice,
+    Report,
     SessionClosed,
     SessionEvent,
     SessionStarted,
     StopNotice,
     TurnEnd,
 )
-from claude_harness.protocol.ops import Compact, MeasureContext, Shutdown, UserPrompt
+from claude_harness.protocol.ops import (
+    Compact,
+    MeasureContext,
+    SessionCommand,
+    Shutdown,
+    UserPrompt,
+)
 from claude_harness.protocol.view import SessionView
 from claude_harness.sdk.lines import Shaper
+
+PROMPT_COMMANDS = frozenset(PROMPTS)  # /review, /security-review: a turn of the model
+
+
+def session_command(prompt: str) -> SessionCommand | None:
+    """The SessionCommand a `-p` prompt such as `/usage` or `/review 12` names, if any (the
+    session answers those built-ins; any other `/word` goes to the model as before)."""
+    if not prompt.startswith("/"):
+        return None
+    from claude_harness.commands.registry import invoke
+
+    invocation = invoke(prompt.strip())
+    ops = invocation.ops if invocation is not None else ()
+    return ops[0] if len(ops) == 1 and isinstance(ops[0], SessionCommand) else None
 
 
 def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
@@ -134,7 +156,11 @@ class Headless:
             return await self._context()
         if isinstance(prompt, str) and prompt.strip().split(" ", 1)[0] == "/compact":
             return await self._compact(prompt.strip()[len("/compact"):].strip())
-        self.session.submit(UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)))
+        command = session_command(prompt) if isinstance(prompt, str) else None
+        if command is not None and command.name not in PROMPT_COMMANDS:
+            return await self._answered_locally(command)
+        self.session.submit(command or UserPrompt(prompt if isinstance(prompt, str)
+                                                  else tuple(prompt)))
         while True:
             event = await self._next()
             if isinstance(event, ApiRetry) and self.format != "stream-json" and self.verbose:
@@ -151,6 +177,20 @@ class Headless:
     def result_object(self, end: TurnEnd | None) -> dict[str, Any]:
         """The `result` line (json and stream-json print it; text prints its `result`)."""
         return self.shaper.result_line(end)
+
+    async def _answered_locally(self, command: SessionCommand) -> TurnEnd:
+        """`-p /usage`, `-p /release-notes`...: the session's answer is the result text."""
+        self.session.submit(command)
+        while not isinstance(event := await self._next(), (Report, Notice, TurnEnd)):
+            pass
+        if isinstance(event, TurnEnd):  # it became a prompt (/statusline <description>)
+            return event
+        if isinstance(event, Notice) and event.level == "error":
+            self.shaper.turn.last_text = event.text
+            return TurnEnd("error", 0, event.text)
+        self.shaper.turn.last_text = ("\n".join(event.lines) if isinstance(event, Report)
+                                      else event.text)
+        return TurnEnd("end_turn", 0)
 
     async def _context(self) -> TurnEnd:
         """`-p /context` answers locally, as Claude Code does: the usage table in Markdown."""

@@ -47,6 +47,8 @@ class PromptHistory:
         self._cursor = None
         if not text.strip() or (self.entries and self.entries[-1] == text):
             return
+        if text.lstrip().startswith("/login "):
+            return  # it holds an API key: never kept, on disk or for Up
         self.entries.append(text)
         if self.path is None:
             return

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claude_harness.commands.command_spec import Command
+from claude_harness.commands.more_builtins import MORE_BUILTINS, NOT_HERE
 from claude_harness.protocol import ops
 
 INIT_PROMPT = (
@@ -25,16 +27,6 @@ INIT_PROMPT = (
     "single file. Keep it short and specific to this project; if a CLAUDE.md exists, improve it."
 )
 _COMMAND = re.compile(r"/([A-Za-z0-9_][A-Za-z0-9_:.-]*)(?:\s+(.*))?", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str
-    description: str
-    arg_hint: str = ""
-    to_ops: Callable[[str], list[ops.Op]] | None = None  # a session command
-    action: str | None = None  # a front-end action, when to_ops gives nothing
-    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,7 +83,8 @@ BUILTINS: tuple[Command, ...] = (
             "[allow|deny|ask|remove <rule>]", to_ops=_permissions),
     Command("resume", "list earlier sessions; /resume <n> continues one", "[n|id]",
             action="resume"),
-    Command("cost", "tokens and cost of this session", action="cost"),
+    Command("usage", "cost and token usage of this session (also /cost)", aliases=("cost",),
+            to_ops=lambda a: [ops.SessionCommand("usage")]),
     Command("status", "model, mode, session, API endpoint, tools", action="status"),
     Command("todos", "the model's current task checklist", action="todos"),
     Command("theme", "show or switch the theme", "[name]", action="theme"),
@@ -119,8 +112,8 @@ BUILTINS: tuple[Command, ...] = (
     # the daily loop (issue 18)
     Command("rewind", "restore the code and/or the conversation to before a prompt "
             "(also Esc Esc)", action="rewind"),
-    Command("tasks", "background commands: list them, kill one", "[kill <id>]",
-            to_ops=lambda a: _tasks(a), action="tasks"),
+    Command("tasks", "background commands: list them, kill one (also /bashes)", "[kill <id>]",
+            to_ops=lambda a: _tasks(a), action="tasks", aliases=("bashes",)),
     Command("context", "what fills the context window", to_ops=lambda a: [ops.MeasureContext()]),
     Command("output-style", "how the assistant talks: Default, Explanatory, Learning, yours",
             "[style]", to_ops=_optional(ops.SetOutputStyle), action="output-style"),
@@ -137,7 +130,12 @@ BUILTINS: tuple[Command, ...] = (
 def _tasks(args: str) -> list[ops.Op]:
     verb, _, task_id = args.partition(" ")
     return [ops.StopTask(task_id.strip())] if verb == "kill" and task_id.strip() else []
-_BY_NAME = {name: c for c in BUILTINS for name in (c.name, *c.aliases)}
+
+
+BUILTINS += MORE_BUILTINS
+NOT_HERE_HELP = ("Not available here (each says why): "
+                 + " ".join(f"/{c.name}" for c in NOT_HERE))
+_BY_NAME = {name: c for c in (*BUILTINS, *NOT_HERE) for name in (c.name, *c.aliases)}
 
 
 def parse(line: str) -> tuple[str, str] | None:
@@ -178,4 +176,5 @@ def describe_commands(cwd: Path, prefix: str = "") -> list[tuple[str, str]]:
 
 
 def command_names(cwd: Path) -> list[str]:
-    return sorted({*_BY_NAME, *(c.name for c in custom_commands(cwd))})
+    listed = {name for c in BUILTINS for name in (c.name, *c.aliases)}  # not NOT_HERE's
+    return sorted({*listed, *(c.name for c in custom_commands(cwd))})

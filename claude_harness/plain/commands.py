@@ -1,5 +1,5 @@
 """Slash commands in the plain REPL: the shared table (`commands/registry.py`) says what each
-one is; ops go to the session, and the REPL's own actions (/help, /status, /cost...) print from
+one is; ops go to the session, and the REPL's own actions (/help, /status, /todos...) print from
 its SessionView. Nothing here reads or changes the session.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from claude_harness.commands.mcp_prompts import prompt_help_lines
-from claude_harness.commands.registry import BUILTINS, custom_commands
+from claude_harness.commands.registry import BUILTINS, NOT_HERE_HELP, custom_commands
 from claude_harness.event_text import effort_status
 from claude_harness.plain.previews import todo_lines
 from claude_harness.protocol.ops import Describe, Op, Resume
@@ -43,6 +43,7 @@ def _help(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
         out.console.print(row)
     for line in prompt_help_lines(view.mcp_prompts):
         out.line(line)
+    out.line(NOT_HERE_HELP, "ch.dim")
     for line in KEYS_HELP:
         out.line(line, "ch.dim")
     return []
@@ -77,15 +78,6 @@ def _model(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
 
 def _mode(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
     out.line(f"Mode: {view.mode}")
-    return []
-
-
-def _cost(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
-    t = view.totals
-    out.line(f"Total cost:   ${t.cost_usd:.4f}")
-    out.line(f"API time:     {t.api_seconds:.1f}s over {t.api_turns} request(s)")
-    out.line(f"Tokens:       {t.input_tokens} in, {t.output_tokens} out, "
-             f"{t.cache_read_tokens} cache read, {t.cache_write_tokens} cache write")
     return []
 
 
@@ -139,7 +131,7 @@ def _resume(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
 
 Action = Callable[[SessionView, "EventRenderer", str], list[Op]]
 ACTIONS: dict[str, Action] = {
-    "help": _help, "model": _model, "mode": _mode, "cost": _cost, "status": _status,
+    "help": _help, "model": _model, "mode": _mode, "status": _status,
     "todos": _todos, "memory": _memory, "resume": _resume, "agents": _agents,
     "effort": _effort, "add-dir": _add_dir,
 }

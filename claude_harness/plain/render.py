@@ -30,6 +30,7 @@ from claude_harness.plain.theme import load_theme
 from claude_harness.protocol.events import (
     ApiRetry,
     Busy,
+    ClipboardText,
     Compaction,
     DeferredToolsLoaded,
     DenialRecorded,
@@ -196,6 +197,12 @@ class EventRenderer:
             case Report(lines=lines):
                 for text in lines:
                     self.line(text)
+            case ClipboardText(text=text):
+                from claude_harness.clipboard_text import osc52
+
+                if self.console.is_terminal:  # a pipe gets no escape sequences
+                    self.console.file.write(osc52(text))  # raw: the terminal takes the copy
+                    self.console.file.flush()
             case ShellRan():
                 self._shell(event)
             case HistoryReplaced(reason="clear"):

@@ -402,9 +402,10 @@ class PromptsReturned:
 
 @dataclass(frozen=True)
 class HistoryReplaced:
-    """/clear or /resume replaced the conversation: redraw from `messages`."""
+    """/clear, /resume, a rewind or /branch replaced the conversation: redraw from `messages`
+    (for /branch the same messages, now under the new `session_id`)."""
 
-    reason: Literal["clear", "resume", "rewind"]
+    reason: Literal["clear", "resume", "rewind", "branch"]
     messages: tuple[dict[str, Any], ...] = ()
     session_id: str = ""
 
@@ -428,6 +429,14 @@ class Report:
     topic: str
     lines: tuple[str, ...]
     data: Any = None
+
+
+@dataclass(frozen=True)
+class ClipboardText:
+    """/copy found no clipboard program: the front end puts `text` on the terminal's clipboard
+    (OSC 52), since only it owns the terminal."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -723,6 +732,7 @@ SessionEvent = (
     | HistoryReplaced
     | ShellRan
     | Report
+    | ClipboardText
     | HookCallbackRequest
     | OpDone
     | SessionClosed

@@ -307,9 +307,19 @@ class AddMemory:
     scope: Literal["project", "user"] = "project"
 
 
+@dataclass(frozen=True)
+class SessionCommand:
+    """A built-in slash command the session answers itself (session/slash_commands.py:
+    /usage, /diff, /btw, /copy, /fork, /skills, /vim...), so every front end gets it."""
+
+    name: str
+    args: str = ""
+
+
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
       | RegisterHookCallbacks | AnswerHookCallback | Shutdown | SetSandbox | ListRewindPoints
       | PlanRewind | Rewind | AnswerQuestions | BackgroundCommands | ListTasks | StopTask
       | MeasureContext | ListOutputStyles | SetOutputStyle | ListModels | RenameSession | AddMemory
-      | SetEffort | ToggleThinking | AnswerElicitation | AddDirectory | McpAuthenticate)
+      | SetEffort | ToggleThinking | AnswerElicitation | AddDirectory | McpAuthenticate
+      | SessionCommand)

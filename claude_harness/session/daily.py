@@ -52,6 +52,7 @@ from claude_harness.session.command_prompt import typed_command
 from claude_harness.session.model_menu import models_listing
 from claude_harness.session.prompt_extras import Reminders
 from claude_harness.session.questions import SessionQuestions
+from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.resume import load_session
 from claude_harness.session.rewind import RewindUnavailable, SessionCheckpoints
 from claude_harness.session.status_line import StatusLineFeed
@@ -130,6 +131,10 @@ class DailyOps:
                 self._rename(title)
             case ops.AddMemory(text=text, scope=scope):
                 self._add_memory(text, scope)
+            case ops.SessionCommand():
+                from claude_harness.session import slash_commands  # on first use
+
+                slash_commands.run(self.session, op)
 
     # ── the turn's fixed points ─────────────────────────────────────────────────────────────
 
@@ -295,16 +300,22 @@ class DailyOps:
     def _fork_conversation(self, prompt: PromptCheckpoint) -> str:
         """Continue in a new session whose transcript ends just before `prompt`; the old
         transcript stays as it is (resumable)."""
-        from claude_harness.session.fork import fork_transcript  # a conversation rewind
+        return self.continue_in_fork(prompt.message_uuid, "rewind")
+
+    def continue_in_fork(self, ending_before: str | None, reason: str) -> str:
+        """Go on in a new session holding this conversation (up to `ending_before`, or all of
+        it for /branch); the old transcript stays as it is (resumable)."""
+        from claude_harness.session.fork import fork_transcript  # a rewind or /branch
 
         session = self.session
         old: Transcript = session.transcript
         old.sync()
-        fork = fork_transcript(old.path, ending_before=prompt.message_uuid)
+        fork = fork_transcript(old.path, ending_before=ending_before)
         old.close()
         new = Transcript.create(session.config.data_dir, session.config.cwd, fork.session_id)
         new.on_failure, new.on_recovered = old.on_failure, old.on_recovered
         session.transcript, session.session_id = new, fork.session_id
+        session.journal = ResultJournal(new)  # the answers go on into the new file too
         session.messages[:] = load_session(fork.path).messages
         session.loaded_deferred = loaded_from_history(session.messages)
         session.reminders = Reminders.for_history(session.messages, session.mode)
@@ -314,7 +325,8 @@ class DailyOps:
         if new_dir is not None:
             self.checkpoints.link_into(new_dir)
             self.task_notes.watch(new_dir)
-        self._emit(HistoryReplaced("rewind", tuple(session.messages), fork.session_id))
+        self._emit(HistoryReplaced(reason, tuple(session.messages),  # type: ignore[arg-type]
+                                   fork.session_id))
         return fork.session_id
 
     # ── /context, styles, /rename, memory ───────────────────────────────────────────────────

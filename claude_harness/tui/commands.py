@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from claude_harness.commands.mcp_prompts import prompt_help_lines
-from claude_harness.commands.registry import BUILTINS, custom_commands, invoke
+from claude_harness.commands.registry import BUILTINS, NOT_HERE_HELP, custom_commands, invoke
 from claude_harness.config.paths import data_dir
 from claude_harness.event_text import effort_status
 from claude_harness.fsutil import atomic_write_text
@@ -57,7 +57,7 @@ class Host(Protocol):
 
 
 Action = Callable[[Host, str], Awaitable[None]]
-NEEDS_SESSION = {"model", "mode", "resume", "cost", "todos", "export", "memory", "rewind",
+NEEDS_SESSION = {"model", "mode", "resume", "todos", "export", "memory", "rewind",
                  "tasks", "output-style", "effort"}
 
 
@@ -83,7 +83,7 @@ async def _help(host: Host, _args: str) -> None:
               for c in custom_commands(host.cwd)]
     if host.view is not None:
         lines += prompt_help_lines(host.view.mcp_prompts)
-    await host.post_notice("\n".join([*lines, "", KEYS_HELP]), boxed=True)
+    await host.post_notice("\n".join([*lines, NOT_HERE_HELP, "", KEYS_HELP]), boxed=True)
 
 
 async def _model(host: Host, _args: str) -> None:
@@ -123,14 +123,6 @@ async def _resume(host: Host, args: str) -> None:
             host.submit(Resume(path.stem))
 
     host.push_screen(SessionPicker(summaries, query=choice), chosen)
-
-
-async def _cost(host: Host, _args: str) -> None:
-    t = host.view.totals
-    await host.post_notice(
-        f"Session cost: ${t.cost_usd:.4f} · {t.api_turns} API calls · input {t.input_tokens:,} "
-        f"· output {t.output_tokens:,} · cache read {t.cache_read_tokens:,} · cache write "
-        f"{t.cache_write_tokens:,} tokens")
 
 
 async def _status(host: Host, _args: str) -> None:
@@ -243,7 +235,7 @@ async def _rename(host: Host, _args: str) -> None:
 
 
 ACTIONS: dict[str, Action] = {
-    "help": _help, "model": _model, "mode": _mode, "resume": _resume, "cost": _cost,
+    "help": _help, "model": _model, "mode": _mode, "resume": _resume,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
     "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,
     "output-style": _output_style, "rename": _rename, "effort": _effort, "add-dir": _add_dir,

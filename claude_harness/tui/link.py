@@ -16,6 +16,7 @@ from textual.worker import Worker
 from claude_harness.event_text import effort_label
 from claude_harness.protocol.events import (
     Busy,
+    ClipboardText,
     ElicitationRequested,
     ElicitationSettled,
     HistoryReplaced,
@@ -163,6 +164,8 @@ class SessionLink:
                 await app.conversation.add(NoticeView(display, "error" if failed else "info"))
             case Report(lines=lines):
                 await app.post_notice("\n".join(lines), boxed=len(lines) > 1)
+            case ClipboardText(text=text):
+                app.copy_to_clipboard(text)  # Textual writes OSC 52 to the terminal
             case ModelChanged(model=model):
                 self.refresh_status()
                 await app.post_notice(f"Model set to {model}.")

@@ -31,7 +31,7 @@ def test_built_ins_become_ops_or_front_end_actions() -> None:
 
 
 def test_other_words_go_to_the_session_and_paths_to_the_model() -> None:
-    assert invoke("/review src/app.py").ops == (RunCommand("review", "src/app.py"),)
+    assert invoke("/deploy src/app.py").ops == (RunCommand("deploy", "src/app.py"),)
     assert invoke("/usr/bin/env is odd") is None
     assert invoke("//not a command") is None
     assert invoke("plain text") is None
@@ -40,8 +40,8 @@ def test_other_words_go_to_the_session_and_paths_to_the_model() -> None:
 def test_custom_commands_are_listed_with_the_built_ins(tmp_path: Path, home: Path) -> None:
     folder = tmp_path / ".claude" / "commands"
     folder.mkdir(parents=True)
-    (folder / "review.md").write_text("---\ndescription: review a file\n---\nReview $ARGUMENTS\n")
-    assert "review" in command_names(tmp_path) and "clear" in command_names(tmp_path)
-    assert ("/review", "review a file") in describe_commands(tmp_path, "re")
+    (folder / "refine.md").write_text("---\ndescription: refine a file\n---\nRefine $ARGUMENTS\n")
+    assert "refine" in command_names(tmp_path) and "clear" in command_names(tmp_path)
+    assert ("/refine", "refine a file") in describe_commands(tmp_path, "re")
     assert ("/resume", "list earlier sessions; /resume <n> continues one") in \
         describe_commands(tmp_path, "re")

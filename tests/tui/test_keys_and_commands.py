@@ -130,10 +130,10 @@ async def test_tab_completes_paths_and_commands(api: Any, make_app: Any, project
         assert app.prompt.text == "/help "
         app.prompt.clear()
         await type_text(pilot, "/c")
-        await pilot.press("tab")  # /clear /compact /cost: the common prefix, options shown
+        await pilot.press("tab")  # /clear /compact /copy: the common prefix, options shown
         assert app.prompt.text == "/c"
         hint = str(app.query_one("#completion-hint").render())
-        assert "/clear" in hint and "/cost" in hint
+        assert "/clear" in hint and "/copy" in hint
 
 
 async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
@@ -151,7 +151,8 @@ async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
         await send(pilot, "/status")
         await wait_for(pilot, lambda: "credentials set" in screen_text(app), what="status")
         await send(pilot, "/cost")
-        await wait_for(pilot, lambda: "Session cost: $0.0000" in screen_text(app), what="cost")
+        await wait_for(pilot, lambda: "Total cost:             $0.0000" in screen_text(app),
+                       what="cost")
         await send(pilot, "/theme light")
         await wait_for(pilot, lambda: app.theme == "light", what="theme")
         await send(pilot, "/theme high-contrast")
@@ -282,7 +283,7 @@ async def test_typing_slash_lists_matching_commands(api: Any, make_app: Any) -> 
         assert "/help" in str(hint.render()) and "/theme" in str(hint.render())
         await type_text(pilot, "co")
         text = str(hint.render())
-        assert "/compact" in text and "/cost" in text and "/help" not in text
+        assert "/compact" in text and "/copy" in text and "/help" not in text
         await type_text(pilot, "st ")
         assert not hint.has_class("-open")
 

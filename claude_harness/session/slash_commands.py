@@ -1,0 +1,361 @@
+"""The built-in slash commands the session answers itself (issue 25): /usage, /release-notes,
+/diff, /copy, /fork, /btw, /skills, /keybindings, /statusline, /login, /logout, /vim and the
+one-line answers of commands that cannot apply here. Each arrives as a SessionCommand op and
+leaves as events (Report, Notice, ClipboardText), so every front end shows the same thing."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import os
+import shlex
+from collections.abc import Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from claude_harness import __version__
+from claude_harness.commands.more_builtins import PROMPTS, UNAVAILABLE
+from claude_harness.config.paths import user_config_dir, user_settings_path
+from claude_harness.config.settings_write import update_json_file
+from claude_harness.protocol import ops
+from claude_harness.protocol.events import ClipboardText, Notice, Report
+
+KEY_FILE = "harness-api-key"  # beside the user settings, read by the apiKeyHelper /login sets
+STATUSLINE_PROMPT = (
+    "Set up a status line command for claude-harness: {ask}\n\nWrite a small shell script to "
+    "~/.claude/statusline.sh that reads the session's JSON from stdin (model.display_name, "
+    "workspace.current_dir, cost.total_cost_usd...) and prints one line; make it executable "
+    "and set \"statusLine\": {{\"type\": \"command\", \"command\": \"~/.claude/statusline.sh\"}} "
+    "in ~/.claude/settings.json, keeping the file's other settings."
+)
+KEY_BINDINGS = (
+    ("Enter", "send the prompt"),
+    ("Shift+Enter, Alt+Enter, \\+Enter", "insert a newline"),
+    ("Shift+Tab", "cycle the permission mode"), ("Esc", "interrupt the turn"),
+    ("Esc Esc", "rewind"), ("Ctrl+C", "interrupt; twice on an empty prompt quits"),
+    ("Ctrl+D", "quit on an empty prompt"), ("Ctrl+R", "search the prompt history"),
+    ("Ctrl+B", "send the running command to the background"),
+    ("Ctrl+V", "paste an image from the clipboard"), ("Up/Down", "browse the prompt history"),
+    ("Ctrl+O", "details (the app)"), ("Ctrl+T", "the todo list (the app)"),
+    ("Alt+P", "choose the model"), ("Alt+T", "toggle extended thinking"),
+)
+
+
+def run(session: Any, op: ops.SessionCommand) -> None:
+    """Answer `op`; an unknown name is a bug in the table, said as a notice."""
+    handler = HANDLERS.get(op.name)
+    if handler is None:
+        session._emit(Notice(f"Unknown command: /{op.name}", "error"))
+        return
+    handler(session, op.args.strip())
+
+
+def _prompt_command(session: Any, name: str, args: str) -> None:
+    """/review, /security-review: a project's or user's own command of that name wins (it is
+    run as custom commands are); else our prompt goes out in the message shape a custom
+    command's expansion has (`<command-name>` block, then the text)."""
+    if session.catalog.find_command(name) is not None:
+        session._run_command(name, args)
+        return
+    from claude_harness.commands.expansion import ExpandedPrompt
+
+    expanded = ExpandedPrompt(text=PROMPTS[name](args), name=name, args=args)
+    session._prompt(ops.UserPrompt(tuple(expanded.blocks())))
+
+
+def _report(session: Any, topic: str, lines: list[str]) -> None:
+    session._emit(Report(topic, tuple(lines)))
+
+
+def _usage(session: Any, _args: str) -> None:
+    t = session.totals
+    _report(session, "usage", [
+        f"Total cost:             ${t.cost_usd:.4f}",
+        f"API calls:              {t.api_turns} ({t.api_seconds:.1f}s)",
+        f"Input tokens:           {t.input_tokens:,}",
+        f"Output tokens:          {t.output_tokens:,}",
+        f"Cache read tokens:      {t.cache_read_tokens:,}",
+        f"Cache write tokens:     {t.cache_write_tokens:,}",
+        f"Context (last request): {t.last_context_tokens:,} tokens",
+        "Billed to the API key; there are no subscription plan limits to show here."])
+
+
+def release_notes(version: str = __version__) -> list[str]:
+    """This version's section of the release notes shipped in the package."""
+    text = files("claude_harness.data").joinpath("release_notes.md").read_text(encoding="utf-8")
+    section: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            if section:
+                break
+            if line[3:].strip() == version:
+                section.append(f"Version {version}:")
+        elif section and line.startswith("  ") and len(section) > 1:
+            section[-1] += " " + line.strip()  # a wrapped bullet: one line, the screen wraps it
+        elif section and line.strip():
+            section.append(line)
+    return section or [f"No release notes for version {version}."]
+
+
+def _release_notes(session: Any, _args: str) -> None:
+    _report(session, "release-notes", release_notes())
+
+
+def _unavailable(session: Any, name: str) -> None:
+    session._emit(Notice(f"/{name} is not available in claude-harness: {UNAVAILABLE[name]}"))
+
+
+def last_answer(messages: list[dict[str, Any]], nth: int = 1) -> str:
+    """The text of the `nth` latest assistant message that has any (1: the last)."""
+    for message in reversed(messages):
+        if message.get("role") != "assistant":
+            continue
+        content = message.get("content")
+        text = content if isinstance(content, str) else "\n".join(
+            b.get("text", "") for b in content or [] if b.get("type") == "text")
+        if text.strip():
+            nth -= 1
+            if nth == 0:
+                return text.strip()
+    return ""
+
+
+def _copy(session: Any, args: str) -> None:
+    if args and not (args.isdigit() and int(args) > 0):
+        session._emit(Notice("Usage: /copy [n] (n: the nth latest answer, 1 by default)",
+                             "warning"))
+        return
+    text = last_answer(session.messages, int(args or 1))
+    if not text:
+        session._emit(Notice("Nothing to copy: no such answer in this conversation.",
+                             "warning"))
+        return
+    from claude_harness.clipboard_text import copy_with_program
+
+    program = copy_with_program(text)
+    if program is None:
+        session._emit(ClipboardText(text))
+        how = "through the terminal (OSC 52)"
+    else:
+        how = f"with {program}"
+    which = "the last answer" if args in ("", "1") else f"answer {args} from the end"
+    session._emit(Notice(f"Copied {which} ({len(text)} characters) {how}."))
+
+
+def session_diff(store: Any, cwd: Path) -> list[str]:
+    """Each file this session changed, from its content before the first change to now."""
+    first: dict[str, Any] = {}
+    for prompt in reversed(store.prompts()):  # oldest first
+        if prompt.rewound:
+            continue
+        for path, change in prompt.changes.items():
+            first.setdefault(path, change)
+    lines: list[str] = []
+    for path, change in sorted(first.items()):
+        if change.skipped:
+            lines.append(f"{path}: not kept ({change.skipped})")
+            continue
+        before = store.blobs.get(change.before).decode("utf-8", "replace") if change.before \
+            else ""
+        try:
+            after = Path(path).read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            after = ""
+        root = os.path.realpath(cwd)
+        label = os.path.relpath(path, root) if path.startswith(root + os.sep) else path
+        lines += [line.rstrip("\n") for line in difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True),
+            f"a/{label}" if change.before else "/dev/null",
+            f"b/{label}" if os.path.exists(path) else "/dev/null")]
+    return lines
+
+
+def _diff(session: Any, _args: str) -> None:
+    store = session.daily.checkpoints.store
+    lines = session_diff(store, session.config.cwd) if store is not None else []
+    _report(session, "diff", lines or ["No file changes in this session."])
+
+
+def _fork(session: Any, title: str) -> None:
+    from claude_harness.session.fork import ForkError, fork_transcript
+
+    if session.transcript is None or not session.messages:
+        session._emit(Notice("Nothing to fork yet: the conversation is empty.", "warning"))
+        return
+    session.transcript.sync()  # what is pending goes into the fork too
+    try:
+        fork = fork_transcript(session.transcript.path)
+    except (ForkError, OSError) as exc:
+        session._emit(Notice(f"Could not fork: {exc}", "error"))
+        return
+    if title:
+        entry = {"type": "custom-title", "customTitle": " ".join(title.split()),
+                 "sessionId": fork.session_id}
+        with fork.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    session._emit(Notice(f"Forked this conversation ({fork.entries} messages) into session "
+                         f"{fork.session_id}; continue it with "
+                         f"`claude-harness --resume {fork.session_id}` (this one goes on)."))
+
+
+def _branch(session: Any, _args: str) -> None:
+    from claude_harness.session.fork import ForkError
+
+    if session.transcript is None or not session.messages:
+        session._emit(Notice("Nothing to branch yet: the conversation is empty.", "warning"))
+        return
+    if session.running:
+        session._emit(Notice("Wait for the current job to finish (or Esc) before /branch.",
+                             "warning"))
+        return
+    old_id = session.session_id
+    try:
+        new_id = session.daily.continue_in_fork(None, "branch")
+    except (ForkError, OSError) as exc:
+        session._emit(Notice(f"Could not branch: {exc}", "error"))
+        return
+    session._emit(Notice(f"Now on a branch of this conversation (session {new_id}); the "
+                         f"conversation so far stays as session {old_id} "
+                         f"(`claude-harness --resume {old_id}`)."))
+
+
+def _skills(session: Any, _args: str) -> None:
+    skills = [c for c in session.catalog.command_list() if c.kind == "skill"]
+    lines = [f"/{s.name}  [{s.plugin + ' plugin' if s.plugin else s.scope}] {s.path}"
+             + (f"\n    {s.description}" if s.description else "") for s in skills]
+    _report(session, "skills", lines or ["No skills: add one in .claude/skills/<name>/SKILL.md "
+                                         "or ~/.claude/skills/<name>/SKILL.md."])
+
+
+def _keybindings(session: Any, _args: str) -> None:
+    path = user_config_dir() / "keybindings.json"
+    lines = [f"{keys:34} {what}" for keys, what in KEY_BINDINGS]
+    state = "exists, but custom bindings are not read yet" if path.exists() else "not found"
+    _report(session, "keybindings", [*lines, "", f"Custom bindings file: {path} ({state})."])
+
+
+def _user_settings(session: Any, change: Callable[[dict[str, Any]], None]) -> bool:
+    try:
+        update_json_file(user_settings_path(), change)
+    except (OSError, ValueError) as exc:
+        session._emit(Notice(f"Could not update {user_settings_path()}: {exc}", "error"))
+        return False
+    return True
+
+
+def _statusline(session: Any, args: str) -> None:
+    path = user_settings_path()
+    if not args:
+        session._emit(Notice("Usage: /statusline <command> sets it, /statusline off removes "
+                             "it, /statusline <description> asks the model to write one."))
+        return
+    if args == "off":
+        if _user_settings(session, lambda s: s.pop("statusLine", None)):
+            session._emit(Notice(f"Status line removed from {path}."))
+        return
+    words = args.split()
+    if len(words) > 1 and not _looks_like_command(words[0]):  # a description, not a command
+        session._prompt(ops.UserPrompt(STATUSLINE_PROMPT.format(ask=args)))
+        return
+    setting = {"type": "command", "command": args}
+    if _user_settings(session, lambda s: s.__setitem__("statusLine", setting)):
+        session._emit(Notice(f"Status line set to `{args}` in {path} (from the next start)."))
+
+
+def _looks_like_command(word: str) -> bool:
+    """A program name, path or script rather than the first word of a description."""
+    import shutil
+
+    return "/" in word or word.startswith(("~", ".")) or shutil.which(word) is not None
+
+
+def _login(session: Any, key: str) -> None:
+    key_path = user_config_dir() / KEY_FILE
+    if not key:
+        session._emit(Notice("Usage: /login <API key>: stores it in " f"{key_path} (read through "
+                             "apiKeyHelper). Subscription sign-in (claude.ai) is not offered."))
+        return
+    if not key.startswith("sk-") or any(c.isspace() for c in key):
+        session._emit(Notice("That does not look like an API key (sk-...); nothing stored.",
+                             "error"))
+        return
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key + "\n")
+    helper = f"cat {shlex.quote(str(key_path))}"
+    if _user_settings(session, lambda s: s.__setitem__("apiKeyHelper", helper)):
+        now = " It is in use from now on." if _use_now(session, key) else ""
+        session._emit(Notice(f"API key stored in {key_path} (read at start-up through "
+                             f"apiKeyHelper in {user_settings_path()}; ANTHROPIC_API_KEY still "
+                             f"wins).{now} Subscription sign-in is not offered."))
+
+
+def _use_now(session: Any, key: str) -> bool:
+    """A session that started without credentials takes the key at once (its SDK client is
+    made on the first request, so nothing else holds the old settings)."""
+    from dataclasses import replace
+
+    api = session.api
+    if api.settings.has_credentials or api.settings.provider != "anthropic":
+        return False
+    api.settings = replace(api.settings, api_key=key)
+    api._client = None
+    return True
+
+
+def _logout(session: Any, _args: str) -> None:
+    key_path = user_config_dir() / KEY_FILE
+    helper = f"cat {shlex.quote(str(key_path))}"
+    existed = key_path.exists()
+    key_path.unlink(missing_ok=True)
+
+    def drop(settings: dict[str, Any]) -> None:
+        if settings.get("apiKeyHelper") == helper:
+            del settings["apiKeyHelper"]
+
+    if _user_settings(session, drop):
+        session._emit(Notice(f"Removed the API key /login stored ({key_path})." if existed else
+                             "No API key stored by /login; ANTHROPIC_API_KEY and your own "
+                             "apiKeyHelper are left alone."))
+
+
+def _vim(session: Any, _args: str) -> None:
+    chosen: list[str] = []
+
+    def toggle(settings: dict[str, Any]) -> None:
+        chosen.append("normal" if settings.get("editorMode") == "vim" else "vim")
+        settings["editorMode"] = chosen[0]
+
+    if _user_settings(session, toggle):
+        extra = (" The vim input itself is not in this build yet; the setting is saved for it."
+                 if chosen[0] == "vim" else "")
+        session._emit(Notice(f"Editor mode set to {chosen[0]} in {user_settings_path()}.{extra}"))
+
+
+def _btw(session: Any, question: str) -> None:
+    if not question:
+        session._emit(Notice("Usage: /btw <question>", "warning"))
+        return
+    from claude_harness.session.side_question import answer_side_question
+
+    # not a job: a side question may be asked while a turn runs, without interrupting it
+    task = asyncio.get_running_loop().create_task(answer_side_question(session, question),
+                                                  name="session-btw")
+    _SIDE_TASKS.add(task)
+    task.add_done_callback(_SIDE_TASKS.discard)
+
+
+_SIDE_TASKS: set[Any] = set()  # running /btw answers (a task nobody holds may be collected)
+
+
+HANDLERS: dict[str, Callable[[Any, str], None]] = {
+    "usage": _usage, "release-notes": _release_notes, "unavailable": _unavailable,
+    "copy": _copy, "diff": _diff, "fork": _fork, "branch": _branch, "skills": _skills,
+    "keybindings": _keybindings, "statusline": _statusline, "login": _login,
+    "logout": _logout, "vim": _vim, "btw": _btw,
+    "review": lambda s, a: _prompt_command(s, "review", a),
+    "security-review": lambda s, a: _prompt_command(s, "security-review", a),
+}
