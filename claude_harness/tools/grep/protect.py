@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AnyStr
 
+from claude_harness.permissions.paths import comparable, folder_folds_case
 from claude_harness.permissions.rules import rule_matches, tool_matches
 from claude_harness.permissions.types import PermissionContext, PermissionRule
 
@@ -25,27 +26,38 @@ _GLOB_SPECIAL = frozenset("\\[]{}")
 
 
 class _CompiledRule:
-    """One path rule, anchored and compiled once (rules.py's own `_anchor` and pattern class)."""
+    """One path rule, anchored and compiled once (rules.py's own `_anchor` and pattern class),
+    in both forms a deny or ask rule is compared in (permissions/rules.match_path_rule): Unicode
+    NFC, and NFC case-folded for folders whose file system folds case."""
 
     def __init__(self, rule: PermissionRule, rule_cwd: Path) -> None:
-        from claude_harness.permissions.rules import _anchor, _Pattern
+        from claude_harness.permissions.rules import _anchor
 
         base, pattern = _anchor(rule.value.rule_content or "", rule_cwd, rule.root)
         self.rule = rule
-        self.prefixes = tuple({os.path.normpath(base).rstrip("/") + "/",
-                               os.path.realpath(base).rstrip("/") + "/"})
-        try:
-            self.spec: object | None = _Pattern(pattern)
-        except Exception:  # the matcher treats a malformed pattern the same way: no match
-            self.spec = None
+        prefixes = {os.path.normpath(base).rstrip("/") + "/",
+                    os.path.realpath(base).rstrip("/") + "/"}
+        self.forms = {fold: (tuple(comparable(p, fold) for p in prefixes),
+                             _compiled(comparable(pattern, fold))) for fold in (False, True)}
 
-    def hit(self, path: str) -> bool:
-        if self.spec is None:
+    def hit(self, path: str, fold: bool) -> bool:
+        prefixes, spec = self.forms[fold]
+        if spec is None:
             return False
-        for prefix in self.prefixes:
-            if path.startswith(prefix) and self.spec.match_file(path[len(prefix):]):  # type: ignore[attr-defined]
+        path = comparable(path, fold)
+        for prefix in prefixes:
+            if path.startswith(prefix) and spec.match_file(path[len(prefix):]):  # type: ignore[attr-defined]
                 return True
         return False
+
+
+def _compiled(pattern: str) -> object | None:
+    from claude_harness.permissions.rules import _Pattern
+
+    try:
+        return _Pattern(pattern)
+    except Exception:  # the matcher treats a malformed pattern the same way: no match
+        return None
 
 
 @dataclass
@@ -58,6 +70,7 @@ class Protection:
     search_cwd: Path
     _compiled: list[_CompiledRule] | None = field(default=None, repr=False)
     _real_dirs: dict[str, str] = field(default_factory=dict, repr=False)
+    _folding: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def excludes(self, path: str | bytes) -> bool:
         """Whether a path as rg printed it (relative to the search's cwd, or absolute) is
@@ -70,9 +83,12 @@ class Protection:
         if real_folder is None:
             real_folder = self._real_dirs.setdefault(folder, os.path.realpath(folder))
         real = os.path.join(real_folder, name)
+        fold = self._folding.get(real_folder)
+        if fold is None:
+            fold = self._folding.setdefault(real_folder, folder_folds_case(real_folder))
         if self._compiled is None:
             self._compiled = [_CompiledRule(rule, self.rule_cwd) for rule in self.rules]
-        return any(c.hit(named) or c.hit(real) for c in self._compiled)
+        return any(c.hit(named, fold) or c.hit(real, fold) for c in self._compiled)
 
     def excludes_by_rule_matcher(self, path: str) -> bool:
         """The same question asked of the Read decision's matcher, one path at a time (the
