@@ -13,6 +13,8 @@ from tests.sandbox.conftest import needs_bwrap
 
 
 def _settings(project: Path, sandbox: dict[str, Any]) -> None:
+    """The project's sandbox settings (the runs below trust the folder: before trust, settings
+    that widen the sandbox are held back, see tests/config/test_untrusted_clone.py)."""
     (project / ".claude").mkdir(exist_ok=True)
     (project / ".claude" / "settings.local.json").write_text(json.dumps({"sandbox": sandbox}))
 
@@ -34,7 +36,7 @@ def test_settings_sandbox_the_real_harness_even_when_bypassing_permissions(
                       "input": {"command": f"echo pwned > {outside}/x; echo in > src/in.txt"}}]},
         {"content": [{"type": "text", "text": "done"}]},
     ])
-    proc = run_cli(["-p", "go", "--permission-mode", "bypassPermissions", "--output-format",
+    proc = run_cli(["-p", "go", "--trust-workspace", "--permission-mode", "bypassPermissions", "--output-format",
                     "stream-json", "--verbose"], project)
     assert proc.returncode == 0, proc.stderr
     [result] = _bash_results(proc.stdout)
@@ -53,7 +55,7 @@ def test_an_unavailable_sandbox_is_announced_at_start_up(
         {"content": [{"type": "tool_use", "name": "Bash", "input": {"command": "echo hi"}}]},
         {"content": [{"type": "text", "text": "done"}]},
     ])
-    proc = run_cli(["-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json",
+    proc = run_cli(["-p", "go", "--trust-workspace", "--allowedTools", "Bash", "--output-format", "stream-json",
                     "--verbose"], project)
     assert proc.returncode == 0, proc.stderr
     assert "Sandbox enabled but unavailable: bubblewrap" in proc.stderr
@@ -79,7 +81,7 @@ def test_what_would_ask_runs_sandboxed_in_p_and_unsandboxed_requests_are_denied(
                                 "dangerouslyDisableSandbox": True}}]},
         {"content": [{"type": "text", "text": "done"}]},
     ])
-    proc = run_cli(["-p", "go", "--output-format", "stream-json", "--verbose"], project)
+    proc = run_cli(["-p", "go", "--trust-workspace", "--output-format", "stream-json", "--verbose"], project)
     assert proc.returncode == 0, proc.stderr
     sandboxed, unsandboxed = _bash_results(proc.stdout)
     assert not sandboxed.get("is_error") or "Read-only file system" in json.dumps(sandboxed)
@@ -105,7 +107,7 @@ def test_missing_user_namespaces_are_named_at_start_up(
     fake.chmod(0o755)
     _settings(project, {"enabled": True, "bwrapPath": str(fake)})
     api([{"content": [{"type": "text", "text": "done"}]}])
-    proc = run_cli(["-p", "go"], project)
+    proc = run_cli(["-p", "go", "--trust-workspace"], project)
     assert proc.returncode == 0, proc.stderr
     assert "Sandbox enabled but unavailable: bubblewrap cannot create the sandbox" in proc.stderr
     assert "user namespaces are probably disabled" in proc.stderr
