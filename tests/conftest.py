@@ -24,6 +24,11 @@ def _exit_guard(code: int) -> None:
 
 os._exit = _exit_guard  # type: ignore[assignment]
 
+# The warm start (claude_harness/warm/) is off for the whole suite: no test may leave a warm
+# process behind or be served by one started elsewhere. tests/warm/ turns it on, each test with
+# a private runtime directory, and stops what it started.
+os.environ["CLAUDE_HARNESS_NO_DAEMON"] = "1"
+
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
