@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,13 @@ os._exit = _exit_guard  # type: ignore[assignment]
 # process behind or be served by one started elsewhere. tests/warm/ turns it on, each test with
 # a private runtime directory, and stops what it started.
 os.environ["CLAUDE_HARNESS_NO_DAEMON"] = "1"
+# What the product caches between runs (bashlex's parser tables) goes to a directory of the
+# run's own, never the user's ~/.cache.
+if "CLAUDE_HARNESS_CACHE_DIR" not in os.environ:
+    _CACHE_DIR = tempfile.mkdtemp(prefix="claude-harness-cache-")
+    os.environ["CLAUDE_HARNESS_CACHE_DIR"] = _CACHE_DIR
+    atexit.register(lambda: os.getpid() == _PYTEST_PID
+                    and shutil.rmtree(_CACHE_DIR, ignore_errors=True))
 
 
 @pytest.fixture
