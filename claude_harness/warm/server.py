@@ -58,6 +58,8 @@ class Server:
         except OSError:
             os.close(self.lock_fd)
             return False
+        os.ftruncate(self.lock_fd, 0)
+        os.write(self.lock_fd, str(os.getpid()).encode())  # who serves (to stop it by hand)
         return True
 
     def listen(self) -> None:
