@@ -60,16 +60,26 @@ def hand_off(args: list[str]) -> HandOff:
         if not os.path.exists(path):
             return _cold(f"no warm process at {path}", start_server=True)
         code = _run_warm(path, key, args)
-        return HandOff(code=code) if code is not None else _cold("declined")
+    except (ConnectionRefusedError, FileNotFoundError):  # a socket left by a server that died
+        return _cold("the warm process is gone", start_server=True)
     except Exception as exc:  # anything off: the cold path, which reports real problems itself
         return _cold(repr(exc))
+    return HandOff(code=code) if code is not None else _cold("declined")
 
 
 def _run_warm(path: Path, key: str, args: list[str]) -> int | None:
+    """The run's exit status, or None when it was not started (then it runs cold); a refused
+    connection raises (nobody serves: a new server is wanted)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(READY_TIMEOUT_SECONDS)
         sock.connect(str(path))
+    except OSError:
+        sock.close()
+        raise
+    started = False
+    status = None
+    try:
         cwd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             request = {"key": key, "argv": [sys.argv[0], *args], "env": dict(os.environ)}
@@ -83,9 +93,11 @@ def _run_warm(path: Path, key: str, args: list[str]) -> int | None:
         sock.settimeout(None)
         with _relaying(sock):
             wire.send_line(sock, {"go": True})
+            started = True
             status = reader.next()
     except OSError:
-        return None  # nothing was started (a child not told to go ends by itself)
+        if not started:
+            return None  # nothing was started (a child not told to go ends by itself)
     finally:
         sock.close()
     return _ending(status)

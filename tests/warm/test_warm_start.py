@@ -225,3 +225,21 @@ def test_the_thin_client_imports_nothing_heavy() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_socket_left_by_a_dead_server_is_replaced(warm: Warm, project: Path,
+                                                    api: Any) -> None:
+    server = warm.start()
+    (path,) = warm.sockets()
+    stale = path.stat().st_ino
+    server.kill()
+    server.wait()
+    assert path.exists()  # left behind by `kill -9`
+    api(DONE)
+    run = warm.run(["-p", "hi"])
+    assert (run.returncode, run.stdout, warm.was_warm) == (0, "Done.\n", False)
+    assert wait_until(lambda: path.exists() and path.stat().st_ino != stale, 60), \
+        "no new warm process"
+    api(DONE)
+    run = warm.run(["-p", "hi"])
+    assert (run.returncode, run.stdout, warm.was_warm) == (0, "Done.\n", True)
