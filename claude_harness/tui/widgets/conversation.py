@@ -19,10 +19,11 @@ reader is looking at never moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
 from rich.console import RenderableType
+from rich.segment import Segment
 from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.strip import Strip
@@ -34,6 +35,33 @@ Message = dict[str, Any]
 RenderHistory = Callable[[list[Message]], list[Widget]]
 HISTORY_BATCH_TURNS = 8  # turns rendered at a time when scrolling up into a resumed session
 FREEZE_BATCH = 3  # finished Markdown answers allowed beyond live_blocks before freezing them
+
+
+class ArchivedLines(Sequence[Strip]):
+    """Every archived line at one width, kept as its segments; the Strip is made when the line
+    is drawn. (A Strip carries seven small caches of its own, about 1 KB a line: kept for every
+    line of a 2,000-message session, they were some 40 MiB of the app's memory.)"""
+
+    def __init__(self, width: int, rows: list[tuple[Segment, ...]] | None = None) -> None:
+        self.width = width
+        self.rows = rows if rows is not None else []
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Strip: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Strip]: ...
+
+    def __getitem__(self, index: int | slice) -> Strip | list[Strip]:
+        if isinstance(index, slice):
+            return [Strip(row, self.width) for row in self.rows[index]]
+        return Strip(self.rows[index], self.width)
+
+    def __iter__(self) -> Iterator[Strip]:
+        return (Strip(row, self.width) for row in self.rows)
 
 
 class Archive(Widget):
@@ -53,7 +81,7 @@ class Archive(Widget):
         super().__init__(id="archive")
         self.pending: list[list[Message]] = []  # older turns of a resumed session, not drawn yet
         self._renderables: list[RenderableType] = []  # oldest first
-        self._lines: dict[int, list[Strip]] = {}  # width -> every block's lines, in order
+        self._lines: dict[int, ArchivedLines] = {}  # width -> every block's lines, in order
 
     @property
     def entry_count(self) -> int:
@@ -63,19 +91,20 @@ class Archive(Widget):
     def line_count(self) -> int:
         return len(self._lines_at(self.size.width)) if self.size.width else 0
 
-    def _render(self, renderables: Sequence[RenderableType], width: int) -> list[Strip]:
+    def _render(self, renderables: Sequence[RenderableType], width: int
+                ) -> list[tuple[Segment, ...]]:
         console = self.app.console
         options = console.options.update(width=width, height=None)
-        strips: list[Strip] = []
+        rows: list[tuple[Segment, ...]] = []
         for renderable in renderables:
             lines = console.render_lines(renderable, options, style=self.rich_style, pad=True)
-            strips += [Strip(line, width) for line in lines]
-        return strips
+            rows += [tuple(line) for line in lines]
+        return rows
 
-    def _lines_at(self, width: int) -> list[Strip]:
+    def _lines_at(self, width: int) -> ArchivedLines:
         lines = self._lines.get(width)
         if lines is None:
-            lines = self._render(self._renderables, width)
+            lines = ArchivedLines(width, self._render(self._renderables, width))
             self._lines[width] = lines
             while len(self._lines) > self.WIDTHS_KEPT:
                 del self._lines[next(iter(self._lines))]
@@ -99,12 +128,12 @@ class Archive(Widget):
         self._lines = {width: lines} if lines is not None else {}
         added = 0
         if lines is not None:
-            strips = self._render(renderables, width)
-            added = len(strips)
+            rows = self._render(renderables, width)
+            added = len(rows)
             if at_start:
-                lines[:0] = strips
+                lines.rows[:0] = rows
             else:
-                lines += strips
+                lines.rows += rows
         self.refresh(layout=True)
         return added
 
