@@ -168,6 +168,22 @@ def split_turns(messages: Sequence[Message]) -> list[list[Message]]:
     return turns
 
 
+def _drawn_tree(widgets: Sequence[Widget]) -> list[Widget]:
+    """The widgets and everything inside them (taken before they are removed)."""
+    return [each for widget in widgets for each in (widget, *widget.walk_children())]
+
+
+def _forget_drawn_lines(widgets: Sequence[Widget]) -> None:
+    """Empty the line caches of widgets that are gone. Textual keys an lru_cache of 1,024
+    entries (StylesCache.get_inner_outer) on each widget's line cache, so a removed widget's
+    drawn lines stayed alive until 1,024 newer widgets pushed them out: some 20 MiB of Strips
+    over a 2,000-message session."""
+    for widget in widgets:
+        cache = getattr(widget, "_styles_cache", None)
+        if cache is not None:
+            cache.clear()
+
+
 def _settled(widget: Widget) -> bool:
     """A block that will not change any more: not a running tool call, not a streaming answer
     (the blocks say so through the attributes the freezing already relies on)."""
@@ -253,7 +269,9 @@ class Conversation(VerticalScroll):
         with self.app.batch_update():
             for widget in live[: len(live) - self.live_blocks]:
                 await self.mount(widget.frozen(), before=widget)  # type: ignore[attr-defined]
+                tree = _drawn_tree([widget])
                 await widget.remove()
+                _forget_drawn_lines(tree)
 
     async def _archive_overflow(self) -> None:
         """Past `high_mark` mounted blocks, move the oldest finished ones into the archive."""
@@ -268,9 +286,11 @@ class Conversation(VerticalScroll):
         if not moving:
             return
         renderables = [r for w in moving if (r := block_renderable(w)) is not None]
+        tree = _drawn_tree(moving)
         with self.app.batch_update():
             self.archive.append(renderables)
             await self.remove_children(moving)
+        _forget_drawn_lines(tree)
 
     # ── resumed sessions ───────────────────────────────────────────────────────────────────
 
@@ -302,7 +322,9 @@ class Conversation(VerticalScroll):
             widgets = [w for turn in batch for w in self._render_history(turn)]
             await self._staging.mount_all(widgets)
             renderables = [r for w in widgets if (r := block_renderable(w)) is not None]
+            tree = _drawn_tree(widgets)
             await self._staging.remove_children()
+            _forget_drawn_lines(tree)
             keep_place = not self.following
             added = self.archive.prepend(renderables)
             if keep_place and added:  # what the reader sees must not move down
