@@ -473,3 +473,72 @@ def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],
 
     filter_connections(manager, ServerPolicy.from_settings(loaded), warnings)
     return manager if manager.connections else None
+
+
+# Imported at a headless run's first request and first tool calls (found by listing what a
+# 5-turn -p run adds to sys.modules after the preload); a name gone stale only costs its time.
+_WARM_MODULES = (
+    "claude_harness.agent.loop", "claude_harness.tools.pipeline",
+    "claude_harness.permissions.bash.decision", "claude_harness.sandbox.decision",
+    "claude_harness.sandbox.bash", "claude_harness.sandbox.tempdir",
+    "claude_harness.session.checkpoints", "claude_harness.config.cleanup",
+    "claude_harness.previews", "claude_harness.tools.bash.tool", "claude_harness.tools.edit.tool",
+    "claude_harness.tools.glob.tool", "claude_harness.tools.grep.tool",
+    "claude_harness.tools.write.tool", "claude_harness.tools.web_fetch.tool",
+    "claude_harness.tools.web_search.tool", "claude_harness.tools.notebook_edit.tool",
+    "claude_harness.tools.plan_mode.tools", "claude_harness.tools.skill.tool",
+    "claude_harness.tools.task_output", "claude_harness.tools.task_stop",
+    "claude_harness.tools.ask_user_question", "claude_harness.guardian.client",
+    "claude_harness.tools.bash.process", "concurrent.futures.thread", "queue", "encodings.idna",
+    "h11", "httpcore2", "httpcore2._async.connection_pool", "httpcore2._async.http11",
+    "httpcore2._backends.anyio", "httpcore2._backends.auto", "httpcore2._sync.connection_pool",
+    "anyio._backends._asyncio", "anyio.streams.tls", "anyio.streams.stapled", "truststore",
+)
+
+
+def preload_for_warm_start() -> None:
+    """The warm process (warm/) imports here what every headless run needs before its first
+    request and at its first tool calls: the SDK, the loop, the tools and the Bash checker
+    (bashlex's tables), so that a forked child pays none of it. Nothing is started: no
+    thread, no guardian, no client."""
+    import importlib
+
+    preload_sdk()
+    for name in _WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    _build_stream_event_adapter()
+    _share_default_ssl_context()
+
+
+def _build_stream_event_adapter() -> None:
+    """The SDK builds the validator of its stream events (a union of every event type) at the
+    first response: ~30 ms of pydantic schema work, cached by the SDK from then on."""
+    try:
+        from anthropic._models import TypeAdapter
+        from anthropic.types import RawMessageStreamEvent
+
+        TypeAdapter(RawMessageStreamEvent)
+    except Exception:  # an SDK without these internals: the first response builds it
+        pass
+
+
+def _share_default_ssl_context() -> None:
+    """Every SDK client loads the system's CA certificates into a new SSL context (~40 ms);
+    in the warm process they are loaded once and shared by its runs, as a long-lived client
+    shares one. SSL_CERT_FILE / SSL_CERT_DIR in a run's environment still get their own."""
+    try:
+        import httpcore2
+    except ImportError:
+        return
+    original = httpcore2.default_ssl_context
+    shared = original(_trust_env=False)
+
+    def default_ssl_context(*, _trust_env: bool = True) -> Any:
+        if _trust_env and (os.environ.get("SSL_CERT_FILE") or os.environ.get("SSL_CERT_DIR")):
+            return original(_trust_env=_trust_env)
+        return shared
+
+    httpcore2.default_ssl_context = default_ssl_context

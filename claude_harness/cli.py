@@ -1,10 +1,10 @@
 """Command line: parse flags (stdlib only, so --help and --version are instant), then hand over
-to the headless runner, the Textual app, or the plain REPL."""
+to the headless runner, the Textual app, or the plain REPL. A headless run is first offered to
+the warm process (warm/): asyncio and everything heavier load only when the run stays here."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import re
 import sys
@@ -155,6 +155,8 @@ def _validate_session_id(value: str | None) -> None:
 
 def run_headless(opts: RunOptions) -> int:
     # Each front end is imported only when chosen: --help and --version stay instant.
+    import asyncio
+
     from claude_harness.headless import Headless, parse_stream_json_input
     from claude_harness.shutdown import exit_code_for
 
@@ -198,6 +200,8 @@ def _stop_on_signals(session: Any) -> Any:
     """SIGTERM, SIGHUP, SIGINT: every command is killed at once (shutdown.py), the turn ends
     with the signal as its error (the result line says so), and the exit code is 143/129/130.
     Should the run not end within SIGNAL_GRACE_SECONDS, the process exits anyway."""
+    import asyncio
+
     from claude_harness.protocol.ops import Interrupt  # -p only: --help stays instant
     from claude_harness.shutdown import ShutdownSignals, exit_code_for, stop_reason
 
@@ -231,6 +235,8 @@ def start_session(opts: RunOptions) -> Any:
 
 def run_setup_only(opts: RunOptions) -> int:
     """`--init-only`: the Setup hooks run (as the session starts), then the program exits."""
+    import asyncio
+
     from claude_harness.protocol.events import HookRan, Notice, SessionClosed
     from claude_harness.protocol.ops import Shutdown
 
@@ -281,12 +287,28 @@ def run_subcommand(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    """The program. Run as a program (`argv` None), a headless run goes to the warm process
+    when one serves; a cold headless run starts one in the background once it is done."""
+    if argv is not None:
+        return run_cli(argv)
+    from claude_harness.warm.client import hand_off, start_server  # stdlib only: ~1 ms
+
+    handed = hand_off(sys.argv[1:])
+    if handed.code is not None:
+        return handed.code
+    try:
+        return run_cli(sys.argv[1:])
+    finally:
+        if handed.start_server:
+            start_server(WARM_SERVER_COMMAND)
+
+
+def run_cli(args: list[str]) -> int:
     if args and args[0] in SUBCOMMANDS:
         return run_subcommand(args)
     if args and (code := unsupported_subcommand(args[0])) is not None:
         return code
-    opts = parse_options(argv)
+    opts = parse_options(args)
     _validate_session_id(opts.session_id)
     if opts.print_mode and opts.resume == "":
         sys.stderr.write(RESUME_NEEDS_ID + "\n")
@@ -320,6 +342,43 @@ def main(argv: list[str] | None = None) -> int:
     from claude_harness.tui.app import run_app  # chosen front end only (start-up)
 
     return run_app(opts)
+
+
+WARM_SERVER_COMMAND = [sys.executable, "-c",
+                       "import sys; from claude_harness.cli import serve_warm; "
+                       "sys.exit(serve_warm())"]
+
+
+def serve_warm() -> int:
+    """The warm process (warm/server.py): what a headless run needs, imported once; each
+    request a forked child that runs `run_cli` as a cold start would."""
+    from claude_harness.warm.server import serve
+
+    return serve(run_cli, warm_accepts, preload_headless)
+
+
+def warm_accepts(args: list[str]) -> bool:
+    """Whether a warm child may run these arguments: a headless run (the app and the REPL need
+    the terminal as their controlling one, which a forked child does not have)."""
+    if args and args[0] in SUBCOMMANDS:
+        return False
+    try:
+        opts = parse_options(args)
+    except SystemExit:  # --help, --version, a bad flag: the cold path prints it
+        return False
+    return (opts.print_mode or opts.sdk_stream) and not opts.init_only
+
+
+def preload_headless() -> None:
+    """Everything a `-p` run or an SDK query imports before its first request and at its first
+    Bash check."""
+    import asyncio  # noqa: F401
+
+    import claude_harness.headless  # noqa: F401
+    import claude_harness.sdk.run  # noqa: F401
+    from claude_harness.bootstrap import preload_for_warm_start
+
+    preload_for_warm_start()
 
 
 if __name__ == "__main__":

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,6 +56,17 @@ def _the_host_is_left_as_it_was() -> Iterator[None]:
     if problems:
         pytest.fail("The test run changed its host: " + "; ".join(problems)
                     + ". A test (or something it ran outside the sandbox) did it.", pytrace=False)
+# The warm start (claude_harness/warm/) is off for the whole suite: no test may leave a warm
+# process behind or be served by one started elsewhere. tests/warm/ turns it on, each test with
+# a private runtime directory, and stops what it started.
+os.environ["CLAUDE_HARNESS_NO_DAEMON"] = "1"
+# What the product caches between runs (bashlex's parser tables) goes to a directory of the
+# run's own, never the user's ~/.cache.
+if "CLAUDE_HARNESS_CACHE_DIR" not in os.environ:
+    _CACHE_DIR = tempfile.mkdtemp(prefix="claude-harness-cache-")
+    os.environ["CLAUDE_HARNESS_CACHE_DIR"] = _CACHE_DIR
+    atexit.register(lambda: os.getpid() == _PYTEST_PID
+                    and shutil.rmtree(_CACHE_DIR, ignore_errors=True))
 
 
 @pytest.fixture

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import bashlex
-
+from claude_harness.permissions.bash.bashlex_tables import load_bashlex
 from claude_harness.permissions.bash.expand import expand_word
 from claude_harness.permissions.bash.words import (
     Word,
@@ -35,6 +34,8 @@ from claude_harness.permissions.bash.words import (
     scan_heredoc_body,
     scan_word,
 )
+
+bashlex = load_bashlex()  # its parser tables from the cache file (bashlex_tables.py)
 
 MAX_COMMAND_CHARS = 10_000
 MAX_SUBCOMMANDS = 50

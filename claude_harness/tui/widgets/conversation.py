@@ -19,10 +19,11 @@ reader is looking at never moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
 from rich.console import RenderableType
+from rich.segment import Segment
 from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.strip import Strip
@@ -34,6 +35,33 @@ Message = dict[str, Any]
 RenderHistory = Callable[[list[Message]], list[Widget]]
 HISTORY_BATCH_TURNS = 8  # turns rendered at a time when scrolling up into a resumed session
 FREEZE_BATCH = 3  # finished Markdown answers allowed beyond live_blocks before freezing them
+
+
+class ArchivedLines(Sequence[Strip]):
+    """Every archived line at one width, kept as its segments; the Strip is made when the line
+    is drawn. (A Strip carries seven small caches of its own, about 1 KB a line: kept for every
+    line of a 2,000-message session, they were some 40 MiB of the app's memory.)"""
+
+    def __init__(self, width: int, rows: list[tuple[Segment, ...]] | None = None) -> None:
+        self.width = width
+        self.rows = rows if rows is not None else []
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Strip: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Strip]: ...
+
+    def __getitem__(self, index: int | slice) -> Strip | list[Strip]:
+        if isinstance(index, slice):
+            return [Strip(row, self.width) for row in self.rows[index]]
+        return Strip(self.rows[index], self.width)
+
+    def __iter__(self) -> Iterator[Strip]:
+        return (Strip(row, self.width) for row in self.rows)
 
 
 class Archive(Widget):
@@ -53,7 +81,7 @@ class Archive(Widget):
         super().__init__(id="archive")
         self.pending: list[list[Message]] = []  # older turns of a resumed session, not drawn yet
         self._renderables: list[RenderableType] = []  # oldest first
-        self._lines: dict[int, list[Strip]] = {}  # width -> every block's lines, in order
+        self._lines: dict[int, ArchivedLines] = {}  # width -> every block's lines, in order
 
     @property
     def entry_count(self) -> int:
@@ -63,19 +91,20 @@ class Archive(Widget):
     def line_count(self) -> int:
         return len(self._lines_at(self.size.width)) if self.size.width else 0
 
-    def _render(self, renderables: Sequence[RenderableType], width: int) -> list[Strip]:
+    def _render(self, renderables: Sequence[RenderableType], width: int
+                ) -> list[tuple[Segment, ...]]:
         console = self.app.console
         options = console.options.update(width=width, height=None)
-        strips: list[Strip] = []
+        rows: list[tuple[Segment, ...]] = []
         for renderable in renderables:
             lines = console.render_lines(renderable, options, style=self.rich_style, pad=True)
-            strips += [Strip(line, width) for line in lines]
-        return strips
+            rows += [tuple(line) for line in lines]
+        return rows
 
-    def _lines_at(self, width: int) -> list[Strip]:
+    def _lines_at(self, width: int) -> ArchivedLines:
         lines = self._lines.get(width)
         if lines is None:
-            lines = self._render(self._renderables, width)
+            lines = ArchivedLines(width, self._render(self._renderables, width))
             self._lines[width] = lines
             while len(self._lines) > self.WIDTHS_KEPT:
                 del self._lines[next(iter(self._lines))]
@@ -99,12 +128,12 @@ class Archive(Widget):
         self._lines = {width: lines} if lines is not None else {}
         added = 0
         if lines is not None:
-            strips = self._render(renderables, width)
-            added = len(strips)
+            rows = self._render(renderables, width)
+            added = len(rows)
             if at_start:
-                lines[:0] = strips
+                lines.rows[:0] = rows
             else:
-                lines += strips
+                lines.rows += rows
         self.refresh(layout=True)
         return added
 
@@ -137,6 +166,22 @@ def split_turns(messages: Sequence[Message]) -> list[list[Message]]:
             turns.append([])
         turns[-1].append(message)
     return turns
+
+
+def _drawn_tree(widgets: Sequence[Widget]) -> list[Widget]:
+    """The widgets and everything inside them (taken before they are removed)."""
+    return [each for widget in widgets for each in (widget, *widget.walk_children())]
+
+
+def _forget_drawn_lines(widgets: Sequence[Widget]) -> None:
+    """Empty the line caches of widgets that are gone. Textual keys an lru_cache of 1,024
+    entries (StylesCache.get_inner_outer) on each widget's line cache, so a removed widget's
+    drawn lines stayed alive until 1,024 newer widgets pushed them out: some 20 MiB of Strips
+    over a 2,000-message session."""
+    for widget in widgets:
+        cache = getattr(widget, "_styles_cache", None)
+        if cache is not None:
+            cache.clear()
 
 
 def _settled(widget: Widget) -> bool:
@@ -224,7 +269,9 @@ class Conversation(VerticalScroll):
         with self.app.batch_update():
             for widget in live[: len(live) - self.live_blocks]:
                 await self.mount(widget.frozen(), before=widget)  # type: ignore[attr-defined]
+                tree = _drawn_tree([widget])
                 await widget.remove()
+                _forget_drawn_lines(tree)
 
     async def _archive_overflow(self) -> None:
         """Past `high_mark` mounted blocks, move the oldest finished ones into the archive."""
@@ -239,9 +286,11 @@ class Conversation(VerticalScroll):
         if not moving:
             return
         renderables = [r for w in moving if (r := block_renderable(w)) is not None]
+        tree = _drawn_tree(moving)
         with self.app.batch_update():
             self.archive.append(renderables)
             await self.remove_children(moving)
+        _forget_drawn_lines(tree)
 
     # ── resumed sessions ───────────────────────────────────────────────────────────────────
 
@@ -273,7 +322,9 @@ class Conversation(VerticalScroll):
             widgets = [w for turn in batch for w in self._render_history(turn)]
             await self._staging.mount_all(widgets)
             renderables = [r for w in widgets if (r := block_renderable(w)) is not None]
+            tree = _drawn_tree(widgets)
             await self._staging.remove_children()
+            _forget_drawn_lines(tree)
             keep_place = not self.following
             added = self.archive.prepend(renderables)
             if keep_place and added:  # what the reader sees must not move down
