@@ -57,7 +57,10 @@ def one_run(workdir: Path) -> dict:
     with MockApiServer({"turns": turns(proj)}) as server:
         env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
                "CLAUDE_HARNESS_DATA_DIR": str(home / "data"), "ANTHROPIC_API_KEY": "bench",
-               "ANTHROPIC_BASE_URL": server.url}
+               "ANTHROPIC_BASE_URL": server.url,
+               # a cold start every run, as this benchmark has always measured (the warm
+               # start is measured by bench_vs_claude_code.py)
+               "CLAUDE_HARNESS_NO_DAEMON": "1"}
         out_path, err_path = workdir / "out.txt", workdir / "err.txt"
         with out_path.open("wb") as out, err_path.open("wb") as err:
             start = time.time()
