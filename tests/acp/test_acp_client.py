@@ -141,8 +141,10 @@ async def test_an_edit_rejected_leaves_the_file_unchanged(project: Path, api: An
     assert edit_result.get("is_error")
 
 
-async def test_always_saves_the_rule_and_the_next_edit_does_not_ask(project: Path,
-                                                                    api: Any) -> None:
+async def test_always_for_an_edit_allows_edits_for_the_session(project: Path,
+                                                               api: Any) -> None:
+    """"Always" on an edit inside the project is the prompt's session-wide choice (acceptEdits
+    for the rest of the session, as Claude Code offers), not a saved `Edit(/**)` rule."""
     app = project / "src" / "app.py"
     api([tool_turn("Read", {"file_path": str(app)}, "toolu_read"),
          tool_turn("Edit", {"file_path": str(app), "old_string": "'hello '",
@@ -156,11 +158,27 @@ async def test_always_saves_the_rule_and_the_next_edit_does_not_ask(project: Pat
     async with agent(client) as (conn, _proc):
         new = await conn.new_session(cwd=str(project), mcp_servers=[])
         await conn.prompt(session_id=new.session_id, prompt=text_of("edit both"))
-    local = json.loads((project / ".claude" / "settings.local.json").read_text())
-    assert "Edit" in json.dumps(local["permissions"]["allow"])
+    local = project / ".claude" / "settings.local.json"
+    assert not local.exists() or "Edit" not in local.read_text()
     assert "return 'hey ' + name" in app.read_text()
     asked_ids = [call.tool_call_id for call, _ in client.asked]
-    assert asked_ids == ["toolu_edit1"], "the saved rule answers the second edit"
+    assert asked_ids == ["toolu_edit1"], "the session's acceptEdits answers the second edit"
+
+
+async def test_always_for_a_command_saves_the_rule_and_the_next_call_does_not_ask(
+        project: Path, api: Any) -> None:
+    api([tool_turn("Bash", {"command": "touch src/one.txt"}, "toolu_bash1"),
+         tool_turn("Bash", {"command": "touch src/one.txt"}, "toolu_bash2"),
+         "Both done."])
+    client = RecordingClient(choose=lambda options: "allow_always")
+    async with agent(client) as (conn, _proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.prompt(session_id=new.session_id, prompt=text_of("touch it twice"))
+    local = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert "Bash(touch" in json.dumps(local["permissions"]["allow"])
+    assert (project / "src" / "one.txt").exists()
+    asked_ids = [call.tool_call_id for call, _ in client.asked]
+    assert asked_ids == ["toolu_bash1"], "the saved rule answers the second call"
 
 
 def marked(mark: str, command_part: bytes = b"sleep 60") -> list[int]:
