@@ -36,7 +36,7 @@ from claude_harness.permissions.rules import (
     tool_matches,
 )
 from claude_harness.permissions.safety import internal_url_reason, protected_reason
-from claude_harness.permissions.types import PermissionContext, PermissionDecision
+from claude_harness.protocol.permission_data import PermissionContext, PermissionDecision
 from claude_harness.sandbox.current import active as active_sandbox
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlparse
 
-from claude_harness.permissions.types import PermissionRule, RuleBehavior, RuleValue
+from claude_harness.protocol.permission_data import PermissionRule, RuleBehavior, RuleValue
 
 try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern as _Pattern

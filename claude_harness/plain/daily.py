@@ -35,9 +35,9 @@ from claude_harness.protocol.events import (
     StatusLineChanged,
     TasksListed,
 )
+from claude_harness.protocol.questions import Question
 from claude_harness.session.titles import search, summarize
 from claude_harness.session.transcript import history_roots, list_sessions
-from claude_harness.tools.ask_user_question.model import Question
 
 EVENTS = DAILY_EVENTS
 ACTIONS = {"rewind", "tasks", "model", "output-style", "resume", "rename"}

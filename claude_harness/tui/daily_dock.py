@@ -197,7 +197,7 @@ class DailyDock(Vertical):
             self.host.prompt.set_text(event.prompt_text)
 
     async def _ask_questions(self, event: QuestionsAsked) -> None:
-        from claude_harness.tools.ask_user_question.model import Question  # on the first ask
+        from claude_harness.protocol.questions import Question  # on the first ask
         from claude_harness.tui.widgets.ask_user_question import AskUserQuestionPrompt
 
         prompt = AskUserQuestionPrompt([Question.model_validate(q) for q in event.questions])

@@ -5,7 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionMode, PermissionRule
+from claude_harness.protocol.permission_data import (
+    PermissionContext,
+    PermissionMode,
+    PermissionRule,
+)
 
 CORPUS_ALLOW = ("Bash(git *)", "Bash(ls *)", "Bash(echo *)", "Bash(find *)", "Bash(sed -n *)",
                 "Bash(grep *)")

@@ -10,7 +10,6 @@ import pytest
 
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.resolver import resolve_permission, tool_denied_entirely
-from claude_harness.permissions.types import PermissionContext, PermissionDecision
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -18,6 +17,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext, PermissionDecision
 from claude_harness.protocol.tool import ToolInput, ToolResult, build_tool
 from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.edit import TOOL as EDIT

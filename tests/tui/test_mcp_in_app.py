@@ -31,7 +31,7 @@ def mcp_engine(server: Any, project: Path, servers: list[Any],
     from claude_harness.api.client import ApiSettings
     from claude_harness.mcp import McpManager
     from claude_harness.permissions.rules import parse_rule
-    from claude_harness.permissions.types import PermissionContext, PermissionRule
+    from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
     from claude_harness.session.core import Session, SessionConfig
     from claude_harness.tools.registry import assemble_tool_pool
 
