@@ -5,8 +5,8 @@ prompt, system tools, MCP tools, memory files, messages, free space and the auto
 (the part of the window kept free so compaction has room), plus deferred tools, which are only
 named in the window until ToolSearch loads them.
 
-Token counts are estimates (about four characters a token; there is no tokenizer offline), with
-one exception: when the last API answer reported the real prompt size, messages get whatever that
+Token counts are the loop's estimates (api/token_estimate.py: about four characters a token, an
+image or document page at a flat rate; there is no tokenizer offline), with one exception: when the last API answer reported the real prompt size, messages get whatever that
 size leaves after the other categories, so the total matches what the API counted.
 
 The grid is the window drawn as squares (10 x 10, or 20 x 10 for a window of a million tokens or
@@ -17,8 +17,6 @@ terminal form; the app's ContextGrid widget draws the same grid.
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +24,8 @@ from typing import Any, Literal
 
 from rich.text import Text
 
-CHARS_PER_TOKEN = 4
+from claude_harness.api.token_estimate import estimate_tokens
+
 Kind = Literal["used", "free", "buffer", "deferred"]
 
 FULL, PARTIAL, FREE, BUFFER = "⛁", "⛀", "⛶", "⛝"
@@ -56,12 +55,9 @@ COLORS = {  # terminal colours (Rich names); the widget maps ids to theme variab
 }
 
 
-def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / CHARS_PER_TOKEN) if text else 0
-
-
 def _json_tokens(value: Any) -> int:
-    return estimate_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    """Tokens of a tool definition or a message's content, as the loop counts them."""
+    return estimate_tokens(value)
 
 
 @dataclass(frozen=True)
