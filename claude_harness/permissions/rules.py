@@ -29,7 +29,7 @@ try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
 except ImportError:  # pragma: no cover - older pathspec
     from pathspec.patterns import GitWildMatchPattern as _Pattern
 
-EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit", "MultiEdit"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
 _FAMILIES = {"Edit": EDIT_TOOLS, "Read": READ_TOOLS}
 _ALIASES = {"Task": "Agent", "Agent": "Task"}
