@@ -6,7 +6,7 @@ Prints, per configuration and overall, the number of decisions and the median, p
 time of one decision (each command timed --repeat times, its fastest run kept, so a stray
 scheduler pause on a shared machine does not count as the checker's cost).
 
-The target (issue 12): median under 2 ms.
+The target: median under 2 ms.
 
 Usage: python scripts/bench_permissions.py [--repeat 3]
 """
