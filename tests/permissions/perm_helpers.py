@@ -13,7 +13,7 @@ from claude_harness.protocol.permission_data import (
 
 CORPUS_ALLOW = ("Bash(git *)", "Bash(ls *)", "Bash(echo *)", "Bash(find *)", "Bash(sed -n *)",
                 "Bash(grep *)")
-# The broad prefix rules of issue 12 ("default with broad prefix rules").
+# The broad prefix rules ("default with broad prefix rules").
 BROAD = ("Bash(git *)", "Bash(npm run *)", "Bash(ls *)", "Bash(cat *)", "Bash(echo *)",
          "Bash(find *)", "Bash(python -m pytest *)", "Bash(sed -n *)", "Bash(grep *)")
 

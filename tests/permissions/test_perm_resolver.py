@@ -295,7 +295,7 @@ async def test_mcp_read_only_hint_is_not_consent(proj: Path) -> None:
 
 
 async def test_grep_over_a_tree_with_a_denied_file_runs(proj: Path) -> None:
-    """Issue 21: the search runs unprompted and leaves the file out (tests/e2e/
+    """The search runs unprompted and leaves the file out (tests/e2e/
     test_search_protected.py proves the leaving out)."""
     from claude_harness.permissions.resolver import is_read_denied
     from claude_harness.tools.grep import TOOL as GREP

@@ -1,4 +1,4 @@
-"""Issue 16's MCP features in the app, with real MCP servers over stdio: a server's question as
+"""The MCP features in the app, with real MCP servers over stdio: a server's question as
 a form in place of the input, prompts as slash commands, tools a server adds mid-session, a
 direct call to a deferred tool, /add-dir reaching the servers' roots.
 
