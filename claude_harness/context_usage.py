@@ -55,11 +55,6 @@ COLORS = {  # terminal colours (Rich names); the widget maps ids to theme variab
 }
 
 
-def _json_tokens(value: Any) -> int:
-    """Tokens of a tool definition or a message's content, as the loop counts them."""
-    return estimate_tokens(value)
-
-
 @dataclass(frozen=True)
 class Category:
     id: str
@@ -193,14 +188,14 @@ def measure_context(
     mcp = [t for t in tools if str(t.get("name", "")).startswith("mcp__")]
     loaded = [t for t in builtin if not t.get("defer_loading")]
     mcp_loaded = [t for t in mcp if not t.get("defer_loading")]
-    mcp_sizes = tuple((str(t["name"]), _json_tokens(t)) for t in mcp)
+    mcp_sizes = tuple((str(t["name"]), estimate_tokens(t)) for t in mcp)
     fixed = [
         Category("system_prompt", system_tokens),
-        Category("system_tools", sum(_json_tokens(t) for t in loaded)),
-        Category("mcp_tools", sum(_json_tokens(t) for t in mcp_loaded)),
+        Category("system_tools", sum(estimate_tokens(t) for t in loaded)),
+        Category("mcp_tools", sum(estimate_tokens(t) for t in mcp_loaded)),
         Category("memory_files", memory_tokens),
     ]
-    estimated_messages = sum(_json_tokens(m.get("content", "")) for m in messages)
+    estimated_messages = sum(estimate_tokens(m.get("content", "")) for m in messages)
     fixed_total = sum(c.tokens for c in fixed)
     measured = measured_total is not None and measured_total > fixed_total
     message_tokens = (measured_total - fixed_total if measured and measured_total is not None
@@ -217,11 +212,11 @@ def measure_context(
     deferred = [t for t in builtin if t.get("defer_loading")]
     if deferred:
         categories.append(Category("system_tools_deferred",
-                                   sum(_json_tokens(t) for t in deferred), "deferred"))
+                                   sum(estimate_tokens(t) for t in deferred), "deferred"))
     mcp_deferred = [t for t in mcp if t.get("defer_loading")]
     if mcp_deferred:
         categories.append(Category("mcp_tools_deferred",
-                                   sum(_json_tokens(t) for t in mcp_deferred), "deferred"))
+                                   sum(estimate_tokens(t) for t in mcp_deferred), "deferred"))
     per_file = _memory_shares(memory_files, memory_tokens)
     return ContextUsage(model, window, tuple(categories), per_file, mcp_sizes,
                         auto_compact_threshold, measured)
