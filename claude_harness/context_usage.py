@@ -5,8 +5,8 @@ prompt, system tools, MCP tools, memory files, messages, free space and the auto
 (the part of the window kept free so compaction has room), plus deferred tools, which are only
 named in the window until ToolSearch loads them.
 
-Token counts are estimates (about four characters a token; there is no tokenizer offline), with
-one exception: when the last API answer reported the real prompt size, messages get whatever that
+Token counts are the loop's estimates (api/token_estimate.py: about four characters a token, an
+image or document page at a flat rate; there is no tokenizer offline), with one exception: when the last API answer reported the real prompt size, messages get whatever that
 size leaves after the other categories, so the total matches what the API counted.
 
 The grid is the window drawn as squares (10 x 10, or 20 x 10 for a window of a million tokens or
@@ -17,8 +17,6 @@ terminal form; the app's ContextGrid widget draws the same grid.
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +24,8 @@ from typing import Any, Literal
 
 from rich.text import Text
 
-CHARS_PER_TOKEN = 4
+from claude_harness.api.token_estimate import estimate_tokens
+
 Kind = Literal["used", "free", "buffer", "deferred"]
 
 FULL, PARTIAL, FREE, BUFFER = "⛁", "⛀", "⛶", "⛝"
@@ -54,14 +53,6 @@ COLORS = {  # terminal colours (Rich names); the widget maps ids to theme variab
     "system_tools_deferred": "grey42",
     "mcp_tools_deferred": "grey42",
 }
-
-
-def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / CHARS_PER_TOKEN) if text else 0
-
-
-def _json_tokens(value: Any) -> int:
-    return estimate_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 @dataclass(frozen=True)
@@ -197,14 +188,14 @@ def measure_context(
     mcp = [t for t in tools if str(t.get("name", "")).startswith("mcp__")]
     loaded = [t for t in builtin if not t.get("defer_loading")]
     mcp_loaded = [t for t in mcp if not t.get("defer_loading")]
-    mcp_sizes = tuple((str(t["name"]), _json_tokens(t)) for t in mcp)
+    mcp_sizes = tuple((str(t["name"]), estimate_tokens(t)) for t in mcp)
     fixed = [
         Category("system_prompt", system_tokens),
-        Category("system_tools", sum(_json_tokens(t) for t in loaded)),
-        Category("mcp_tools", sum(_json_tokens(t) for t in mcp_loaded)),
+        Category("system_tools", sum(estimate_tokens(t) for t in loaded)),
+        Category("mcp_tools", sum(estimate_tokens(t) for t in mcp_loaded)),
         Category("memory_files", memory_tokens),
     ]
-    estimated_messages = sum(_json_tokens(m.get("content", "")) for m in messages)
+    estimated_messages = sum(estimate_tokens(m.get("content", "")) for m in messages)
     fixed_total = sum(c.tokens for c in fixed)
     measured = measured_total is not None and measured_total > fixed_total
     message_tokens = (measured_total - fixed_total if measured and measured_total is not None
@@ -221,11 +212,11 @@ def measure_context(
     deferred = [t for t in builtin if t.get("defer_loading")]
     if deferred:
         categories.append(Category("system_tools_deferred",
-                                   sum(_json_tokens(t) for t in deferred), "deferred"))
+                                   sum(estimate_tokens(t) for t in deferred), "deferred"))
     mcp_deferred = [t for t in mcp if t.get("defer_loading")]
     if mcp_deferred:
         categories.append(Category("mcp_tools_deferred",
-                                   sum(_json_tokens(t) for t in mcp_deferred), "deferred"))
+                                   sum(estimate_tokens(t) for t in mcp_deferred), "deferred"))
     per_file = _memory_shares(memory_files, memory_tokens)
     return ContextUsage(model, window, tuple(categories), per_file, mcp_sizes,
                         auto_compact_threshold, measured)

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.file_common import record_state
 from claude_harness.tools.read.tool import ReadInput, SeenFile, read_sync

@@ -28,18 +28,23 @@ import re
 # the terminator: BEL, ST as ESC \, or ST as the C1 byte U+009C.
 _STRING_SEQUENCE = r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
 # CSI: introducer, parameter bytes, intermediate bytes, one final byte.
-_CSI = r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
+CSI = r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
 # Any other escape sequence: ESC, intermediates, a final byte (ESC c, ESC 7, ESC ( B, ...).
-_OTHER_ESCAPE = r"\x1b[\x20-\x2f]*[\x30-\x7e]"
+OTHER_ESCAPE = r"\x1b[\x20-\x2f]*[\x30-\x7e]"
 # What is left: a stray ESC, C0 controls but tab/newline/CR, DEL and the C1 range.
-_CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+_CONTROL_RANGES = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+_CONTROL = f"[{_CONTROL_RANGES}]"
 # Colours and attributes only: digits and separators, final `m`.
 _SGR = r"\x1b\[[0-9;:]*m"
 
-_ANY_CONTROL = re.compile(_CONTROL)
+# The one definition of a control character, for every module that looks for one: what
+# `strip_unsafe` removes (tab, newline and CR stay), and the same with CR (where a carriage
+# return must be seen or would move the cursor inside a line).
+CONTROL_CHARACTER = re.compile(_CONTROL)
+CONTROL_CHARACTER_OR_CR = re.compile(f"[{_CONTROL_RANGES}\r]")
 # Every alternative starts at a control character: the leading lookahead lets the engine skip
 # ordinary text without trying each alternative at every position.
-_UNSAFE = f"(?={_CONTROL})(?:{_STRING_SEQUENCE}|{_CSI}|{_OTHER_ESCAPE}|{_CONTROL})"
+_UNSAFE = f"(?={_CONTROL})(?:{_STRING_SEQUENCE}|{CSI}|{OTHER_ESCAPE}|{_CONTROL})"
 _STRIP_ALL = re.compile(_UNSAFE)
 # The same, refusing to start at an SGR sequence: colours are never matched, so the replacement
 # stays the empty string (no Python call per match).
@@ -52,7 +57,7 @@ def strip_unsafe(text: str, *, keep_colors: bool = False) -> str:
     Tab, newline and carriage return stay. With `keep_colors`, SGR sequences (colours, bold,
     underline...) stay too; use it only where the text is shown as coloured output.
     """
-    if _ANY_CONTROL.search(text) is None:
+    if CONTROL_CHARACTER.search(text) is None:
         return text
     if keep_colors:
         return _STRIP_KEEP_SGR.sub("", text)

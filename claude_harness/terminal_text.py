@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import re
 
-from claude_harness.terminal_safety import strip_unsafe
+from claude_harness.terminal_safety import (
+    CONTROL_CHARACTER_OR_CR,
+    CSI,
+    OTHER_ESCAPE,
+    strip_unsafe,
+)
 
 MAX_HELD = 4096  # a sequence still open after this many characters is released (stripped)
 _INTRODUCER = re.compile(r"[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
-_CSI = re.compile(r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
-_OTHER_ESCAPE = re.compile(r"\x1b[\x20-\x2f]*[\x30-\x7e]")
+_CSI = re.compile(CSI)
+_OTHER_ESCAPE = re.compile(OTHER_ESCAPE)
 _STRING_OPENERS = ("\x1b]", "\x1bP", "\x1bX", "\x1b^", "\x1b_", "\x90", "\x98", "\x9d", "\x9e",
                    "\x9f")
 _STRING_END = re.compile(r"\x07|\x1b\\|\x9c")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _unfinished(tail: str) -> bool:
@@ -64,6 +68,6 @@ class SafeStream:
 def show_controls(text: str) -> str:
     """`text` with every control character (escape sequences included) written out visibly as
     `\\xNN`; tab and newline stay."""
-    if _CONTROL.search(text) is None:
+    if CONTROL_CHARACTER_OR_CR.search(text) is None:
         return text
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return CONTROL_CHARACTER_OR_CR.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

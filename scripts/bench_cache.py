@@ -45,9 +45,9 @@ def cache_read_bytes(requests: list[dict]) -> tuple[int, int]:
 
 async def run(root: Path) -> tuple[list[dict], object]:
     from claude_harness.api.client import ApiSettings
-    from claude_harness.permissions.types import PermissionContext
     from claude_harness.protocol.events import Busy, SessionClosed, TotalsChanged
     from claude_harness.protocol.ops import SetMode, Shutdown, UserPrompt
+    from claude_harness.protocol.permission_data import PermissionContext
     from claude_harness.session.core import Session, SessionConfig
     from claude_harness.tools.registry import assemble_tool_pool
 

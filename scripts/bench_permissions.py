@@ -6,7 +6,7 @@ Prints, per configuration and overall, the number of decisions and the median, p
 time of one decision (each command timed --repeat times, its fastest run kept, so a stray
 scheduler pause on a shared machine does not count as the checker's cost).
 
-The target (issue 12): median under 2 ms.
+The target: median under 2 ms.
 
 Usage: python scripts/bench_permissions.py [--repeat 3]
 """
@@ -27,7 +27,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from claude_harness.permissions.resolver import resolve_permission  # noqa: E402
-from claude_harness.permissions.types import PermissionContext  # noqa: E402
 from claude_harness.protocol.context import (  # noqa: E402
     AbortSignal,
     FileStateCache,
@@ -35,6 +34,7 @@ from claude_harness.protocol.context import (  # noqa: E402
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext  # noqa: E402
 from claude_harness.tools.bash import TOOL as BASH  # noqa: E402
 from tests.permissions.corpus.catalog import ADVERSARIAL, EVERYDAY  # noqa: E402
 from tests.permissions.perm_helpers import BROAD, make_project, rules  # noqa: E402

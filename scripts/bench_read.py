@@ -23,7 +23,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -31,6 +30,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.tools.read import TOOL, ReadInput
 
 LINE = "the quick brown fox jumps over the lazy dog; " * 2  # 90 chars + line number

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from claude_harness.guardian import client as guardian
-from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.sandbox.availability import check_availability
 from claude_harness.sandbox.runtime import SandboxRuntime
 from claude_harness.sandbox.settings import SandboxSettings

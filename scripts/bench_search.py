@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -27,6 +26,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.tools.glob import TOOL as GLOB
 from claude_harness.tools.grep import TOOL as GREP
 from claude_harness.tools.grep.args import build_rg_args

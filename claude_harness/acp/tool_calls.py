@@ -17,7 +17,7 @@ from acp.schema import (
 
 KINDS: dict[str, str] = {
     "Read": "read", "NotebookRead": "read",
-    "Edit": "edit", "MultiEdit": "edit", "Write": "edit", "NotebookEdit": "edit",
+    "Edit": "edit", "Write": "edit", "NotebookEdit": "edit",
     "Bash": "execute", "BashOutput": "execute", "TaskOutput": "execute", "TaskStop": "execute",
     "KillShell": "execute",
     "Grep": "search", "Glob": "search", "LS": "search", "ToolSearch": "search",
@@ -26,7 +26,7 @@ KINDS: dict[str, str] = {
     "ExitPlanMode": "switch_mode", "EnterPlanMode": "switch_mode",
 }
 RESULT_TEXT_LIMIT = 40_000  # what a client shows of a result; the model saw all of it
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 
 
 def kind(name: str) -> str:
@@ -39,7 +39,7 @@ def title(name: str, tool_input: dict[str, Any], key_argument: str = "") -> str:
     match name:
         case "Read":
             return f"Read {path}{_line_range(tool_input)}"
-        case "Edit" | "MultiEdit" | "Write" | "NotebookEdit":
+        case "Edit" | "Write" | "NotebookEdit":
             return f"{'Write' if name == 'Write' else 'Edit'} {path}"
         case "Bash":
             command = str(tool_input.get("command") or "")
@@ -94,10 +94,6 @@ def start_content(name: str, tool_input: dict[str, Any]) -> list[Any]:
         return [FileEditToolCallContent(type="diff", path=path,
                                         old_text=str(tool_input.get("old_string") or ""),
                                         new_text=str(tool_input.get("new_string") or ""))]
-    if name == "MultiEdit" and path:
-        return [FileEditToolCallContent(type="diff", path=path, old_text=str(e.get("old_string")),
-                                        new_text=str(e.get("new_string")))
-                for e in tool_input.get("edits") or [] if isinstance(e, dict)]
     if name == "Write" and path:
         return [FileEditToolCallContent(type="diff", path=path, old_text=None,
                                         new_text=str(tool_input.get("content") or ""))]

@@ -19,7 +19,7 @@ from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.tools.pipeline import ToolOutcome
 
-FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit"})
+FILE_TOOLS = frozenset({"Read", "Edit", "Write", "NotebookEdit"})
 
 
 def reminder(text: str) -> dict[str, Any]:

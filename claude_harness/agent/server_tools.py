@@ -12,7 +12,6 @@ from typing import Any
 
 from claude_harness.protocol.events import ServerToolUse
 
-SERVER_TOOL_USE = "server_tool_use"
 _SUMMARY_KEYS = ("query", "url", "command", "code", "path")
 MAX_SUMMARY = 120
 

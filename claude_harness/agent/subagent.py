@@ -30,7 +30,6 @@ from claude_harness.agent.loop import QueryParams, query
 from claude_harness.agent.messages import final_text, user_text
 from claude_harness.agent.prompt import environment_section
 from claude_harness.agent.subagent_limits import limit_setup, parent_tools
-from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import (
     SubAgentReport,
     SubAgentSpec,
@@ -49,6 +48,7 @@ from claude_harness.protocol.events import (
     TurnEnd,
     UserMessage,
 )
+from claude_harness.protocol.permission_data import PermissionRule
 from claude_harness.protocol.progress import AgentStep, ProgressData
 
 _ids = itertools.count(1)

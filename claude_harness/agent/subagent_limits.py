@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from claude_harness.permissions.resolver import tool_denied_entirely
-from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.permission_data import PermissionContext
 
 if TYPE_CHECKING:
     from claude_harness.agent.subagent import ChildSetup

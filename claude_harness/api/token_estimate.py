@@ -2,9 +2,10 @@
 
 One token per four characters of its JSON, except base64 payloads (images, PDFs), which the API
 bills by size of picture or page rather than by the length of their encoding: counted at a flat
-rate. Used to decide, before sending, whether a request still fits the model's context window;
-the scripted server uses the same estimate to refuse prompts that are "too long", so tests of
-that path measure what the harness measures.
+rate. The one estimate of the harness: the loop decides with it, before sending, whether a
+request still fits the model's context window; `/context` sizes its categories with it; the
+scripted server uses it to refuse prompts that are "too long" and to count tokens, so tests of
+those paths measure what the harness measures.
 """
 
 from __future__ import annotations
@@ -33,10 +34,15 @@ def _base64_payloads(value: Any) -> tuple[int, int]:
     return count, length
 
 
+def estimate_text_tokens(text: str) -> int:
+    """Estimated tokens of plain text: one per four characters."""
+    return len(text) // CHARS_PER_TOKEN
+
+
 def estimate_tokens(value: Any) -> int:
     """Estimated tokens of a request body, a message list or a single block."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     if isinstance(value, str):
-        return len(text) // CHARS_PER_TOKEN
+        return estimate_text_tokens(value)
+    text = json.dumps(value, ensure_ascii=False)
     count, length = _base64_payloads(value)
     return (len(text) - length) // CHARS_PER_TOKEN + count * ATTACHMENT_TOKENS

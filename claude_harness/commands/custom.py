@@ -168,11 +168,6 @@ def _model(text: str) -> str | None:
     return None if text in ("", "inherit") else text
 
 
-# Kept for callers of the 2.0 API.
-def parse_command(path: Path, name: str, scope: Scope) -> CustomCommand:
-    return build_command(path, name, scope)
-
-
 def iter_command_files(folder: Path) -> Iterator[tuple[Path, str, Kind]]:
     """(file, name, kind) under a commands folder; a folder holding SKILL.md is one skill."""
     skill = folder / SKILL_FILE

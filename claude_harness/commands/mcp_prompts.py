@@ -26,7 +26,3 @@ def prompt_help_lines(prompts: Iterable[McpPromptInfo]) -> list[str]:
         usage = f"/{prompt.name} {prompt.argument_hint}".rstrip()
         lines.append(f"{usage} — {prompt.description}")
     return lines
-
-
-def prompt_names(prompts: Iterable[McpPromptInfo]) -> list[str]:
-    return [p.name for p in prompts]

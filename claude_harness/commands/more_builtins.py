@@ -1,4 +1,4 @@
-"""Issue 25's built-ins: Claude Code's daily commands, each answered by the session (a
+"""More built-ins: Claude Code's everyday commands, each answered by the session (a
 SessionCommand op, see session/slash_commands.py) or sent as a prompt, so the app, the REPL
 and any other front end get the same behaviour and only draw the events."""
 

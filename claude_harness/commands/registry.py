@@ -101,7 +101,7 @@ BUILTINS: tuple[Command, ...] = (
     Command("sandbox", "the Bash sandbox; on|off switches it for this project", "[on|off]",
             to_ops=lambda a: [ops.SetSandbox(a == "on")] if a in ("on", "off")
             else [ops.Describe("sandbox")]),
-    # the configuration (issue 17): load report, agents, plugins
+    # the configuration: load report, agents, plugins
     Command("doctor", "what the configuration loaded, skipped or does not support, and why",
             to_ops=lambda a: [ops.Describe("doctor")]),
     Command("agents", "agent types; create <name> <description>, edit <name> (with $EDITOR)",
@@ -109,7 +109,7 @@ BUILTINS: tuple[Command, ...] = (
             action="agents"),
     Command("plugin", "plugins and what each one contributes", aliases=("plugins",),
             to_ops=lambda a: [ops.Describe("plugins")]),
-    # the daily loop (issue 18)
+    # rewind, tasks, models, styles, memory, context
     Command("rewind", "restore the code and/or the conversation to before a prompt "
             "(also Esc Esc)", action="rewind"),
     Command("tasks", "background commands: list them, kill one (also /bashes)", "[kill <id>]",

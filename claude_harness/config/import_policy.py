@@ -30,7 +30,7 @@ from claude_harness.permissions.paths import inside_any, is_inside
 from claude_harness.permissions.rules import rule_matches
 
 if TYPE_CHECKING:
-    from claude_harness.permissions.types import PermissionContext
+    from claude_harness.protocol.permission_data import PermissionContext
 
 # Folders and names that hold credentials: never imported into a prompt.
 SECRET_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker",

@@ -13,7 +13,7 @@ from typing import Any
 
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.permissions.rules import parse_rule, split_rules
-from claude_harness.permissions.types import RuleBehavior
+from claude_harness.protocol.permission_data import RuleBehavior
 
 
 def local_settings_path(cwd: Path) -> Path:

@@ -26,7 +26,7 @@ from claude_harness.config.import_policy import ImportPolicy
 from claude_harness.config.paths import user_config_dir
 
 if TYPE_CHECKING:
-    from claude_harness.permissions.types import PermissionContext
+    from claude_harness.protocol.permission_data import PermissionContext
 
 MAX_IMPORT_DEPTH = 4
 MAX_FILE_BYTES = 4 * 1024 * 1024

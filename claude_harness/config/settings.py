@@ -31,7 +31,7 @@ from claude_harness.config.trust_rules import Held, enabled_by_untrusted_only, h
 from claude_harness.config.trust_rules import split as split_untrusted
 from claude_harness.permissions.modes import parse_mode
 from claude_harness.permissions.rules import PRIMARY_FIELDS, RuleSyntaxError, param_rule, parse_rule
-from claude_harness.permissions.types import (
+from claude_harness.protocol.permission_data import (
     PermissionContext,
     PermissionMode,
     PermissionRule,

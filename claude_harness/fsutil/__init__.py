@@ -12,7 +12,7 @@ from claude_harness.fsutil.atomic import (
     prepare_beside,
     write_target,
 )
-from claude_harness.fsutil.lock import LockTimeout, exclusive_lock
+from claude_harness.fsutil.lock import LockTimeout, exclusive_lock, try_flock
 
 __all__ = ["LockTimeout", "atomic_write_bytes", "atomic_write_text", "exclusive_lock",
-           "fsync_dir", "prepare_beside", "write_target"]
+           "fsync_dir", "prepare_beside", "try_flock", "write_target"]

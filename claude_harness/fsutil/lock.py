@@ -22,6 +22,18 @@ class LockTimeout(OSError):
     """Another process held the lock for longer than the timeout."""
 
 
+def try_flock(fd: int, *, shared: bool = False) -> bool:
+    """Take a flock on `fd` without waiting: True when taken, False when another process holds
+    it. Any other failure (a file system without flock) raises its OSError."""
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
 @contextlib.contextmanager
 def exclusive_lock(lock_path: str | os.PathLike[str], timeout: float = 30.0) -> Iterator[int]:
     """Hold an exclusive flock on `lock_path` (created 0600) for the block; yields its fd.
@@ -30,19 +42,12 @@ def exclusive_lock(lock_path: str | os.PathLike[str], timeout: float = 30.0) -> 
     try:
         deadline = time.monotonic() + timeout
         pause = POLL_SECONDS
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                if time.monotonic() > deadline:
-                    raise LockTimeout(errno.ETIMEDOUT,
-                                      f"{os.fspath(lock_path)} stayed locked by another "
-                                      "process") from exc
-                time.sleep(pause)
-                pause = min(pause * 2, POLL_MAX_SECONDS)
+        while not try_flock(fd):
+            if time.monotonic() > deadline:
+                raise LockTimeout(errno.ETIMEDOUT,
+                                  f"{os.fspath(lock_path)} stayed locked by another process")
+            time.sleep(pause)
+            pause = min(pause * 2, POLL_MAX_SECONDS)
         yield fd
     finally:
         os.close(fd)  # closing the descriptor releases the lock

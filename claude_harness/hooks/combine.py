@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from claude_harness.hooks.events import EVENT_SPECS
 from claude_harness.hooks.outcome import HookOutcome, HookResult
 from claude_harness.hooks.output import Decision, Verdict
-from claude_harness.permissions.types import PermissionDecision
+from claude_harness.protocol.permission_data import PermissionDecision
 
 _RANK: dict[Decision, int] = {"deny": 3, "ask": 2, "allow": 1}
 

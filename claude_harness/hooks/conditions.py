@@ -27,7 +27,7 @@ from claude_harness.permissions.rules import (
     parse_rule,
     tool_matches,
 )
-from claude_harness.permissions.types import RuleValue
+from claude_harness.protocol.permission_data import RuleValue
 
 _SINGLE_QUOTED = re.compile(r"'[^']*'")
 _SUBJECT_FIELDS = ("file_path", "notebook_path", "path", "url", "pattern", "command")

@@ -17,7 +17,7 @@ from typing import Any, Literal, NamedTuple
 from claude_harness.hooks.conditions import RuleSyntaxError, parse_condition
 from claude_harness.hooks.events import EVENT_SPECS, HOOK_EVENTS, NOT_FIRED_EVENTS
 from claude_harness.hooks.matcher import Matcher, MatcherError
-from claude_harness.permissions.types import RuleValue
+from claude_harness.protocol.permission_data import RuleValue
 
 DEFAULT_TIMEOUT_S = 60.0
 MODEL_HOOK_TIMEOUT_S = 30.0  # prompt and agent hooks: Claude Code's default

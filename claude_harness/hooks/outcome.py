@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from claude_harness.permissions.types import PermissionDecision
+from claude_harness.protocol.permission_data import PermissionDecision
 
 
 @dataclass

@@ -20,8 +20,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from claude_harness.api.token_estimate import CHARS_PER_TOKEN
+
 DEFAULT_MAX_OUTPUT_TOKENS = 25_000
-CHARS_PER_TOKEN = 4
 API_IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 ModelContent = str | list[dict[str, Any]]

@@ -12,7 +12,7 @@ managed settings only theirs); unset, every server may start; `[]`, none.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +79,3 @@ def filter_connections(manager: Any, policy: ServerPolicy, warnings: list[str]) 
         else:
             warnings.append(f"MCP server {conn.config.name} not started: {reason}")
     manager.connections = kept
-
-
-def blocked_names(servers: Sequence[Any], policy: ServerPolicy) -> list[tuple[str, str]]:
-    return [(s.name, r) for s in servers if (r := policy.blocked(s)) is not None]

@@ -18,7 +18,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from claude_harness.permissions.types import PermissionDecision
+from claude_harness.protocol.permission_data import PermissionDecision
 
 if TYPE_CHECKING:
     from claude_harness.protocol.context import ToolUseContext

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from claude_harness.permissions.types import (
+from claude_harness.protocol.permission_data import (
     PermissionDecision,
     PermissionMode,
     PermissionRule,
@@ -63,7 +63,7 @@ def next_mode(mode: PermissionMode, bypass_available: bool) -> PermissionMode:
 
 def parse_mode(text: str) -> PermissionMode:
     """Validate a mode name from settings or the CLI (raises ValueError with the choices)."""
-    from claude_harness.permissions.types import PERMISSION_MODES
+    from claude_harness.protocol.permission_data import PERMISSION_MODES
 
     value = MODE_ALIASES.get(text, text)
     if value not in PERMISSION_MODES:

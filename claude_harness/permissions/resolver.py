@@ -36,7 +36,7 @@ from claude_harness.permissions.rules import (
     tool_matches,
 )
 from claude_harness.permissions.safety import internal_url_reason, protected_reason
-from claude_harness.permissions.types import PermissionContext, PermissionDecision
+from claude_harness.protocol.permission_data import PermissionContext, PermissionDecision
 from claude_harness.sandbox.current import active as active_sandbox
 
 if TYPE_CHECKING:
@@ -268,7 +268,7 @@ def undecided_bash(reason: str, perm: PermissionContext, suggestion: str | None,
     read-only classification allowed it. The mode answers (ask, deny in dontAsk/plan, allow in
     bypassPermissions).
 
-    The sandbox seam (issue 15): with `sandbox.autoAllowBashIfSandboxed`, this is the one place
+    The sandbox seam: with `sandbox.autoAllowBashIfSandboxed`, this is the one place
     where "ask" becomes "allow, run sandboxed". Deny rules, explicit ask rules and safety
     checks have all returned before this point, so they keep prompting or refusing.
     """

@@ -22,14 +22,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlparse
 
-from claude_harness.permissions.types import PermissionRule, RuleBehavior, RuleValue
+from claude_harness.protocol.permission_data import PermissionRule, RuleBehavior, RuleValue
 
 try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern as _Pattern
 except ImportError:  # pragma: no cover - older pathspec
     from pathspec.patterns import GitWildMatchPattern as _Pattern
 
-EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit", "MultiEdit"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
 _FAMILIES = {"Edit": EDIT_TOOLS, "Read": READ_TOOLS}
 _ALIASES = {"Task": "Agent", "Agent": "Task"}

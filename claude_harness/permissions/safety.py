@@ -35,12 +35,6 @@ PROTECTED_FILES = (
     "sitecustomize.py", "usercustomize.py",
 )
 
-# Commands whose non-flag arguments are (or may be) files they write.
-WRITE_COMMANDS = frozenset({
-    "tee", "cp", "mv", "touch", "mkdir", "rm", "rmdir", "ln", "chmod", "chown", "chgrp",
-    "truncate", "install", "rsync", "shred", "unlink", "patch",
-})
-
 
 def _parts_under_root(path: Path, roots: tuple[Path, ...]) -> tuple[str, ...]:
     for root in roots:

@@ -21,7 +21,7 @@ from claude_harness.permissions.bash.analysis import Analysis
 from claude_harness.permissions.bash.options import Arg, OptionError
 from claude_harness.permissions.bash.scripts import read_sed_call, read_sed_script
 from claude_harness.permissions.paths import inside_any, real
-from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.permission_data import PermissionContext
 
 MAX_FILE_BYTES = 1_000_000
 SED_TIMEOUT_S = 5.0

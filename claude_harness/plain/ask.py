@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 
-from claude_harness.tools.ask_user_question.model import (
+from claude_harness.protocol.questions import (
     MAX_HEADER_CHARS,
     OTHER,
     Answers,

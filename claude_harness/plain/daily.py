@@ -1,4 +1,4 @@
-"""The REPL's side of the daily loop (issue 18): numbered pickers for /rewind (and Esc Esc),
+"""The REPL's pickers and prompts: numbered pickers for /rewind (and Esc Esc),
 /tasks, /model (and Alt+P), /output-style, `#` memory and /resume search; AskUserQuestion as a
 numbered prompt; /context as a grid; the status line command in the toolbar.
 
@@ -22,7 +22,7 @@ from claude_harness.plain.ask import PlainQuestionAsker
 from claude_harness.previews import REWIND_CHOICES, ago, window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
-    DAILY_EVENTS,
+    SELF_DRAWN_EVENTS,
     ContextMeasured,
     HistoryReplaced,
     ModelsListed,
@@ -35,11 +35,11 @@ from claude_harness.protocol.events import (
     StatusLineChanged,
     TasksListed,
 )
+from claude_harness.protocol.questions import Question
 from claude_harness.session.titles import search, summarize
 from claude_harness.session.transcript import history_roots, list_sessions
-from claude_harness.tools.ask_user_question.model import Question
 
-EVENTS = DAILY_EVENTS
+EVENTS = SELF_DRAWN_EVENTS
 ACTIONS = {"rewind", "tasks", "model", "output-style", "resume", "rename"}
 ANSWER_TIMEOUT = 30.0
 

@@ -1,4 +1,4 @@
-"""The REPL prompt's keys for the daily loop: Esc Esc (on an empty prompt) rewinds, Alt+P picks
+"""The REPL prompt's shortcut keys: Esc Esc (on an empty prompt) rewinds, Alt+P picks
 a model, Ctrl+G edits the prompt in $EDITOR, Ctrl+V pastes an image from the clipboard.
 (Ctrl+R, reverse history search, is prompt-toolkit's own.)
 
@@ -21,7 +21,7 @@ REWIND = "/rewind"
 MODEL = "/model"
 
 
-def daily_bindings() -> KeyBindings:
+def shortcut_bindings() -> KeyBindings:
     kb = KeyBindings()
     empty = Condition(lambda: _current_text() == "")
 

@@ -25,7 +25,7 @@ from prompt_toolkit.styles import Style
 from claude_harness.history import PromptHistory
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
-from claude_harness.plain.daily_keys import daily_bindings
+from claude_harness.plain.daily_keys import shortcut_bindings
 from claude_harness.plain.elicitation import prompt_toolkit_reader
 from claude_harness.plain.keys import enable_shift_enter, grapheme_bindings, prompt_bindings
 
@@ -62,7 +62,7 @@ class PromptInput:
             completer=PlainCompleter(cwd, extra=extra_commands),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
-                                             grapheme_bindings(), daily_bindings()]),
+                                             grapheme_bindings(), shortcut_bindings()]),
             bottom_toolbar=toolbar,
             style=self.style,
             enable_history_search=False,

@@ -10,9 +10,11 @@
     context.py   ToolUseContext and its parts (abort signal, read-file cache, shell state),
                  plus the two services a session lends every call: a permission prompter and
                  a sub-agent spawner
+    permission_data.py  the plain permission data: modes, rules, decisions, the context
+    questions.py the AskUserQuestion input and the answers a person gives
 
-Nothing here imports anything of ours above it (only the plain permission data types in
-`permissions/types.py`, itself a leaf), so tools, permissions, the loop, the session and every
-front end can depend on it without cycles. This `__init__` imports nothing: the app's first
+Nothing here imports anything of ours outside this package (not even under TYPE_CHECKING:
+tests/test_protocol_is_a_leaf.py holds that), so tools, permissions, the loop, the session and
+every front end can depend on it without cycles. This `__init__` imports nothing: the app's first
 paint pulls in `events.py` alone, never pydantic.
 """

@@ -25,15 +25,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 
 if TYPE_CHECKING:
     import os
 
     from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
     from claude_harness.protocol.progress import ProgressData
+    from claude_harness.protocol.questions import Answers, Question
     from claude_harness.protocol.tool import Tool
-    from claude_harness.tools.ask_user_question.model import Answers, Question
 
 
 class FileCheckpointer(Protocol):

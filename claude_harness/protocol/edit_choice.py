@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from claude_harness.protocol.events import PermissionRequest
 
-FILE_EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit", "MultiEdit"})
+FILE_EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 SESSION_EDITS_LABEL = "Yes, allow all edits during this session (shift+tab)"
 
 

@@ -474,7 +474,7 @@ class TranscriptStatus:
     problem: str = ""
 
 
-# ── the daily loop (issue 18) ───────────────────────────────────────────────────────────────
+# ── pickers, questions, rewind, context, the status line ────────────────────────────────────
 
 
 @dataclass(frozen=True)
@@ -759,8 +759,8 @@ SessionEvent = (
 )
 """Everything `Session.events()` yields."""
 
-DAILY_EVENTS = (RewindPoints, RewindPlanned, RewindProgress, Rewound, QuestionsAsked,
+SELF_DRAWN_EVENTS = (RewindPoints, RewindPlanned, RewindProgress, Rewound, QuestionsAsked,
                 QuestionsSettled, TasksListed, ContextMeasured, StatusLineChanged,
                 OutputStylesListed, ModelsListed)
-"""The daily loop's events a front end draws itself: pickers' answers, questions, /context,
-the status line (issue 18)."""
+"""The events a front end draws itself: pickers' answers, questions, /context, the status
+line."""

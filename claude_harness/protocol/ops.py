@@ -178,7 +178,7 @@ class Shutdown:
     reason: str = "other"
 
 
-# ── the daily loop (issue 18): rewind, background commands, questions, context, styles ──────
+# ── rewind, background commands, questions, context, styles ───────────────────────────────
 
 
 @dataclass(frozen=True)

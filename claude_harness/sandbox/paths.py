@@ -94,7 +94,7 @@ def rule_paths(rules: Iterable[Any], tool: str, behavior: str, cwd: Path
                ) -> tuple[list[Path], list[str]]:
     """The concrete paths of `tool(...)` rules with `behavior`, and the patterns that have none.
 
-    Rules are PermissionRule objects (permissions/types.py): `.behavior`, `.value.tool_name`,
+    Rules are PermissionRule objects (protocol/permission_data.py): `.behavior`, `.value.tool_name`,
     `.value.rule_content`, `.root` (the settings file's project, for `/x` patterns).
     """
     paths: list[Path] = []

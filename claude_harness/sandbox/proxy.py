@@ -10,7 +10,7 @@ that is visible inside the sandbox, where a relay (socat) makes it reachable as
 and refuses everything else (`403` naming the rule for a refused host, `400` for what is not an
 HTTP proxy request).
 
-Where a request goes is what is decided (issue 21): the target's host is put in its canonical
+Where a request goes is what is decided: the target's host is put in its canonical
 form first (sandbox/hosts.py, the same function the permission rules and WebFetch use), checked
 against the domain list, then resolved once; every address it resolves to must be public unless
 an allowed pattern names that very host (`localhost`, `127.0.0.1`), and the proxy connects to

@@ -36,7 +36,6 @@ from claude_harness.bootstrap import DEFAULT_MODEL, StartupError, build_session
 from claude_harness.commands.registry import invoke
 from claude_harness.options import RunOptions
 from claude_harness.permissions.rules import parse_rule, split_rules
-from claude_harness.permissions.types import PERMISSION_MODES
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
     Busy,
@@ -56,6 +55,7 @@ from claude_harness.protocol.events import (
     TasksListed,
     TurnEnd,
 )
+from claude_harness.protocol.permission_data import PERMISSION_MODES
 from claude_harness.sdk import handshake
 from claude_harness.sdk.control import ControlChannel, ControlError, error, success
 from claude_harness.sdk.lines import Shaper, new_uuid

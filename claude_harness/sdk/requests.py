@@ -8,7 +8,6 @@ from typing import Any
 # our connection states -> the SDK's McpServerConnectionStatus
 STATUS = {"connected": "connected", "pending": "pending", "failed": "failed",
           "needs-approval": "pending", "disabled": "disabled", "closed": "failed"}
-CHARS_PER_TOKEN = 4
 
 
 def mcp_status(servers: list[dict[str, Any]]) -> dict[str, Any]:
@@ -27,11 +26,11 @@ def mcp_status(servers: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def context_usage(facts: dict[str, Any]) -> dict[str, Any]:
-    """What the context holds, by category: the system prompt and tools estimated from their
-    size, the conversation from the last request's prompt size."""
+    """What the context holds, by category: the system prompt and tools as the loop estimates
+    them, the conversation from the last request's prompt size."""
     window = int(facts.get("window") or 200_000)
-    system = int(facts.get("system_chars", 0)) // CHARS_PER_TOKEN
-    tools = int(facts.get("tool_chars", 0)) // CHARS_PER_TOKEN
+    system = int(facts.get("system_tokens", 0))
+    tools = int(facts.get("tool_tokens", 0))
     total = max(int(facts.get("tokens", 0)), system + tools)
     messages = max(0, total - system - tools)
     threshold = facts.get("compact_threshold")

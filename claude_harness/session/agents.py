@@ -3,8 +3,8 @@ agents that work in the background.
 
 A definition's `permissionMode`, its rule-form `tools` (pre-approved for the child) and its
 `hooks` come from a file; a project's file is the repository's word, so they apply only in a
-folder the person trusts (the red-team notes of issue 12: a cloned repository must not hand
-its agents `bypassPermissions`). A parent in bypassPermissions keeps it for its children, and
+folder the person trusts (a cloned repository must not hand its agents
+`bypassPermissions`). A parent in bypassPermissions keeps it for its children, and
 no definition grants bypassPermissions to a session that was not started with it.
 
 A background agent (`run_in_background`) runs without anyone to ask (an undecided call is

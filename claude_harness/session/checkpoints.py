@@ -257,11 +257,6 @@ class Checkpoints:
         self._append(record)
         self._unsettled.add(real)
 
-    def after_change(self, path: str | os.PathLike[str]) -> None:
-        """Note what the harness left `path` as now (otherwise noted at the next store call)."""
-        with self._lock:
-            self._settle_locked()
-
     def settle(self) -> None:
         """Record the state of every file changed since the last call (turn end, tool batch)."""
         with self._lock:

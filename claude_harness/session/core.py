@@ -41,7 +41,6 @@ from claude_harness.mcp.prompts import McpPromptCommand
 from claude_harness.mcp.status import waiting_reason
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.rules import allow_rules
-from claude_harness.permissions.types import PERMISSION_MODES, PermissionContext
 from claude_harness.protocol import ops
 from claude_harness.protocol.context import (
     AbortSignal,
@@ -82,6 +81,7 @@ from claude_harness.protocol.events import (
     Usage,
     UserMessage,
 )
+from claude_harness.protocol.permission_data import PERMISSION_MODES, PermissionContext
 from claude_harness.protocol.tool import Tool
 from claude_harness.session import transcript_notices
 from claude_harness.session.agents import BackgroundAgents, child_setup

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.api.pricing import context_window_for
+from claude_harness.api.token_estimate import estimate_tokens
 from claude_harness.mcp.approvals import approval_project, record_approval
 from claude_harness.protocol.events import Notice, Report
 from claude_harness.session.sandbox_control import sandbox_status
@@ -153,8 +154,8 @@ def _context(session: Any) -> dict[str, Any]:
     tokens = session.totals.last_context_tokens
     return {"model": session.model, "tokens": tokens, "window": window,
             "compact_threshold": session.compact_threshold,
-            "system_chars": len(session.config.system_prompt),
-            "tool_chars": sum(len(str(t.api_schema())) for t in session.config.tools),
+            "system_tokens": estimate_tokens(session.config.system_prompt),
+            "tool_tokens": sum(estimate_tokens(t.api_schema()) for t in session.config.tools),
             "messages": len(session.messages),
             "memory_files": [str(f) for f in session.config.memory_files]}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.permission_data import PermissionContext
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ newest session that no live process holds; a session whose writer died (even by 
 again at once.
 
 How: `<session id>.lock` holds the owner's pid (for people and for file systems without locks),
-and the owner keeps an exclusive `flock` on it. The kernel drops a flock when its process dies,
+and the owner keeps an exclusive `flock` on it (taken with fsutil's `try_flock`, the one lock
+primitive; unlike `exclusive_lock` it is held for the session's life, never waited for). The kernel drops a flock when its process dies,
 so a stale lock needs no cleanup: whoever comes next takes it over and writes its own pid. Where
 flock is unsupported (some network file systems), a lock counts as held while its pid is alive.
 
@@ -18,10 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import time
 from pathlib import Path
+
+from claude_harness.fsutil.lock import try_flock
 
 _LOCK_UNSUPPORTED = (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS)
 
@@ -114,11 +116,8 @@ def lock_holder(transcript: Path) -> int | None:
 def _try_flock(fd: int, shared: bool = False) -> bool | None:
     """True when locked, False when another process holds it, None when flock is unsupported."""
     try:
-        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-        return True
+        return try_flock(fd, shared=shared)
     except OSError as exc:
-        if exc.errno in (errno.EAGAIN, errno.EACCES):
-            return False
         if exc.errno in _LOCK_UNSUPPORTED:
             return None
         raise

@@ -24,8 +24,8 @@ from typing import Any
 from claude_harness.mcp.client import McpManager
 from claude_harness.mcp.prompts import McpPromptCommand, PromptError
 from claude_harness.permissions.resolver import tool_denied_entirely
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.events import McpAuthUrl, McpPromptInfo, McpPromptsChanged, Notice
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.protocol.tool import Tool
 from claude_harness.tools.registry import TOOL_SEARCH, find_base_tool
 

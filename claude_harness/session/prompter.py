@@ -17,7 +17,6 @@ from pathlib import Path
 
 from claude_harness.config.local_rules import update_local_rules
 from claude_harness.permissions.rules import parse_rule, split_rules
-from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import AbortSignal
 from claude_harness.protocol.edit_choice import offers_session_edits
 from claude_harness.protocol.events import (
@@ -27,6 +26,7 @@ from claude_harness.protocol.events import (
     PermissionSettled,
     SessionEvent,
 )
+from claude_harness.protocol.permission_data import PermissionRule
 
 
 class Prompter:

@@ -18,7 +18,7 @@ from claude_harness.protocol.events import QuestionsAsked, QuestionsSettled, Ses
 from claude_harness.protocol.ops import AnswerQuestions
 
 if TYPE_CHECKING:
-    from claude_harness.tools.ask_user_question.model import Answers, Question
+    from claude_harness.protocol.questions import Answers, Question
 
 
 class SessionQuestions:
@@ -44,7 +44,7 @@ class SessionQuestions:
         future = self._waiting.get(op.request_id)
         if future is None or future.done():
             return
-        from claude_harness.tools.ask_user_question.model import Answers  # loaded with the tool
+        from claude_harness.protocol.questions import Answers  # loaded with the tool
 
         if op.declined:
             future.set_result(Answers.decline())
@@ -54,7 +54,7 @@ class SessionQuestions:
     def decline_all(self) -> None:
         if not self._waiting:
             return
-        from claude_harness.tools.ask_user_question.model import Answers  # loaded with the tool
+        from claude_harness.protocol.questions import Answers  # loaded with the tool
 
         for future in list(self._waiting.values()):
             if not future.done():

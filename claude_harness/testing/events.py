@@ -11,14 +11,15 @@ import json
 import math
 from typing import Any
 
+from claude_harness.api.token_estimate import estimate_text_tokens
 from claude_harness.testing.script import Block, Turn
 
 SseEvent = tuple[str, dict[str, Any]]
 
 
 def estimate_tokens(text: str) -> int:
-    """The crude estimate used everywhere in the mock: one token per four characters."""
-    return max(1, len(text) // 4) if text else 0
+    """The mock's count of a text: the harness's own estimate, at least one token for any text."""
+    return max(1, estimate_text_tokens(text)) if text else 0
 
 
 def split_chunks(text: str, chunk_size: int, min_pieces: int = 3) -> list[str]:

@@ -31,11 +31,6 @@ if TYPE_CHECKING:
 # Paths
 
 
-def expand_path(file_path: str) -> str:
-    """`~` expanded and `..`/`.` folded, symlinks left alone (what hooks and rules should see)."""
-    return os.path.normpath(os.path.expanduser(file_path))
-
-
 def require_absolute(file_path: str) -> str:
     """The normalised absolute path, or a ToolError: a relative path is ambiguous for the model,
     whose idea of the working directory may differ from the shell's."""

@@ -30,7 +30,6 @@ from pydantic import BaseModel, ValidationError
 
 from claude_harness.permissions.classifier import classify
 from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.edit_choice import offers_session_edits
 from claude_harness.protocol.events import (
@@ -42,6 +41,7 @@ from claude_harness.protocol.events import (
     ToolProgress,
 )
 from claude_harness.protocol.messages import INTERRUPTED_MESSAGE
+from claude_harness.protocol.permission_data import PermissionDecision
 from claude_harness.protocol.progress import as_progress
 from claude_harness.protocol.tool import ContextModifier, Tool, ToolContent, ToolError, ToolResult
 from claude_harness.tools.budget import persist_large_result

@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import cache
 
 from claude_harness.permissions.resolver import tool_denied_entirely
-from claude_harness.permissions.types import PermissionContext
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.protocol.tool import Tool
 
 # (module, attribute) of every built-in tool. Feature-gated tools are appended conditionally

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from claude_harness.protocol.events import PermissionRequest
     from claude_harness.protocol.ops import Op
     from claude_harness.protocol.view import SessionView
-    from claude_harness.tui.daily_dock import DailyDock
+    from claude_harness.tui.daily_dock import PickerDock
     from claude_harness.tui.link import SessionLink
     from claude_harness.tui.router import TurnRenderer
     from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
@@ -425,7 +425,7 @@ class HarnessApp(App[None]):
     # ── the daily loop: Ctrl+B, Alt+P, Ctrl+R, Ctrl+G, Ctrl+V (tui/daily_dock.py) ──────────
 
     @property
-    def dock(self) -> DailyDock | None:
+    def dock(self) -> PickerDock | None:
         """Where pickers and questions show, once the session is ready."""
         return self.link.dock if self.link is not None else None
 

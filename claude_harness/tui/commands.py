@@ -53,7 +53,7 @@ class Host(Protocol):
     def toggle_todos(self) -> None: ...
 
     @property
-    def dock(self) -> Any: ...  # tui/daily_dock.DailyDock once the session is ready
+    def dock(self) -> Any: ...  # tui/daily_dock.PickerDock once the session is ready
 
 
 Action = Callable[[Host, str], Awaitable[None]]

@@ -1,6 +1,5 @@
-"""The app's side of the daily loop (issue 18): the pickers and prompts that take the input's
-place (rewind, AskUserQuestion, /tasks, /model, /output-style, `#` memory, Ctrl+R), and what the
-session's answers to them look like.
+"""The app's pickers and prompts that take the input's place (rewind, AskUserQuestion, /tasks,
+/model, /output-style, `#` memory, Ctrl+R), and what the session's answers to them look like.
 
 The dock sits just above the prompt (the link mounts it once the session is ready: nothing here
 is on the first paint's path). What it shows is mounted inside it, so their messages
@@ -21,7 +20,7 @@ from textual.widget import Widget
 from claude_harness.previews import window_label
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import (
-    DAILY_EVENTS,
+    SELF_DRAWN_EVENTS,
     ContextMeasured,
     ModelsListed,
     OutputStylesListed,
@@ -38,15 +37,15 @@ from claude_harness.tui.widgets.choice_list import ChoiceList, Row
 from claude_harness.tui.widgets.history_search import HistorySearch
 from claude_harness.tui.widgets.rewind_picker import RewindPicker
 
-EVENTS = DAILY_EVENTS
+EVENTS = SELF_DRAWN_EVENTS
 DOUBLE_ESCAPE_SECONDS = 0.8
 MEMORY_ROWS = (Row("project", "Project memory", "./CLAUDE.md: shared with this repository"),
                Row("user", "User memory", "~/.claude/CLAUDE.md: every project of yours"))
 
 
-class DailyDock(Vertical):
+class PickerDock(Vertical):
     DEFAULT_CSS = """
-    DailyDock { height: auto; }
+    PickerDock { height: auto; }
     """
 
     def __init__(self) -> None:
@@ -197,7 +196,7 @@ class DailyDock(Vertical):
             self.host.prompt.set_text(event.prompt_text)
 
     async def _ask_questions(self, event: QuestionsAsked) -> None:
-        from claude_harness.tools.ask_user_question.model import Question  # on the first ask
+        from claude_harness.protocol.questions import Question  # on the first ask
         from claude_harness.tui.widgets.ask_user_question import AskUserQuestionPrompt
 
         prompt = AskUserQuestionPrompt([Question.model_validate(q) for q in event.questions])

@@ -50,7 +50,7 @@ from claude_harness.protocol.view import SessionView
 from claude_harness.terminal_safety import strip_unsafe
 from claude_harness.tui import commands
 from claude_harness.tui.daily_dock import EVENTS as DOCK_EVENTS
-from claude_harness.tui.daily_dock import DailyDock
+from claude_harness.tui.daily_dock import PickerDock
 from claude_harness.tui.router import TurnRenderer, history_widgets
 from claude_harness.tui.widgets.notice import NoticeView
 from claude_harness.tui.widgets.todo_panel import TodoPanel
@@ -68,7 +68,7 @@ class SessionLink:
         self.session = session  # only ever used through submit() and events()
         self.view = SessionView()
         self.renderer = TurnRenderer(app.conversation)
-        self.dock = DailyDock()  # pickers and questions, in place of the prompt
+        self.dock = PickerDock()  # pickers and questions, in place of the prompt
         app.query_one("#input-area").mount(self.dock, before=app.prompt)
         self.questions: Any = None  # a WidgetElicitationHandler, from the first question on
         self._asking: dict[str, Worker[None]] = {}  # request id -> the worker showing its form

@@ -13,22 +13,18 @@ one scan of its text, so the cost is one regular-expression search per new line.
 
 from __future__ import annotations
 
-import re
-
 from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from claude_harness.terminal_safety import strip_unsafe
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from claude_harness.terminal_safety import CONTROL_CHARACTER_OR_CR, strip_unsafe
 
 
 class TerminalSafeFilter(LineFilter):
     """Remove escape sequences and control characters from the text of every segment."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if not any(_CONTROL.search(segment.text) for segment in segments):
+        if not any(CONTROL_CHARACTER_OR_CR.search(segment.text) for segment in segments):
             return segments
         return [segment if segment.control else
                 Segment(strip_unsafe(segment.text).replace("\n", " ").replace("\r", " "),

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -18,6 +17,7 @@ from claude_harness.protocol.context import (
     ToolUseOptions,
 )
 from claude_harness.protocol.events import DenialRecorded
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 from claude_harness.protocol.tool import ToolInput, ToolResult, ValidationResult, build_tool
 from claude_harness.tools.pipeline import STAGES, check_permissions_and_call_tool
 

@@ -9,7 +9,7 @@ import pytest
 
 from claude_harness.config.memory import load_memory
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 
 
 @pytest.fixture

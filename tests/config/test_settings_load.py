@@ -181,7 +181,7 @@ def test_data_dir_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
 
 def test_session_rules_are_included(env) -> None:
     from claude_harness.permissions.rules import parse_rule
-    from claude_harness.permissions.types import PermissionRule
+    from claude_harness.protocol.permission_data import PermissionRule
 
     rule = PermissionRule("session", "allow", parse_rule("Bash(make *)"))
     loaded = load_settings(env["project"], session_rules=[rule])

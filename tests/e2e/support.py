@@ -33,7 +33,7 @@ def make_engine(server: Any, proj: Path, *, mode: str = "default", allow: tuple[
     """A Session wired like bootstrap does, pointed at `server`, without reading settings."""
     from claude_harness.api.client import ApiSettings
     from claude_harness.permissions.rules import parse_rule
-    from claude_harness.permissions.types import PermissionContext, PermissionRule
+    from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
     from claude_harness.session.core import Session, SessionConfig
     from claude_harness.tools.registry import assemble_tool_pool
 

@@ -1,4 +1,4 @@
-"""Issue 17 through the real binary: the catalog at start-up, system/init's lists against what
+"""The catalog through the real binary: the catalog at start-up, system/init's lists against what
 Claude Code 2.1.332 listed for the same folders, typed commands and skills in `-p`, a plugin's
 hook, agent and MCP server, and the start-up settings (--debug, cleanupPeriodDays,
 apiKeyHelper, a project MCP server waiting for approval)."""

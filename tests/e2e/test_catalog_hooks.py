@@ -1,4 +1,4 @@
-"""Each hook event issue 17 adds, fired by the real session built by the real bootstrap, with
+"""Each hook event of the catalog, fired by the real session built by the real bootstrap, with
 real hook scripts that record their stdin: SessionStart after /clear and after a compaction,
 PostCompact, SubagentStart / SubagentStop, PostToolBatch, StopFailure, `async` hooks delivered
 on the next turn, `prompt` and `agent` hooks answered by the model, an agent definition's own

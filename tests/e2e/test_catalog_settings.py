@@ -1,4 +1,4 @@
-"""Settings and rules the session applies (issue 17): `.claude/rules` files with `paths` told
+"""Settings and rules the session applies: `.claude/rules` files with `paths` told
 to the model when a matching file is read, once; `attribution` / `includeCoAuthoredBy`;
 `autoCompactThreshold`; /doctor, /agents and /plugin reports from the session's catalog."""
 

@@ -1,4 +1,4 @@
-"""Issue 24: every settings key Claude Code 2.1.332 documents is applied or named by
+"""Every settings key Claude Code 2.1.332 documents is applied or named by
 `claude-harness doctor --json` as not supported, with the reason; and the keys a daily user
 sets, observed through the real binary or the session (respectGitignore, autoCompactEnabled /
 autoCompactWindow, availableModels, modelOverrides, fallbackModel, verbose, the managed

@@ -106,8 +106,8 @@ async def test_cache_prefix_is_stable_over_thirty_turns(project: Path, api: Any,
 
 
 async def test_a_deferred_tool_called_directly_runs(project: Path, api: Any) -> None:
-    """Announced by name only (deferred), NotebookEdit still runs when called before ToolSearch
-    (issue 22), as a deferred MCP tool does."""
+    """Announced by name only (deferred), NotebookEdit still runs when called before ToolSearch,
+    as a deferred MCP tool does."""
     nb = project / "x.ipynb"
     nb.write_text(json.dumps({"cells": [{"cell_type": "code", "id": "a", "metadata": {},
                                          "source": "x", "outputs": [], "execution_count": None}],

@@ -1,4 +1,5 @@
-"""Issue 18 through the real binary in `-p`: `/context` answered locally in Markdown (as Claude
+"""/context and pickers through the real binary in `-p`: `/context` answered locally in Markdown
+(as Claude
 Code does), `--fork-session` continuing a conversation under a new id, and the output style
 from the settings in the system prompt."""
 

@@ -1,4 +1,4 @@
-"""Issue 18's daily loop through the session's ops and events, with the real SDK against the
+"""Rewind and pickers through the session's ops and events, with the real SDK against the
 scripted server: steering mid-turn, background commands (Ctrl+B, /tasks, the model told when
 one ends), AskUserQuestion answered by a front end, `@` mentions, /context, output styles,
 /model's table, /rename, `#` memory notes and the status line command."""

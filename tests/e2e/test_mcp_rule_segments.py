@@ -1,5 +1,5 @@
 """Rule names match whole segments, with real MCP servers (the `mcp` SDK) through the real
-binary (issue 21): an allow on `mcp__docs` gives nothing to a server named `docs__admin` (it is
+binary: an allow on `mcp__docs` gives nothing to a server named `docs__admin` (it is
 refused at load), and a tool whose own name contains `__` is matched as that server's tool."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Everyday searching still flows under protective rules (issue 21), through the real binary,
+"""Everyday searching still flows under protective rules, through the real binary,
 the scripted server and real ripgrep: a Grep or Glob over the whole project under a `Read`
 deny or ask rule runs without a prompt, and what the rules protect never comes back."""
 

@@ -1,4 +1,4 @@
-"""A sub-agent never has more than its parent (issue 21), through the real bootstrap, session
+"""A sub-agent never has more than its parent, through the real bootstrap, session
 and scripted server: the parent's plan or dontAsk mode, its missing bypass, and the tools its
 deny rules removed hold for a child whatever the child's definition says. Each child's call is
 a real tool call; what it would have made is looked for on disk."""

@@ -1,4 +1,4 @@
-"""WebFetch is decided on where the request goes (issue 21), through the real binary: a local
+"""WebFetch is decided on where the request goes, through the real binary: a local
 HTTP server started here records every request it gets, the scripted server plays the model,
 and each address spelling of the local machine must not reach it.
 

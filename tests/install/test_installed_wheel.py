@@ -94,7 +94,7 @@ def test_the_code_paths_that_open_data_files_work_installed(outside: Path) -> No
     names = shipped_themes()
     out = installed_python(
         "from pathlib import Path\n"
-        "from claude_harness.permissions.types import PermissionContext\n"
+        "from claude_harness.protocol.permission_data import PermissionContext\n"
         "from claude_harness.tools.registry import assemble_tool_pool\n"
         "from claude_harness.tui.themes import load_themes\n"
         "from claude_harness.plain.theme import load_theme\n"

@@ -10,7 +10,6 @@ from typing import Any
 
 from claude_harness.mcp.config import McpServerConfig
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -18,6 +17,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 from claude_harness.protocol.tool import Tool
 from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
 

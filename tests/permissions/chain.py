@@ -19,7 +19,6 @@ from pathlib import Path
 
 from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.types import PermissionContext, PermissionDecision
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -27,6 +26,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext, PermissionDecision
 from claude_harness.tools.registry import assemble_tool_pool
 from tests.permissions.corpus.configs import CONFIGS
 

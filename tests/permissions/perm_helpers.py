@@ -5,11 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionMode, PermissionRule
+from claude_harness.protocol.permission_data import (
+    PermissionContext,
+    PermissionMode,
+    PermissionRule,
+)
 
 CORPUS_ALLOW = ("Bash(git *)", "Bash(ls *)", "Bash(echo *)", "Bash(find *)", "Bash(sed -n *)",
                 "Bash(grep *)")
-# The broad prefix rules of issue 12 ("default with broad prefix rules").
+# The broad prefix rules ("default with broad prefix rules").
 BROAD = ("Bash(git *)", "Bash(npm run *)", "Bash(ls *)", "Bash(cat *)", "Bash(echo *)",
          "Bash(find *)", "Bash(python -m pytest *)", "Bash(sed -n *)", "Bash(grep *)")
 

@@ -17,7 +17,6 @@ import pytest
 
 from claude_harness.permissions.paths import folder_folds_case, on_disk_spelling
 from claude_harness.permissions.rules import match_path_rule, parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -25,6 +24,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 from claude_harness.tools.edit import TOOL as EDIT
 from claude_harness.tools.file_common import target_path
 from claude_harness.tools.glob.tool import TOOL as GLOB

@@ -27,7 +27,7 @@ from claude_harness.permissions.bash.args import Arg
 from claude_harness.permissions.bash.effects import Invocation
 from claude_harness.permissions.bash.git_worktree import worktree_writes
 from claude_harness.permissions.resolver import resolve_permission
-from claude_harness.permissions.types import PermissionContext, PermissionMode
+from claude_harness.protocol.permission_data import PermissionContext, PermissionMode
 from claude_harness.tools.edit import TOOL as EDIT
 from claude_harness.tools.notebook_edit import TOOL as NOTEBOOK_EDIT
 from claude_harness.tools.write import TOOL as WRITE

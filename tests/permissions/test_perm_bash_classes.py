@@ -1,4 +1,4 @@
-"""Each class of Bash bypass from issue 12, decided by the product's chain (the resolver).
+"""Each class of Bash bypass in the corpus, decided by the product's chain (the resolver).
 
 One test per class, with several spellings each: the fix is for the class, so a new spelling
 of the same trick must fall into it too. Every decision goes through `resolve_permission` with

@@ -10,7 +10,6 @@ import pytest
 
 from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.resolver import resolve_permission, tool_denied_entirely
-from claude_harness.permissions.types import PermissionContext, PermissionDecision
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -18,6 +17,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext, PermissionDecision
 from claude_harness.protocol.tool import ToolInput, ToolResult, build_tool
 from claude_harness.tools.bash import TOOL as BASH
 from claude_harness.tools.edit import TOOL as EDIT
@@ -295,7 +295,7 @@ async def test_mcp_read_only_hint_is_not_consent(proj: Path) -> None:
 
 
 async def test_grep_over_a_tree_with_a_denied_file_runs(proj: Path) -> None:
-    """Issue 21: the search runs unprompted and leaves the file out (tests/e2e/
+    """The search runs unprompted and leaves the file out (tests/e2e/
     test_search_protected.py proves the leaving out)."""
     from claude_harness.permissions.resolver import is_read_denied
     from claude_harness.tools.grep import TOOL as GREP

@@ -17,7 +17,7 @@ from claude_harness.permissions.rules import (
     split_rules,
     tool_matches,
 )
-from claude_harness.permissions.types import PermissionRule, RuleValue
+from claude_harness.protocol.permission_data import PermissionRule, RuleValue
 
 
 def rule(text: str, behavior: str = "allow", root: Path | None = None) -> PermissionRule:

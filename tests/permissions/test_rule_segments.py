@@ -1,4 +1,4 @@
-"""Rule names match whole segments (issue 21): `mcp__docs` means the server `docs` exactly.
+"""Rule names match whole segments: `mcp__docs` means the server `docs` exactly.
 
 The matcher reads `mcp__<server>__<tool>` as a (server, tool) pair; a server whose name could
 alias another's (`docs__admin`, `docs..admin` once sanitised, `docs_`) is refused at config

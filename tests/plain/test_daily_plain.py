@@ -1,4 +1,4 @@
-"""Issue 18 in the plain REPL: numbered pickers and prompts over pipes (AskUserQuestion, `#`
+"""Pickers in the plain REPL: numbered pickers and prompts over pipes (AskUserQuestion, `#`
 memory, /model, /output-style, /context, /rewind, /resume search), and the keys through the
 real binary in tmux (Esc Esc, Ctrl+B, typing mid-turn to steer, Ctrl+R, the status line in the
 toolbar)."""

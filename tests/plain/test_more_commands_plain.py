@@ -1,4 +1,4 @@
-"""Issue 25's slash commands in the plain REPL: over pipes for the answers and their effects
+"""The slash commands in the plain REPL: over pipes for the answers and their effects
 (settings written, the side question kept out of the history, the diff of this session's
 edits), and in tmux for the terminal's part (/copy's OSC 52 landing in tmux's buffer)."""
 

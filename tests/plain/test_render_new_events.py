@@ -1,4 +1,4 @@
-"""The REPL's renderer for issue 14's events and for hostile text, printing into a StringIO as a
+"""The REPL's renderer for thinking events and for hostile text, printing into a StringIO as a
 pipe would (and as a terminal would, where the live area matters)."""
 
 from __future__ import annotations

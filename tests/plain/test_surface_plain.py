@@ -1,4 +1,4 @@
-"""Issue 25's surface in the real `claude-harness --plain` in tmux against the scripted server:
+"""The surface in the real `claude-harness --plain` in tmux against the scripted server:
 the first prompt on the command line, text typed as people type it, searches that show what
 is typed, and the small things that read as bugs."""
 

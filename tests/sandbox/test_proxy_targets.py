@@ -1,4 +1,4 @@
-"""The sandbox's proxy decides on where a request goes (issue 21): canonical hosts, every IPv4
+"""The sandbox's proxy decides on where a request goes: canonical hosts, every IPv4
 spelling, the resolved address, and the `Host` header of plain HTTP.
 
 Sandboxed curl goes through the real proxy (bubblewrap, socat) to a server on the host's

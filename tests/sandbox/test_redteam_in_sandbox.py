@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.context import ToolUseContext, ToolUseOptions
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.tools.bash import TOOL
 from claude_harness.tools.pipeline import check_permissions_and_call_tool
 from tests.permissions.corpus.catalog import ADVERSARIAL

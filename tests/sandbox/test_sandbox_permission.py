@@ -12,8 +12,8 @@ import pytest
 
 from claude_harness.permissions.resolver import resolve_permission
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionDecision, PermissionRule
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionDecision, PermissionRule
 from claude_harness.tools.bash import TOOL
 from tests.sandbox.conftest import SandboxFactory, needs_bwrap
 

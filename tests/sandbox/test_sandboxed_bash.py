@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionRule
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionRule
 from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.bash import TOOL
 from tests.sandbox.conftest import SandboxFactory, needs_bwrap, needs_curl

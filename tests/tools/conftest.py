@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.protocol.context import (
     AbortSignal,
     FileStateCache,
@@ -19,6 +18,7 @@ from claude_harness.protocol.context import (
     ToolUseContext,
     ToolUseOptions,
 )
+from claude_harness.protocol.permission_data import PermissionContext
 
 
 def make_ctx(cwd: Path) -> ToolUseContext:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from claude_harness.permissions.types import PermissionContext
 from claude_harness.plain.ask import PlainQuestionAsker, parse_answer, question_lines
 from claude_harness.protocol.context import ToolUseContext, ToolUseOptions
 from claude_harness.protocol.events import DenialRecorded
+from claude_harness.protocol.permission_data import PermissionContext
+from claude_harness.protocol.questions import Question
 from claude_harness.tools.ask_user_question import NOBODY_TO_ASK, TOOL
-from claude_harness.tools.ask_user_question.model import Question
 from claude_harness.tools.pipeline import check_permissions_and_call_tool
 from tests.tools.conftest import make_ctx
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from claude_harness.permissions.rules import parse_rule
-from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 from claude_harness.tools.grep.protect import protection
 from claude_harness.tools.grep.ripgrep import find_rg
 

@@ -11,7 +11,7 @@ import pytest
 
 from claude_harness.permissions.rules import parse_rule, rule_matches, rule_suggestion
 from claude_harness.permissions.safety import internal_url_reason
-from claude_harness.permissions.types import PermissionRule
+from claude_harness.protocol.permission_data import PermissionRule
 from claude_harness.protocol.tool import ToolError
 from claude_harness.sandbox.domains import DomainPolicy
 from claude_harness.sandbox.hosts import HostError, address_class, canonical_host, ip_literal

@@ -34,7 +34,7 @@ def make_engine(server: MockApiServer | None, proj: Path, *, mode: str = "defaul
                 history: list[dict[str, Any]] | None = None, **config: Any) -> Any:
     """A session wired as bootstrap does, pointed at `server`, without reading settings files."""
     from claude_harness.api.client import ApiSettings
-    from claude_harness.permissions.types import PermissionContext
+    from claude_harness.protocol.permission_data import PermissionContext
     from claude_harness.session.core import Session, SessionConfig
 
     perm = PermissionContext(mode=mode, cwd=proj, interactive=True,  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Issue 18 in the Textual app, driven by a pilot against a real session and the scripted
+"""Pickers in the Textual app, driven by a pilot against a real session and the scripted
 server: Esc Esc and the rewind picker, AskUserQuestion's widget, Ctrl+B and /tasks, /context,
 /model and Alt+P, /output-style, Ctrl+R, Ctrl+G, `#` memory, /rename, /resume search, the status
 line command, and a resumed 2,000-message conversation."""

@@ -1,4 +1,4 @@
-"""Issue 18's keys in the installed app, in a real terminal (tmux): Esc Esc opens the rewind
+"""The keys in the installed app, in a real terminal (tmux): Esc Esc opens the rewind
 picker and restores, Ctrl+B sends a running command to the background, and the status line
 command's output shows at the bottom with its colours."""
 

@@ -1,4 +1,4 @@
-"""Issue 16's MCP features in the app, with real MCP servers over stdio: a server's question as
+"""The MCP features in the app, with real MCP servers over stdio: a server's question as
 a form in place of the input, prompts as slash commands, tools a server adds mid-session, a
 direct call to a deferred tool, /add-dir reaching the servers' roots.
 
@@ -31,7 +31,7 @@ def mcp_engine(server: Any, project: Path, servers: list[Any],
     from claude_harness.api.client import ApiSettings
     from claude_harness.mcp import McpManager
     from claude_harness.permissions.rules import parse_rule
-    from claude_harness.permissions.types import PermissionContext, PermissionRule
+    from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
     from claude_harness.session.core import Session, SessionConfig
     from claude_harness.tools.registry import assemble_tool_pool
 

@@ -1,4 +1,4 @@
-"""Issue 25's slash commands in the installed app, in a real terminal (tmux): what each shows
+"""The slash commands in the installed app, in a real terminal (tmux): what each shows
 and what it changes (the user settings, the next request the scripted server receives, the
 clipboard tmux keeps from OSC 52, the prompt history)."""
 

@@ -1,4 +1,4 @@
-"""Issue 24: the `theme` key of the settings files is the theme the app starts in (the most
+"""The `theme` key of the settings files is the theme the app starts in (the most
 specific file wins), as in Claude Code; `/theme` still changes it."""
 
 from __future__ import annotations

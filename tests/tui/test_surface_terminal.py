@@ -1,4 +1,4 @@
-"""Issue 25's surface in the installed app, in a real terminal (tmux) against the scripted
+"""The surface in the installed app, in a real terminal (tmux) against the scripted
 server: the first prompt on the command line (and piped with it), text typed as people type
 it (grapheme clusters kept whole), what is typed into searches shown as it is typed."""
 

@@ -1,4 +1,4 @@
-"""Issue 14 in the app: thinking blocks with their timer, redacted thinking, server tool lines,
+"""Thinking in the app: thinking blocks with their timer, redacted thinking, server tool lines,
 stop notices, /effort and Alt+T, and a resumed conversation with thinking and a meta message.
 
 The real app and session against the scripted server; what the requests carry is read from

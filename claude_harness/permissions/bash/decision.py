@@ -70,7 +70,11 @@ from claude_harness.permissions.safety import (
     pattern_protected_reason,
     protected_reason,
 )
-from claude_harness.permissions.types import PermissionContext, PermissionDecision, PermissionRule
+from claude_harness.protocol.permission_data import (
+    PermissionContext,
+    PermissionDecision,
+    PermissionRule,
+)
 
 ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"})
 _PSEUDO_FILES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",

@@ -57,9 +57,6 @@ def process_specific(path: Path) -> bool:
         len(parts) == 5 and parts[3] == "fd" and parts[4].isdigit())
 
 
-STDIN_NAMES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
-
-
 @dataclass(frozen=True)
 class Scope:
     """What a handler needs to know beyond its argv."""

@@ -320,10 +320,6 @@ class AwkProgram:
     dynamic_command: bool = False  # it runs a command built at run time
 
 
-def awk_program_problems(program: str) -> list[str]:
-    return read_awk_program(program).problems
-
-
 def read_awk_program(program: str) -> AwkProgram:
     """What in an awk program reaches outside: commands, pipes, output files, files read."""
     out = AwkProgram()

@@ -13,8 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionDecision
+from claude_harness.protocol.questions import (
+    INPUT_SCHEMA,
+    Answers,
+    AskUserQuestionInput,
+    Question,
+)
 from claude_harness.protocol.tool import (
     VALID,
     Progress,
@@ -23,12 +29,6 @@ from claude_harness.protocol.tool import (
     ValidationResult,
     build_tool,
     load_prompt,
-)
-from claude_harness.tools.ask_user_question.model import (
-    INPUT_SCHEMA,
-    Answers,
-    AskUserQuestionInput,
-    Question,
 )
 
 NOBODY_TO_ASK = (

@@ -20,7 +20,7 @@ from typing import AnyStr
 
 from claude_harness.permissions.paths import comparable, folder_folds_case
 from claude_harness.permissions.rules import rule_matches, tool_matches
-from claude_harness.permissions.types import PermissionContext, PermissionRule
+from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
 
 _GLOB_SPECIAL = frozenset("\\[]{}")
 

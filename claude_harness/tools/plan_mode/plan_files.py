@@ -10,6 +10,8 @@ import re
 import time
 from pathlib import Path
 
+from claude_harness.fsutil.atomic import atomic_write_text
+
 _state: dict[str, Path | None] = {"folder": None}
 
 
@@ -41,7 +43,7 @@ def save_plan(plan: str) -> Path | None:
     path = folder / f"{_slug(plan)}.md"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(plan if plan.endswith("\n") else plan + "\n", encoding="utf-8")
+        atomic_write_text(path, plan if plan.endswith("\n") else plan + "\n")
     except OSError:
         return None
     return path

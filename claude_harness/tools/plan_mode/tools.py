@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import Field
 
-from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionDecision
 from claude_harness.protocol.tool import (
     VALID,
     Progress,

@@ -8,14 +8,13 @@ it with NotebookEdit) and what running it printed.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from claude_harness.protocol.tool import ToolError
+from claude_harness.terminal_safety import strip_unsafe
 
 MAX_NOTEBOOK_BYTES = 50 << 20
 MAX_OUTPUT_TEXT = 10_000  # per output, so one huge print does not crowd out the code
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 def _text(value: Any) -> str:
@@ -47,7 +46,7 @@ def _render_output(output: dict[str, Any]) -> str:
             text += ("\n" if text else "") + f"[{', '.join(others)} output not shown]"
         return _clip(text)
     if kind == "error":
-        trace = _ANSI.sub("", "\n".join(_text(t) for t in output.get("traceback") or []))
+        trace = strip_unsafe("\n".join(_text(t) for t in output.get("traceback") or []))
         head = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
         return _clip(trace if trace else head)
     return ""

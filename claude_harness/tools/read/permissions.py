@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionDecision
 from claude_harness.tools.budget import tool_results_dir
 
 

@@ -9,7 +9,6 @@ character budget, and so touches only as much of a 200 MB file as it shows.
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass
 
 from claude_harness.tools.file_common import TextEncoding
@@ -197,7 +196,3 @@ def _human_size(n: int) -> str:
             return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{n} bytes"
-
-
-def file_size_of(fd: int) -> int:
-    return os.fstat(fd).st_size

@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import Field
 
 from claude_harness.permissions.rules import allow_rules
-from claude_harness.permissions.types import PermissionDecision
 from claude_harness.protocol.context import ToolUseContext
+from claude_harness.protocol.permission_data import PermissionDecision
 from claude_harness.protocol.tool import (
     VALID,
     Progress,

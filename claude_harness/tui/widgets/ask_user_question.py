@@ -23,7 +23,7 @@ from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from claude_harness.tools.ask_user_question.model import (
+from claude_harness.protocol.questions import (
     MAX_HEADER_CHARS,
     OTHER,
     Answers,

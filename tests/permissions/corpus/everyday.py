@@ -6,7 +6,7 @@ The names refer to the sandbox fixture's project (README.md, src/, data.json, lo
 
 from __future__ import annotations
 
-# the false positives issue 12 lists: each of these asked once
+# the false positives everyday use hits: each of these asked once
 ISSUE_FALSE_POSITIVES = [
     "echo $?", "echo $HOME", 'echo "$PWD"', "printenv HOME", 'basename "$PWD"', "echo $(date)",
     "python --version", "node --version", "git --version", "git log --follow -- README.md",
@@ -131,7 +131,7 @@ ENV_AND_SYSTEM = [
     "cd src && pwd && cd .. && pwd",
 ]
 
-# issue 21: git in the project (whose .git/config names a hooks dir, an include and an
+# git in the project (whose .git/config names a hooks dir, an include and an
 # upload-pack) and in a sub-folder, patches of normal files, objects named by their path
 GIT_IN_A_CONFIGURED_REPO = [
     "git -C src log --oneline -3", "git -C src status --short", "git -C tests diff --stat",

@@ -1,5 +1,5 @@
 """The original bypass corpus (research section 3.2), kept as it was except for the few
-entries issue 12 declares harmless (an expansion whose inner command is read-only, `env ls`,
+entries the corpus declares harmless (an expansion whose inner command is read-only, `env ls`,
 `exec ls`, quoting games around read-only programs): those now run unprompted.
 """
 
