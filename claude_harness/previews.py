@@ -50,8 +50,6 @@ def header_argument(name: str, inp: dict[str, Any], key_argument: str = "",
                     width: int = 120) -> str:
     """The one argument that identifies a call in its header line."""
     value = key_argument
-    if not value and presentation_of(name).result_view == "checklist":
-        return ""  # the checklist itself is the preview
     if not value:
         for key in ("command", "file_path", "path", "pattern", "notebook_path", "url", "query",
                     "description", "bash_id", "shell_id"):
