@@ -62,18 +62,10 @@ def diff_text(lines: list[str], indent: str = "    ") -> Text:
 
 
 def edit_diff_lines(inp: dict[str, Any]) -> list[str] | None:
-    """The diff an Edit (or each MultiEdit step) makes, from the call's input alone."""
+    """The diff a replaced passage makes, from the call's input alone."""
     path = str(inp.get("file_path", ""))
     if isinstance(inp.get("old_string"), str) and isinstance(inp.get("new_string"), str):
         return unified_diff(path, inp["old_string"], inp["new_string"])
-    edits = inp.get("edits")
-    if isinstance(edits, list):
-        lines: list[str] = []
-        for edit in edits:
-            if isinstance(edit, dict):
-                lines += unified_diff(path, str(edit.get("old_string", "")),
-                                      str(edit.get("new_string", "")))
-        return lines[:DIFF_LINES]
     return None
 
 
