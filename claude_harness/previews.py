@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claude_harness.bounded_diff import unified_lines
 from claude_harness.protocol.progress import (
@@ -18,6 +17,13 @@ from claude_harness.protocol.progress import (
     MessageProgress,
     OutputProgress,
 )
+from claude_harness.terminal_text import show_controls
+from claude_harness.tools.elapsed import format_elapsed
+
+if TYPE_CHECKING:
+    from claude_harness.protocol.tool import ToolPresentation
+
+__all__ = ["format_elapsed"]  # where the front ends import it from
 
 PREVIEW_LINES = 5
 EXPANDED_LINES = 400
@@ -44,8 +50,6 @@ def header_argument(name: str, inp: dict[str, Any], key_argument: str = "",
                     width: int = 120) -> str:
     """The one argument that identifies a call in its header line."""
     value = key_argument
-    if not value and name == "TodoWrite":
-        return ""  # the checklist itself is the preview
     if not value:
         for key in ("command", "file_path", "path", "pattern", "notebook_path", "url", "query",
                     "description", "bash_id", "shell_id"):
@@ -56,39 +60,59 @@ def header_argument(name: str, inp: dict[str, Any], key_argument: str = "",
     return value if len(value) <= width else value[: width - 1] + "…"
 
 
-def edit_diff(inp: dict[str, Any]) -> list[str]:
-    """A unified diff of an Edit's old_string → new_string (what the change does), bounded
-    in time like every preview diff (a huge old_string gets the summary line)."""
-    return unified_lines(str(inp.get("old_string", "")), str(inp.get("new_string", "")),
-                         context=1).lines
+def presentation_of(name: str) -> ToolPresentation:
+    """What the tool called `name` declares about its presentation; the defaults for an MCP
+    tool or one this process does not know."""
+    from claude_harness.protocol.tool import DEFAULT_PRESENTATION  # not before the first paint
+    from claude_harness.tools.registry import find_base_tool
+
+    tool = find_base_tool(name)
+    return tool.presentation if tool is not None else DEFAULT_PRESENTATION
 
 
-MAX_DIFF_FILE = 16_000_000  # a bigger file is not read for a preview at all
+MAX_APPROVAL_LINES = 14
+
+
+def approval_title(name: str) -> str:
+    return presentation_of(name).permission_title(name)
+
+
+def approval_lines(name: str, inp: dict[str, Any], preview: str | None,
+                   diff: list[str] | None = None, pending: bool = False) -> list[str]:
+    """The exact thing the user approves, the same in every front end: the preview the
+    checker sent, the change against the file on disk (`diff`, once built; `pending` while it
+    is being built), else what the tool says from its input alone, else the input itself.
+    Control characters are written out (a command must not hide behind them); cut to
+    MAX_APPROVAL_LINES."""
+    path = str(inp.get("file_path", ""))
+    if preview:
+        lines = preview.rstrip("\n").splitlines()
+    elif diff is not None:
+        lines = [path, *diff]
+    elif pending:
+        lines = [path, "(working out the change…)"]
+    elif (declared := presentation_of(name).approval_lines) is not None:
+        lines = declared(inp)
+    else:
+        lines = format_input(inp).splitlines()
+    lines = [show_controls(line) for line in lines]
+    if len(lines) > MAX_APPROVAL_LINES:
+        extra = len(lines) - MAX_APPROVAL_LINES
+        lines = [*lines[:MAX_APPROVAL_LINES], f"… +{extra} more lines"]
+    return lines
+
+
+def needs_file_diff(name: str, inp: dict[str, Any], preview: str | None) -> bool:
+    """The tool diffs the call against the file on disk (built off the event loop)."""
+    return not preview and presentation_of(name).file_change is not None
 
 
 def file_change_texts(name: str, inp: dict[str, Any]) -> tuple[str, str] | None:
-    """The file as it is now and as an Edit or Write would leave it; None when it cannot be
-    read or the edit cannot be located verbatim (the tool may still match tolerantly).
-
-    Reading is quick (bounded by MAX_DIFF_FILE), so callers do it at once, before the tool can
-    touch the file; the diff itself (`change_diff`) may take longer and runs off the event loop.
-    """
-    path = inp.get("file_path")
-    if name not in ("Edit", "Write") or not isinstance(path, str):
-        return None
-    try:
-        file = Path(path)
-        if not file.is_file() or file.stat().st_size > MAX_DIFF_FILE:
-            return None
-        old_text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if name == "Write":
-        return old_text, str(inp.get("content", ""))
-    old, new = str(inp.get("old_string", "")), str(inp.get("new_string", ""))
-    if not old or old not in old_text:
-        return None
-    return old_text, old_text.replace(old, new, -1 if inp.get("replace_all") else 1)
+    """The file as it is now and as the call would leave it, as the tool declares; None when
+    it cannot say. Reading is quick, so callers do it at once, before the tool can touch the
+    file; the diff itself (`change_diff`) may take longer and runs off the event loop."""
+    declared = presentation_of(name).file_change
+    return declared(inp) if declared is not None else None
 
 
 def change_diff(texts: tuple[str, str] | None) -> list[str] | None:
@@ -100,20 +124,22 @@ def change_diff(texts: tuple[str, str] | None) -> list[str] | None:
 
 
 def file_change_diff(name: str, inp: dict[str, Any]) -> list[str] | None:
-    """The change an Edit or Write would make to the file as it is now, with context lines.
-
-    Called before the tool runs (permission prompt, ToolStart). It may take up to the diff's
-    deadline: on an event loop, use `file_change_diff_async`.
-    """
+    """The change the call would make to the file as it is now, with context lines. It may
+    take up to the diff's deadline: on an event loop, use `file_change_diff_async`."""
     return change_diff(file_change_texts(name, inp))
 
 
 async def file_change_diff_async(name: str, inp: dict[str, Any]) -> list[str] | None:
     """`file_change_diff` with the file read now and the diff built in a worker thread, so the
-    event loop (keystrokes, the screen) never waits on it."""
+    event loop (keystrokes, the screen) never waits on it. Both front ends call this."""
     import asyncio
 
     return await asyncio.to_thread(change_diff, file_change_texts(name, inp))
+
+
+def result_summary(name: str, inp: dict[str, Any], text: str) -> str | None:
+    declared = presentation_of(name).result_summary
+    return declared(inp, text) if declared is not None else None
 
 
 def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, Any]],
@@ -124,14 +150,13 @@ def result_lines(name: str, inp: dict[str, Any], content: str | list[dict[str, A
         return strip_error_wrapper(text).splitlines() or ["(error)"]
     if diff:
         return diff
-    if name == "Edit" and "old_string" in inp:
-        return edit_diff(inp) or text.splitlines()
-    if name == "Write" and isinstance(inp.get("content"), str):
-        body = inp["content"].splitlines()
-        return [f"+ {ln}" for ln in body] or ["(empty file)"]
-    if name == "Read":
-        count = len(text.splitlines())
-        return [f"Read {count} lines"] + text.splitlines()
+    view = presentation_of(name).result_view
+    declared = presentation_of(name).approval_lines
+    if view in ("diff", "content") and declared is not None:
+        change = declared(inp)[1:]  # past the path line
+        return change or (text.splitlines() if view == "diff" else ["(empty file)"])
+    if view == "summary":
+        return [result_summary(name, inp, text) or "", *text.splitlines()]
     return text.splitlines() or ["(no output)"]
 
 
@@ -181,13 +206,6 @@ def agent_step_line(step: dict[str, Any]) -> str:
 def format_input(inp: dict[str, Any]) -> str:
     """The full input, for the expanded (Ctrl+O) view."""
     return json.dumps(inp, indent=2, ensure_ascii=False, default=str)
-
-
-def format_elapsed(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}m{secs:02d}s"
 
 
 def ago(created: float, now: float | None = None) -> str:

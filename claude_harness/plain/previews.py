@@ -13,13 +13,15 @@ from rich.text import Text
 
 from claude_harness.bounded_diff import unified_lines
 from claude_harness.previews import (
+    approval_lines,
     content_text,
     header_argument,
+    presentation_of,
     progress_text,
+    result_summary,
     strip_error_wrapper,
 )
 from claude_harness.terminal_safety import strip_unsafe
-from claude_harness.terminal_text import show_controls
 
 PREVIEW_LINES = 4
 DIFF_LINES = 40
@@ -60,18 +62,10 @@ def diff_text(lines: list[str], indent: str = "    ") -> Text:
 
 
 def edit_diff_lines(inp: dict[str, Any]) -> list[str] | None:
-    """The diff an Edit (or each MultiEdit step) makes, from the call's input alone."""
+    """The diff a replaced passage makes, from the call's input alone."""
     path = str(inp.get("file_path", ""))
     if isinstance(inp.get("old_string"), str) and isinstance(inp.get("new_string"), str):
         return unified_diff(path, inp["old_string"], inp["new_string"])
-    edits = inp.get("edits")
-    if isinstance(edits, list):
-        lines: list[str] = []
-        for edit in edits:
-            if isinstance(edit, dict):
-                lines += unified_diff(path, str(edit.get("old_string", "")),
-                                      str(edit.get("new_string", "")))
-        return lines[:DIFF_LINES]
     return None
 
 
@@ -94,27 +88,23 @@ def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str,
             lead = f"  {branch} " if i == 0 else "    "
             text.append(lead + ("Error: " if i == 0 else "") + line + "\n", style="ch.error")
         return text
-    diff = edit_diff_lines(inp) if name in ("Edit", "MultiEdit") else None
+    presentation = presentation_of(name)
+    summary = result_summary(name, inp, body)
+    diff = edit_diff_lines(inp) if presentation.result_view == "diff" else None
     if diff is not None:
-        added = sum(1 for line in diff if line.startswith("+"))
-        removed = sum(1 for line in diff if line.startswith("-"))
-        text.append(f"  {branch} Updated {inp.get('file_path', '')}: "
-                    f"{added} line(s) added, {removed} removed\n", style="ch.dim")
+        text.append(f"  {branch} {summary or ''}\n", style="ch.dim")
         text.append_text(diff_text(diff))
         return text
-    if name == "Write" and isinstance(inp.get("content"), str):
-        count = len(inp["content"].splitlines())
-        text.append(f"  {branch} Wrote {count} line(s) to {inp.get('file_path', '')}\n",
-                    style="ch.dim")
+    if presentation.result_view == "content" and isinstance(inp.get("content"), str):
+        text.append(f"  {branch} {summary or ''}\n", style="ch.dim")
         for line in short_preview(inp["content"]):
             text.append(f"    {line}\n", style="ch.diff.add")
         return text
-    if name == "TodoWrite" and isinstance(inp.get("todos"), list):
+    if presentation.result_view == "checklist" and isinstance(inp.get("todos"), list):
         text.append_text(todo_lines(inp["todos"], f"  {branch} "))
         return text
-    if name == "Read":
-        count = len(body.splitlines())
-        text.append(f"  {branch} Read {count} line(s)\n", style="ch.dim")
+    if presentation.result_view == "summary":
+        text.append(f"  {branch} {summary or ''}\n", style="ch.dim")
         return text
     for i, line in enumerate(short_preview(body)):
         lead = f"  {branch} " if i == 0 else "    "
@@ -122,26 +112,11 @@ def result_preview(name: str, inp: dict[str, Any], content: str | list[dict[str,
     return text
 
 
-def permission_body(tool_name: str, inp: dict[str, Any], preview: str | None) -> list[str]:
-    """The exact thing being approved: the full command, the diff, or the file being written
-    (control characters written out as `\\xNN`: a command must not hide behind them)."""
-    return [show_controls(line) for line in _permission_lines(tool_name, inp, preview)]
-
-
-def _permission_lines(tool_name: str, inp: dict[str, Any], preview: str | None) -> list[str]:
-    if preview:
-        return preview.rstrip("\n").splitlines()
-    if isinstance(inp.get("command"), str):
-        lines = inp["command"].splitlines() or [""]
-        if isinstance(inp.get("description"), str) and inp["description"]:
-            lines.append(f"({inp['description']})")
-        return lines
-    diff = edit_diff_lines(inp) if tool_name in ("Edit", "MultiEdit") else None
-    if diff is not None:
-        return [str(inp.get("file_path", "")), *diff]
-    if tool_name == "Write" and isinstance(inp.get("content"), str):
-        return [str(inp.get("file_path", "")), *short_preview(inp["content"], 12)]
-    return [header_argument(tool_name, inp)]
+def permission_body(tool_name: str, inp: dict[str, Any], preview: str | None,
+                    diff: list[str] | None = None) -> list[str]:
+    """The exact thing being approved, as the tool presents it (the app shows the same lines):
+    the full command, the change against the file on disk (`diff`), or the input."""
+    return approval_lines(tool_name, inp, preview, diff)
 
 
 def progress_lines(data: Any) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import ANSI, FormattedText, to_formatted_text
 from rich.text import Text
 
+from claude_harness import previews as shared_previews
 from claude_harness.bootstrap import NO_KEY_HELP, StartupError, build_session, data_dir, preload_sdk
 from claude_harness.commands.mcp_prompts import prompt_rows
 from claude_harness.commands.registry import invoke
@@ -70,16 +71,6 @@ from claude_harness.protocol.ops import (
 )
 from claude_harness.protocol.view import SessionView
 from claude_harness.shutdown import ShutdownSignals, exit_code_for, stop_reason
-
-PERMISSION_TITLES = {
-    "Bash": "Bash command",
-    "Edit": "Edit file",
-    "MultiEdit": "Edit file",
-    "Write": "Write file",
-    "NotebookEdit": "Edit notebook",
-    "WebFetch": "Fetch web page",
-    "ExitPlanMode": "Ready to code? Here is the plan:",
-}
 
 
 class PlainRepl:
@@ -361,9 +352,13 @@ class PlainRepl:
         """Show the exact request, let the user pick, send the answer to the session."""
         self.out.settle()
         self.out.pause()
-        # A diff of a big edit takes a moment: built off the event loop (keys keep working).
+        # The change against the file on disk, as the app shows it; a big file's diff takes a
+        # moment: built off the event loop (keys keep working).
+        diff = None
+        if shared_previews.needs_file_diff(request.tool_name, request.input, request.preview):
+            diff = await shared_previews.file_change_diff_async(request.tool_name, request.input)
         body = await asyncio.to_thread(previews.permission_body, request.tool_name,
-                                       request.input, request.preview)
+                                       request.input, request.preview, diff)
         self.show_request(request, body)
         assert self.input is not None
         with self.keys.suspended():
@@ -391,20 +386,21 @@ class PlainRepl:
         self.out.resume()
 
     def show_request(self, request: PermissionRequest, body: list[str] | None = None) -> None:
-        title = PERMISSION_TITLES.get(request.tool_name, f"Use {request.tool_name}")
-        self.out.line(title, "ch.tool")
-        if request.tool_name == "ExitPlanMode" and request.preview:
+        presentation = shared_previews.presentation_of(request.tool_name)
+        self.out.line(presentation.permission_title(request.tool_name), "ch.tool")
+        if presentation.plan_markdown and request.preview:
             from claude_harness.plan_markdown import PlanMarkdown  # plans only
 
             emit(self.out.console, PlanMarkdown(request.preview))  # numbered as written
             return
         if body is None:
             body = previews.permission_body(request.tool_name, request.input, request.preview)
+        changes_a_file = presentation.kind == "edit"  # +/- lines are a diff, not a command
         for line in body:
             style = ""
-            if line.startswith("+") and request.tool_name != "Bash":
+            if line.startswith("+") and changes_a_file:
                 style = "ch.diff.add"
-            elif line.startswith("-") and request.tool_name != "Bash":
+            elif line.startswith("-") and changes_a_file:
                 style = "ch.diff.del"
             self.out.console.print(Text(f"  {line}", style=style))
         if request.reason:

@@ -82,6 +82,45 @@ class ToolResult:
     extra_content: list[dict[str, Any]] = field(default_factory=list)
 
 
+InputLines = Callable[[dict[str, Any]], list[str]]
+InputLabel = Callable[[dict[str, Any]], str]
+FileChange = Callable[[dict[str, Any]], "tuple[str, str] | None"]
+ResultSummary = Callable[[dict[str, Any], str], "str | None"]
+
+
+@dataclass(frozen=True)
+class ToolPresentation:
+    """How every front end shows a call of the tool, so none of them switches on tool names.
+
+    title            the permission prompt's title; None: "Use <name>"
+    kind             what the call does, for icons (ACP): read, edit, delete, move, search,
+                     execute, think, fetch, switch_mode, other
+    label            a short line saying what this call does (`Read a.py`); None: name + key
+    approval_lines   the exact thing approved, from the input alone (quick, no disk)
+    file_change      the file as it is now and as the call would leave it (read at once, before
+                     the tool runs); the front end builds the diff off its event loop
+    result_view      what the finished call shows: "output", "diff" (the change made), "content"
+                     (the text written), "checklist" (a todo list), "summary" (the summary only)
+    result_summary   the one-line summary of a finished call, from its input and output text
+    plan_markdown    the approval's preview is a plan in Markdown (shown rendered)
+    """
+
+    title: str | None = None
+    kind: str = "other"
+    label: InputLabel | None = None
+    approval_lines: InputLines | None = None
+    file_change: FileChange | None = None
+    result_view: str = "output"
+    result_summary: ResultSummary | None = None
+    plan_markdown: bool = False
+
+    def permission_title(self, name: str) -> str:
+        return self.title or f"Use {name}"
+
+
+DEFAULT_PRESENTATION = ToolPresentation()
+
+
 def _default_render(data: Any) -> ToolContent:
     if isinstance(data, str):
         return data
@@ -127,6 +166,7 @@ SAFE_DEFAULTS: dict[str, Any] = {
     "search_hint": "",
     "json_schema": None,
     "loads_when_called": False,
+    "presentation": DEFAULT_PRESENTATION,
 }
 
 
@@ -169,6 +209,8 @@ class Tool:
     # A deferred tool the model may call before ToolSearch loaded it (MCP tools: their input is
     # checked against the server's own schema, and the call counts them as loaded).
     loads_when_called: bool = False
+    # How front ends show a call (title, approval lines, result summary, kind): tool-declared.
+    presentation: ToolPresentation = DEFAULT_PRESENTATION
 
     @property
     def display_name(self) -> str:

@@ -162,7 +162,7 @@ def test_plan_mode_exit_shows_the_plan_and_approval_leaves_plan_mode(project: Pa
                          "plan")
     shown = done.stdout + done.stderr
     assert done.returncode == 0, shown
-    approval = done.stdout.partition("Here is the plan:")[2].partition("Do you want")[0]
+    approval = done.stdout.partition("start implementing it?")[2].partition("Do you want")[0]
     assert "Plan" in approval and "Add the flag" in approval, shown
     assert "Starting now." in done.stdout
     assert "Mode:         default" in done.stdout  # approving the plan left plan mode

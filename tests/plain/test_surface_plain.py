@@ -176,7 +176,7 @@ def test_dont_ask_again_for_an_edit_allows_edits_for_the_session(plain_tmux: Any
     assert "Edit(/**)" not in screen
     session.send("2")
     screen = session.wait_for("Both done.")
-    asked = [line for line in screen.splitlines() if line.strip() == "Write file"]
+    asked = [line for line in screen.splitlines() if line.strip() == "Create or overwrite file"]
     assert len(asked) == 1  # the permission title: the second write asked nothing
     session.wait_for("accept edits on (shift+tab to cycle)")
     assert notes.read_text() == "bye\n" and readme.read_text() == "# new\n"

@@ -38,6 +38,7 @@ from claude_harness.tools.agent.definitions import (
     agent_definitions,
     find_agent,
 )
+from claude_harness.tools.agent.presentation import PRESENTATION
 
 
 class AgentInput(ToolInput):
@@ -105,6 +106,7 @@ def launched_text(agent_id: str, output_file: str) -> str:
 
 TOOL = build_tool(
     name="Agent",
+    presentation=PRESENTATION,
     aliases=("Task",),
     description=load_prompt(__file__),
     input_model=AgentInput,

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from claude_harness.previews import format_elapsed
 from claude_harness.protocol.tool import ToolError
 from claude_harness.tools.bash.capture import CapturedText, StreamCapture
 from claude_harness.tools.bash.output_file import OutputFile
 from claude_harness.tools.bash.process import ShellProcess, exit_status
 from claude_harness.tools.bash.session_env import env_prelude
+from claude_harness.tools.elapsed import format_elapsed
 
 MAX_FINISHED_KEPT = 50  # finished shells remembered for a last read; older ones are forgotten
 ShellState = Literal["running", "completed", "failed", "killed", "expired"]

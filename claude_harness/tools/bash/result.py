@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from claude_harness.previews import format_elapsed
 from claude_harness.tools.bash.image import image_block
+from claude_harness.tools.elapsed import format_elapsed
 
 MAX_OUTPUT_CHARS = 30_000
 # Streams arrive already fitted to the inline limit with their own notes; the final guard only

@@ -18,6 +18,7 @@ from claude_harness.sandbox.bash import BashSandboxing, prepare_bash
 from claude_harness.tools.bash.background import REGISTRY
 from claude_harness.tools.bash.command_facts import changes_directory, write_targets
 from claude_harness.tools.bash.limits import MAX_OUTPUT_CHARS_CAP, BashLimits
+from claude_harness.tools.bash.presentation import PRESENTATION
 from claude_harness.tools.bash.result import BashRun, render_bash_run
 from claude_harness.tools.bash.run import run_foreground
 from claude_harness.tools.bash.schema import BashInput
@@ -130,6 +131,7 @@ async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> Tool
 
 TOOL = build_tool(
     name="Bash",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=BashInput,
     call=_call,

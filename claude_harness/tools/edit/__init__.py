@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from claude_harness.protocol.tool import build_tool, load_prompt
+from claude_harness.tools.edit.presentation import PRESENTATION
 from claude_harness.tools.edit.tool import EditInput, call, validate_input
 from claude_harness.tools.file_common import backfill_file_path
 
 TOOL = build_tool(
     name="Edit",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=EditInput,
     call=call,

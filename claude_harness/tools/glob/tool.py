@@ -24,6 +24,7 @@ from claude_harness.protocol.tool import (
     load_prompt,
 )
 from claude_harness.tools.glob.pattern import basename_glob, compile_glob, split_literal_prefix
+from claude_harness.tools.glob.presentation import PRESENTATION
 from claude_harness.tools.grep.ignore_files import ignore_args
 from claude_harness.tools.grep.paths import absolute, newest_first, rg_path_arg
 from claude_harness.tools.grep.protect import protection
@@ -133,6 +134,7 @@ def _backfill(inp: GlobInput, ctx: ToolUseContext) -> dict[str, Any]:
 
 TOOL = build_tool(
     name="Glob",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=GlobInput,
     call=_call,

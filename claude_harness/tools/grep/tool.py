@@ -17,6 +17,7 @@ from claude_harness.tools.grep.paths import (
     newest_first,
     rg_path_arg,
 )
+from claude_harness.tools.grep.presentation import PRESENTATION
 from claude_harness.tools.grep.protect import Protection, protection
 from claude_harness.tools.grep.ripgrep import (
     RgOutput,
@@ -160,6 +161,7 @@ def _backfill(inp: GrepInput, ctx: ToolUseContext) -> dict[str, Any]:
 
 TOOL = build_tool(
     name="Grep",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=GrepInput,
     call=_call,

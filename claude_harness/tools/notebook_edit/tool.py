@@ -44,6 +44,7 @@ from claude_harness.tools.notebook_edit.cells import (
     apply_edit,
     check_structure,
 )
+from claude_harness.tools.notebook_edit.presentation import PRESENTATION
 
 
 class NotebookEditInput(ToolInput):
@@ -139,6 +140,7 @@ async def _validate(inp: NotebookEditInput, ctx: ToolUseContext) -> ValidationRe
 
 TOOL = build_tool(
     name="NotebookEdit",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=NotebookEditInput,
     call=_call,

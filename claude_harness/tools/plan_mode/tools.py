@@ -25,6 +25,7 @@ from claude_harness.protocol.tool import (
     load_prompt,
 )
 from claude_harness.tools.plan_mode.plan_files import save_plan
+from claude_harness.tools.plan_mode.presentation import ENTER_PRESENTATION, EXIT_PRESENTATION
 
 
 class EnterPlanModeInput(ToolInput):
@@ -86,6 +87,7 @@ async def _exit_asks(inp: ExitPlanModeInput, ctx: ToolUseContext) -> PermissionD
 
 ENTER_TOOL = build_tool(
     name="EnterPlanMode",
+    presentation=ENTER_PRESENTATION,
     description=load_prompt(__file__, "enter_prompt.md"),
     input_model=EnterPlanModeInput,
     call=_enter,
@@ -96,6 +98,7 @@ ENTER_TOOL = build_tool(
 
 EXIT_TOOL = build_tool(
     name="ExitPlanMode",
+    presentation=EXIT_PRESENTATION,
     description=load_prompt(__file__, "exit_prompt.md"),
     input_model=ExitPlanModeInput,
     call=_exit,

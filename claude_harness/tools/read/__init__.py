@@ -5,6 +5,7 @@ from __future__ import annotations
 from claude_harness.protocol.tool import UNBOUNDED, build_tool, load_prompt
 from claude_harness.tools.file_common import backfill_file_path, validate_file_path
 from claude_harness.tools.read.permissions import check_permissions
+from claude_harness.tools.read.presentation import PRESENTATION
 from claude_harness.tools.read.tool import (
     ReadInput,
     call,
@@ -13,6 +14,7 @@ from claude_harness.tools.read.tool import (
 
 TOOL = build_tool(
     name="Read",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=ReadInput,
     call=call,

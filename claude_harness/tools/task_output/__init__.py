@@ -21,6 +21,7 @@ from claude_harness.protocol.tool import (
 from claude_harness.tools.bash.background import REGISTRY, BackgroundShell
 from claude_harness.tools.bash.capture import fit_streams
 from claude_harness.tools.bash.limits import BashLimits
+from claude_harness.tools.task_output.presentation import PRESENTATION
 
 DEFAULT_WAIT_MS = 30_000
 MAX_WAIT_MS = 600_000
@@ -100,6 +101,7 @@ async def _call(inp: TaskOutputInput, ctx: ToolUseContext, progress: Progress) -
 
 TOOL = build_tool(
     name="TaskOutput",
+    presentation=PRESENTATION,
     aliases=("BashOutput",),
     description=load_prompt(__file__),
     input_model=TaskOutputInput,

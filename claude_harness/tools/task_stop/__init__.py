@@ -17,6 +17,7 @@ from claude_harness.protocol.tool import (
     no_prompt_needed,
 )
 from claude_harness.tools.bash.background import REGISTRY
+from claude_harness.tools.task_stop.presentation import PRESENTATION
 
 
 class TaskStopInput(ToolInput):
@@ -50,6 +51,7 @@ async def _call(inp: TaskStopInput, ctx: ToolUseContext, progress: Progress) -> 
 
 TOOL = build_tool(
     name="TaskStop",
+    presentation=PRESENTATION,
     aliases=("KillShell",),
     description=load_prompt(__file__),
     input_model=TaskStopInput,

@@ -15,6 +15,7 @@ from claude_harness.protocol.tool import (
     load_prompt,
     no_prompt_needed,
 )
+from claude_harness.tools.todo_write.presentation import PRESENTATION
 from claude_harness.tools.todo_write.state import Todo, TodoStatus, set_todos
 
 
@@ -53,6 +54,7 @@ def _render(data: dict[str, Any]) -> str:
 
 TOOL = build_tool(
     name="TodoWrite",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=TodoWriteInput,
     call=_call,

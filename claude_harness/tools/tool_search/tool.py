@@ -25,6 +25,7 @@ from claude_harness.protocol.tool import (
     load_prompt,
     no_prompt_needed,
 )
+from claude_harness.tools.tool_search.presentation import PRESENTATION
 
 
 class ToolSearchInput(ToolInput):
@@ -103,6 +104,7 @@ def loaded_from_history(messages: list[dict[str, Any]]) -> frozenset[str]:
 
 TOOL = build_tool(
     name="ToolSearch",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=ToolSearchInput,
     call=call,

@@ -28,6 +28,7 @@ from claude_harness.protocol.tool import (
 from claude_harness.tools.web_fetch.answer import answer_about
 from claude_harness.tools.web_fetch.convert import Page, to_page
 from claude_harness.tools.web_fetch.fetch import Consent, Redirected, fetch, normalise_url
+from claude_harness.tools.web_fetch.presentation import PRESENTATION
 from claude_harness.tools.web_fetch.target import subject_url
 
 CACHE_TTL_S = 15 * 60
@@ -159,6 +160,7 @@ def _render(data: Any) -> Any:
 
 TOOL = build_tool(
     name="WebFetch",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=WebFetchInput,
     call=call,

@@ -27,6 +27,7 @@ from claude_harness.protocol.tool import (
     build_tool,
     load_prompt,
 )
+from claude_harness.tools.web_search.presentation import PRESENTATION
 
 WEB_SEARCH_TOOL_TYPE = "web_search_20250305"
 MAX_USES = 8  # searches the side request may run for one call
@@ -145,6 +146,7 @@ async def _validate(inp: WebSearchInput, ctx: ToolUseContext) -> ValidationResul
 
 TOOL = build_tool(
     name="WebSearch",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=WebSearchInput,
     call=call,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from claude_harness.protocol.tool import build_tool, load_prompt
 from claude_harness.tools.file_common import backfill_file_path, validate_file_path
+from claude_harness.tools.write.presentation import PRESENTATION
 from claude_harness.tools.write.tool import WriteInput, call
 
 TOOL = build_tool(
     name="Write",
+    presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=WriteInput,
     call=call,

@@ -22,47 +22,21 @@ from textual.widgets import Input, Static
 from claude_harness import previews
 from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import PermissionAnswer, PermissionRequest
-from claude_harness.terminal_text import show_controls
 
-TITLES = {"ExitPlanMode": "The plan is ready. Leave plan mode and start implementing it?",
-          "Bash": "Bash command", "Edit": "Edit file", "Write": "Create or overwrite file",
-          "MultiEdit": "Edit file", "NotebookEdit": "Edit notebook", "WebFetch": "Fetch URL"}
-MAX_PREVIEW_LINES = 14
+MAX_PREVIEW_LINES = previews.MAX_APPROVAL_LINES
 
 
 def needs_file_diff(request: PermissionRequest) -> bool:
-    """An Edit or Write of a file on disk: its diff is built off the event loop."""
-    return (not request.preview and request.tool_name in ("Edit", "Write")
-            and isinstance(request.input.get("file_path"), str))
+    """The tool diffs the call against the file on disk: built off the event loop."""
+    return previews.needs_file_diff(request.tool_name, request.input, request.preview)
 
 
 def describe(request: PermissionRequest, diff: list[str] | None = None,
              pending: bool = False) -> list[str]:
-    """The exact thing the user approves: the command, the diff, or the input. `diff` is the
-    file change once built; `pending` says it is still being built (a line says so)."""
-    inp = request.input
-    if request.preview:
-        lines = request.preview.splitlines()
-    elif request.tool_name == "Bash" and "command" in inp:
-        lines = str(inp["command"]).splitlines()
-        if inp.get("description"):
-            lines.append(f"({inp['description']})")
-    elif diff is not None:
-        lines = [str(inp.get("file_path", ""))] + diff
-    elif pending:
-        lines = [str(inp.get("file_path", "")), "(working out the change…)"]
-    elif request.tool_name in ("Edit", "MultiEdit") and "old_string" in inp:
-        lines = [str(inp.get("file_path", ""))] + previews.edit_diff(inp)
-    elif request.tool_name == "Write" and "content" in inp:
-        body = str(inp["content"]).splitlines()
-        lines = [str(inp.get("file_path", ""))] + [f"+ {ln}" for ln in body]
-    else:
-        lines = previews.format_input(inp).splitlines()
-    lines = [show_controls(line) for line in lines]  # hidden bytes are shown, not acted on
-    if len(lines) > MAX_PREVIEW_LINES:
-        extra = len(lines) - MAX_PREVIEW_LINES
-        lines = lines[:MAX_PREVIEW_LINES] + [f"… +{extra} more lines"]
-    return lines
+    """The exact thing the user approves, as the tool presents it (the REPL shows the same).
+    `diff` is the file change once built; `pending` says it is still being built."""
+    return previews.approval_lines(request.tool_name, request.input, request.preview, diff,
+                                   pending)
 
 
 class PermissionPrompt(Vertical, can_focus=True):
@@ -114,9 +88,10 @@ class PermissionPrompt(Vertical, can_focus=True):
         self._options.append(("no", "No, and tell the model what to do instead (esc)"))
 
     def compose(self) -> ComposeResult:
-        title = TITLES.get(self.request.tool_name, f"Use {self.request.tool_name}")
-        yield Static(title, classes="perm-title", markup=False)
-        if self.request.tool_name == "ExitPlanMode" and self.request.preview:
+        presentation = previews.presentation_of(self.request.tool_name)
+        yield Static(presentation.permission_title(self.request.tool_name), classes="perm-title",
+                     markup=False)
+        if presentation.plan_markdown and self.request.preview:
             from claude_harness.plan_markdown import PlanMarkdown  # plans only: after first paint
 
             with VerticalScroll(classes="perm-plan"):
@@ -137,7 +112,7 @@ class PermissionPrompt(Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         self.focus()
-        if needs_file_diff(self.request) and self.request.tool_name != "ExitPlanMode":
+        if needs_file_diff(self.request):
             self.run_worker(self._show_file_diff(), group="diff", exclusive=True)
 
     async def _show_file_diff(self) -> None:

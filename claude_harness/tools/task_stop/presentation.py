@@ -1,0 +1,7 @@
+"""How a TaskStop call is shown: stopping a background command."""
+
+from __future__ import annotations
+
+from claude_harness.protocol.tool import ToolPresentation
+
+PRESENTATION = ToolPresentation(kind="execute")
