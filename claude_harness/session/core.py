@@ -90,6 +90,8 @@ from claude_harness.session.config_report import unsupported_settings
 from claude_harness.session.daily import DailyOps
 from claude_harness.session.describe import mcp_action, report
 from claude_harness.session.directories import check_directory, directory_reminder
+from claude_harness.session.handlers.registry import HANDLERS
+from claude_harness.session.handlers.services import OpServices
 from claude_harness.session.hook_callbacks import HookCallbacks
 from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.listing import context_message
@@ -214,6 +216,7 @@ class Session:
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
         self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
         self.daily = DailyOps(self)  # checkpoints, questions, background notes, status line...
+        self.op_services = OpServices(self)  # what the op handlers see of the session
         self.elicitations = FrontEndQuestions(self._emit)  # MCP servers' questions to the user
         self.mcp_wiring = McpWiring(config.mcp, self._emit) if config.mcp is not None else None
         self._stop_mcp_listener: Callable[[], None] | None = None
@@ -322,6 +325,10 @@ class Session:
             self._emit(event)
 
     def _dispatch(self, op: ops.Op) -> None:
+        handler = HANDLERS.get(type(op))
+        if handler is not None:  # the op table (session/handlers/)
+            handler(self.op_services, op)
+            return
         match op:
             case ops.UserPrompt():
                 self._prompt(op)
@@ -386,7 +393,7 @@ class Session:
                 else:
                     self.mcp_wiring.authenticate(name)
             case _:
-                self.daily.dispatch(op)
+                pass  # an op this session does not know: ignored
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
