@@ -10,10 +10,15 @@ from typing import Any
 from claude_harness.protocol import ops
 from claude_harness.session.handlers import (
     context,
+    conversation,
+    directories,
+    hooks,
+    mcp,
     memory,
     models,
     naming,
     output_styles,
+    permissions,
     questions,
     rewind,
     slash,
@@ -35,4 +40,6 @@ def _join(*tables: dict[type[ops.Op], Any]) -> dict[type[ops.Op], Handler]:
 
 HANDLERS: dict[type[ops.Op], Handler] = _join(
     rewind.HANDLERS, tasks.HANDLERS, output_styles.HANDLERS, memory.HANDLERS, models.HANDLERS,
-    naming.HANDLERS, context.HANDLERS, questions.HANDLERS, slash.HANDLERS)
+    naming.HANDLERS, context.HANDLERS, questions.HANDLERS, slash.HANDLERS,
+    permissions.HANDLERS, mcp.HANDLERS, hooks.HANDLERS, directories.HANDLERS,
+    conversation.HANDLERS)

@@ -16,11 +16,19 @@ if TYPE_CHECKING:
     from claude_harness.api.request_params import RequestSettings
     from claude_harness.commands.catalog import Catalog
     from claude_harness.config.output_styles import StyleCatalog
+    from claude_harness.hooks.runner import HookRunner
+    from claude_harness.mcp.client import McpManager
     from claude_harness.permissions.types import PermissionContext
     from claude_harness.protocol import ops
     from claude_harness.protocol.context import FileStateCache
     from claude_harness.session.agents import BackgroundAgents
     from claude_harness.session.core import Session
+    from claude_harness.session.hook_callbacks import HookCallbacks
+    from claude_harness.session.mcp_questions import FrontEndQuestions
+    from claude_harness.session.mcp_wiring import McpWiring
+    from claude_harness.session.model_policy import ModelPolicy
+    from claude_harness.session.prompt_extras import Reminders
+    from claude_harness.session.prompter import Prompter
     from claude_harness.session.questions import SessionQuestions
     from claude_harness.session.rewind import SessionCheckpoints
     from claude_harness.session.totals import Totals
@@ -75,6 +83,30 @@ class OpServices:
     def apply(self, event: AgentEvent) -> None:
         self._session._apply(event)
 
+    def rules_changed(self) -> None:
+        self._session._rules_changed()
+
+    def emit_totals(self) -> None:
+        self._session._emit_totals()
+
+    def emit_controls(self) -> None:
+        self._session._emit_controls()
+
+    def hook_runner(self) -> HookRunner:
+        return self._session.hook_runner()
+
+    def compact(self, instructions: str) -> Awaitable[None]:
+        return self._session._compact(instructions)
+
+    def clear(self) -> Awaitable[None]:
+        return self._session._clear()
+
+    def resume(self, session_id: str) -> Awaitable[None]:
+        return self._session._resume(session_id)
+
+    def shell(self, command: str) -> Awaitable[None]:
+        return self._session._shell(command)
+
     def compact_threshold(self) -> int | None:
         return self._session._params().compact_threshold
 
@@ -90,9 +122,49 @@ class OpServices:
     def model(self) -> str:
         return self._session.model
 
+    @model.setter
+    def model(self, model: str) -> None:
+        self._session.model = model
+
     @property
     def request_settings(self) -> RequestSettings:
         return self._session.request_settings
+
+    @request_settings.setter
+    def request_settings(self, settings: RequestSettings) -> None:
+        self._session.request_settings = settings
+
+    @property
+    def model_policy(self) -> ModelPolicy | None:
+        return self._session.config.model_policy
+
+    @property
+    def prompter(self) -> Prompter:
+        return self._session.prompter
+
+    @property
+    def hook_callbacks(self) -> HookCallbacks:
+        return self._session.hook_callbacks
+
+    @property
+    def mcp(self) -> McpManager | None:
+        return self._session.config.mcp
+
+    @property
+    def mcp_wiring(self) -> McpWiring | None:
+        return self._session.mcp_wiring
+
+    @property
+    def elicitations(self) -> FrontEndQuestions:
+        return self._session.elicitations
+
+    @property
+    def reminders(self) -> Reminders:
+        return self._session.reminders
+
+    @property
+    def shell_cwd(self) -> Path:
+        return self._session.shell.cwd
 
     @property
     def checkpoints(self) -> SessionCheckpoints:
@@ -141,6 +213,10 @@ class OpServices:
     @property
     def permission(self) -> PermissionContext:
         return self._session.permission
+
+    @permission.setter
+    def permission(self, permission: PermissionContext) -> None:
+        self._session.permission = permission
 
     @property
     def trusted(self) -> bool:
