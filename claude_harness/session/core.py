@@ -82,7 +82,7 @@ from claude_harness.session import transcript_notices
 from claude_harness.session.agents import BackgroundAgents, child_setup
 from claude_harness.session.command_prompt import AsIs, CommandPreparation, typed_command
 from claude_harness.session.config_report import unsupported_settings
-from claude_harness.session.daily import DailyOps
+from claude_harness.session.daily import TurnServices
 from claude_harness.session.describe import report
 from claude_harness.session.handlers.registry import HANDLERS
 from claude_harness.session.handlers.services import OpServices
@@ -208,7 +208,7 @@ class Session:
         self._queued: list[ops.UserPrompt] = []
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
         self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
-        self.daily = DailyOps(self)  # checkpoints, questions, background notes, status line...
+        self.turn_services = TurnServices(self)  # checkpoints, questions, notes, steering, status line
         self.op_services = OpServices(self)  # what the op handlers see of the session
         self.elicitations = FrontEndQuestions(self._emit)  # MCP servers' questions to the user
         self.mcp_wiring = McpWiring(config.mcp, self._emit) if config.mcp is not None else None
@@ -250,7 +250,7 @@ class Session:
     def _emit(self, event: SessionEvent) -> None:
         assert self._out is not None
         self._out.put_nowait(event)
-        self.daily.observe(event)
+        self.turn_services.observe(event)
 
     def _emit_all(self, events: list[SessionEvent]) -> None:
         for event in events:
@@ -305,7 +305,7 @@ class Session:
         fields = self.catalog.init_fields()
         return {"agents": tuple(fields["agents"]), "slash_commands": tuple(fields["slash_commands"]),
                 "skills": tuple(fields["skills"]), "plugins": tuple(fields["plugins"]),
-                "output_style": self.daily.output_style}
+                "output_style": self.turn_services.output_style}
 
     async def _setup_hooks(self, trigger: str) -> None:
         """`--init` / `--maintenance`: Setup hooks, before anything else; what they print
@@ -393,7 +393,7 @@ class Session:
             self._abort.abort(reason or "interrupted by user")
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
-        self.daily.interrupted()
+        self.turn_services.interrupted()
         self.elicitations.cancel_all()  # no server call waits on a form after an interrupt
         if self._queued:
             texts = tuple(_prompt_text(p) for p in self._queued)
@@ -430,7 +430,7 @@ class Session:
                 return
             content = prepared.content
             if isinstance(preparation, AsIs):  # a command attaches its own @paths
-                content, problems = await self.daily.attach_mentions(op.content, content,
+                content, problems = await self.turn_services.attach_mentions(op.content, content,
                                                                      self._context(abort))
                 for notice in problems:
                     yield notice
@@ -457,7 +457,7 @@ class Session:
             message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
-            for note in self.daily.prompt_sent(_prompt_text(op)):
+            for note in self.turn_services.prompt_sent(_prompt_text(op)):
                 yield note
             async for event in self._answer(self._params(prepared.model), abort):
                 yield event
@@ -554,7 +554,7 @@ class Session:
                            budget_usd=None if budget is None else budget - self.totals.cost_usd,
                            fallback_model=self.config.fallback_model,
                            api_history=self.api_history, context_message=self._listing,
-                           between_batches=self.daily.between_batches)
+                           between_batches=self.turn_services.between_batches)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -581,8 +581,8 @@ class Session:
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
             file_reminders=self.path_rules.for_files if self.path_rules is not None else None,
             spawn_background=self._spawn_background,
-            checkpoints=self.daily.checkpoints.service,
-            questions=self.daily.questions,
+            checkpoints=self.turn_services.checkpoints.service,
+            questions=self.turn_services.questions,
         )
 
     async def _spawn_agent(self, spec: SubAgentSpec, parent: ToolUseContext,
@@ -634,7 +634,7 @@ class Session:
         """What a turn's event changes in the session (it is passed on as it is)."""
         if self.journal is not None:
             self.journal.record(event)
-        self.daily.applied(event)
+        self.turn_services.applied(event)
         match event:
             case AssistantMessage() | UserMessage():
                 pass  # written by the journal
@@ -830,7 +830,7 @@ class Session:
                 await self.config.hooks.run("SessionEnd", {"reason": reason,
                                                            "cwd": str(self.shell.cwd)})
         finally:
-            await self.daily.close()
+            await self.turn_services.close()
             if self.transcript is not None:
                 self.transcript.close()
             await self.api.close()

@@ -1,10 +1,9 @@
-"""The session's daily-loop services (issue 18), kept beside the core so core.py stays the
-conversation's driver: checkpoints and rewind, background commands and their notices, steering,
-`@` mentions, AskUserQuestion, /context, the status line command, output styles, /model's
-table, /rename and `#` memory notes.
+"""The services a turn uses beside the loop, kept apart so core.py stays the conversation's
+driver: checkpoints (for /rewind), AskUserQuestion, background-task notices, steering, `@`
+mentions, the status line command, the output style and the notes for the next prompt. The op
+handlers (session/handlers/) reach them through handlers.services.OpServices.
 
-The Session owns one DailyOps. It calls, at fixed points:
-  - `dispatch(op)` for the ops below (from its driver, in order);
+The Session owns one TurnServices. It calls, at fixed points:
   - `attach_mentions` before a prompt goes out and `prompt_sent` once it is in the transcript;
   - `between_batches` (through the loop's QueryParams) after each tool batch;
   - `applied(event)` for each turn event it applies, `observe(event)` for each it emits;
@@ -47,6 +46,7 @@ from claude_harness.tools.tool_search import loaded_from_history
 
 if TYPE_CHECKING:
     from claude_harness.config.output_styles import StyleCatalog
+    from claude_harness.session.core import Session
     from claude_harness.statusline import SessionState
     from claude_harness.tools.bash.background import BackgroundShell
 
@@ -55,8 +55,8 @@ STEERING = ("The user sent this message while you were working:\n{text}\n\nTake 
 STATUS_TRIGGERS = (Busy, ModeChanged, ModelChanged, OutputStyleChanged, SessionStarted)
 
 
-class DailyOps:
-    def __init__(self, session: Any) -> None:
+class TurnServices:
+    def __init__(self, session: Session) -> None:
         self.session = session  # the Session this half belongs to
         config = session.config
         self.checkpoints = SessionCheckpoints(

@@ -66,7 +66,7 @@ class OpServices:
         return self._session._start_job(job, label, what)
 
     def add_note(self, message: dict[str, Any]) -> None:
-        self._session.daily.add_note(message)
+        self._session.turn_services.add_note(message)
 
     def prompt(self, op: ops.UserPrompt) -> None:
         self._session._prompt(op)
@@ -75,7 +75,7 @@ class OpServices:
         self._session._run_command(name, args)
 
     def continue_in_fork(self, ending_before: str | None, reason: str) -> str:
-        return self._session.daily.continue_in_fork(ending_before, reason)
+        return self._session.turn_services.continue_in_fork(ending_before, reason)
 
     def params(self) -> QueryParams:
         return self._session._params()
@@ -111,7 +111,7 @@ class OpServices:
         return self._session._params().compact_threshold
 
     def reload_styles(self) -> StyleCatalog:
-        return self._session.daily.reload_styles()
+        return self._session.turn_services.reload_styles()
 
     # ── state ──
     @property
@@ -168,11 +168,11 @@ class OpServices:
 
     @property
     def checkpoints(self) -> SessionCheckpoints:
-        return self._session.daily.checkpoints
+        return self._session.turn_services.checkpoints
 
     @property
     def questions(self) -> SessionQuestions:
-        return self._session.daily.questions
+        return self._session.turn_services.questions
 
     @property
     def transcript(self) -> Transcript | None:
@@ -188,15 +188,15 @@ class OpServices:
 
     @property
     def styles(self) -> StyleCatalog:
-        return self._session.daily.styles
+        return self._session.turn_services.styles
 
     @property
     def output_style(self) -> str:
-        return self._session.daily.output_style
+        return self._session.turn_services.output_style
 
     @output_style.setter
     def output_style(self, name: str) -> None:
-        self._session.daily.output_style = name
+        self._session.turn_services.output_style = name
 
     @property
     def messages(self) -> list[dict[str, Any]]:
