@@ -34,12 +34,9 @@ from claude_harness.api.models import resolve_alias
 from claude_harness.api.pricing import context_window_for
 from claude_harness.api.request_params import RequestSettings, settings_from_sources
 from claude_harness.commands.catalog import catalog_for
-from claude_harness.config.local_rules import update_local_rules
 from claude_harness.hooks.config import HookConfig
-from claude_harness.mcp.elicitation import ElicitationAnswer
 from claude_harness.mcp.prompts import McpPromptCommand
 from claude_harness.mcp.status import waiting_reason
-from claude_harness.permissions.modes import next_mode
 from claude_harness.permissions.rules import allow_rules
 from claude_harness.protocol import ops
 from claude_harness.protocol.context import (
@@ -63,10 +60,8 @@ from claude_harness.protocol.events import (
     HistoryReplaced,
     HookRan,
     ModeChanged,
-    ModelChanged,
     Notice,
     OpDone,
-    PermissionAnswer,
     PromptsReturned,
     QueueChanged,
     RulesChanged,
@@ -81,15 +76,16 @@ from claude_harness.protocol.events import (
     Usage,
     UserMessage,
 )
-from claude_harness.protocol.permission_data import PERMISSION_MODES, PermissionContext
+from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.protocol.tool import Tool
 from claude_harness.session import transcript_notices
 from claude_harness.session.agents import BackgroundAgents, child_setup
 from claude_harness.session.command_prompt import AsIs, CommandPreparation, typed_command
 from claude_harness.session.config_report import unsupported_settings
-from claude_harness.session.daily import DailyOps
-from claude_harness.session.describe import mcp_action, report
-from claude_harness.session.directories import check_directory, directory_reminder
+from claude_harness.session.daily import TurnServices
+from claude_harness.session.describe import report
+from claude_harness.session.handlers.registry import HANDLERS
+from claude_harness.session.handlers.services import OpServices
 from claude_harness.session.hook_callbacks import HookCallbacks
 from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.listing import context_message
@@ -98,9 +94,8 @@ from claude_harness.session.mcp_wiring import McpWiring
 from claude_harness.session.path_rules import PathRules
 from claude_harness.session.prompt_extras import Reminders, prompt_hooks
 from claude_harness.session.prompter import Prompter
-from claude_harness.session.request_controls import controls_event, set_effort, toggle_thinking
+from claude_harness.session.request_controls import controls_event
 from claude_harness.session.result_journal import ResultJournal
-from claude_harness.session.sandbox_control import switch_sandbox
 from claude_harness.session.totals import Totals
 from claude_harness.session.transcript import Transcript, find_session, load_messages
 from claude_harness.session.turn_extras import TurnExtras, attribution_reminder
@@ -213,7 +208,8 @@ class Session:
         self._queued: list[ops.UserPrompt] = []
         self._shell_output: list[str] = []  # `!cmd` output for the next prompt
         self._stopped = ""  # why no turn may start any more (a signal), once interrupted so
-        self.daily = DailyOps(self)  # checkpoints, questions, background notes, status line...
+        self.turn_services = TurnServices(self)  # checkpoints, questions, notes, steering, status line
+        self.op_services = OpServices(self)  # what the op handlers see of the session
         self.elicitations = FrontEndQuestions(self._emit)  # MCP servers' questions to the user
         self.mcp_wiring = McpWiring(config.mcp, self._emit) if config.mcp is not None else None
         self._stop_mcp_listener: Callable[[], None] | None = None
@@ -254,7 +250,7 @@ class Session:
     def _emit(self, event: SessionEvent) -> None:
         assert self._out is not None
         self._out.put_nowait(event)
-        self.daily.observe(event)
+        self.turn_services.observe(event)
 
     def _emit_all(self, events: list[SessionEvent]) -> None:
         for event in events:
@@ -309,7 +305,7 @@ class Session:
         fields = self.catalog.init_fields()
         return {"agents": tuple(fields["agents"]), "slash_commands": tuple(fields["slash_commands"]),
                 "skills": tuple(fields["skills"]), "plugins": tuple(fields["plugins"]),
-                "output_style": self.daily.output_style}
+                "output_style": self.turn_services.output_style}
 
     async def _setup_hooks(self, trigger: str) -> None:
         """`--init` / `--maintenance`: Setup hooks, before anything else; what they print
@@ -322,71 +318,22 @@ class Session:
             self._emit(event)
 
     def _dispatch(self, op: ops.Op) -> None:
+        """The op table (session/handlers/), or one of the driver's own ops."""
+        handler = HANDLERS.get(type(op))
+        if handler is not None:
+            handler(self.op_services, op)
+            return
         match op:
             case ops.UserPrompt():
                 self._prompt(op)
             case ops.RunCommand(name=name, args=args):
                 self._run_command(name, args)
-            case ops.AnswerPermission(request_id=rid, choice=choice, feedback=feedback):
-                self.prompter.answer(rid, PermissionAnswer(choice, feedback, op.updated_input))
             case ops.Interrupt(reason=reason):
                 self._interrupt(reason)
-            case ops.SetMode(mode=mode):
-                self._set_mode(mode)
-            case ops.CycleMode():
-                self._change_mode(next_mode(self.mode, self.permission.bypass_available))
-            case ops.SetModel(model=model) if not self._model_allowed(model.strip()):
-                self._emit(Notice(f'Model "{model.strip()}" is restricted by your '
-                                  "organization's settings (availableModels).", "warning"))
-            case ops.SetModel(model=model):
-                self.model = resolve_alias(model.strip())
-                self._emit(ModelChanged(self.model))
-                self._emit_totals()  # the context share depends on the model's window
-                self._emit_controls()  # so does the effort level actually sent
-            case ops.Compact(instructions=instructions):
-                self._start_job(lambda: self._compact(instructions), "Compacting", "/compact")
-            case ops.Clear():
-                self._start_job(self._clear, "Clearing", "/clear")
-            case ops.Resume(session_id=wanted):
-                self._start_job(lambda: self._resume(wanted), "Resuming", "/resume")
-            case ops.ShellCommand(command=command):
-                self._start_job(lambda: self._shell(command), f"Running !{command[:40]}",
-                                "!cmd")
-            case ops.AddRule(behavior=behavior, rule=rule, persist=persist):
-                self.prompter.save_rule(behavior, rule, persist=persist)
-            case ops.RemoveRule(rule=rule):
-                self._remove_rule(rule)
             case ops.Describe(topic=topic):
                 self._emit(report(topic, self))
-            case ops.McpServer(action=action, name=name):
-                self._emit(mcp_action(self.config.mcp, action, name, self.config.cwd))
-            case ops.RegisterHookCallbacks(matchers=matchers):
-                self._register_hook_callbacks(matchers)
-            case ops.AnswerHookCallback(request_id=rid, output=output, error=error):
-                self.hook_callbacks.answer(rid, output, error)
-            case ops.SetSandbox(enabled=enabled):
-                self._switch_sandbox(enabled)
-            case ops.SetEffort(level=level):
-                self.request_settings, notice = set_effort(self.request_settings, self.model,
-                                                           level)
-                self._emit(notice)
-                self._emit_controls()
-            case ops.ToggleThinking():
-                self.request_settings, notice = toggle_thinking(self.request_settings,
-                                                                self.model)
-                self._emit(notice)
-                self._emit_controls()
-            case ops.AnswerElicitation(request_id=rid, action=action, content=content):
-                self.elicitations.answer(rid, ElicitationAnswer(action, content))
-            case ops.AddDirectory(path=path):
-                self._add_directory(path)
-            case ops.McpAuthenticate(name=name):
-                if self.mcp_wiring is None:
-                    self._emit(Notice("No MCP servers configured.", "error"))
-                else:
-                    self.mcp_wiring.authenticate(name)
             case _:
-                self.daily.dispatch(op)
+                pass  # an op this session does not know: ignored
 
     # ── jobs: one at a time ─────────────────────────────────────────────────────────────────
 
@@ -446,7 +393,7 @@ class Session:
             self._abort.abort(reason or "interrupted by user")
         elif self.running and self._job is not None:
             self._job.cancel()  # a compaction or `!cmd`
-        self.daily.interrupted()
+        self.turn_services.interrupted()
         self.elicitations.cancel_all()  # no server call waits on a form after an interrupt
         if self._queued:
             texts = tuple(_prompt_text(p) for p in self._queued)
@@ -483,7 +430,7 @@ class Session:
                 return
             content = prepared.content
             if isinstance(preparation, AsIs):  # a command attaches its own @paths
-                content, problems = await self.daily.attach_mentions(op.content, content,
+                content, problems = await self.turn_services.attach_mentions(op.content, content,
                                                                      self._context(abort))
                 for notice in problems:
                     yield notice
@@ -510,7 +457,7 @@ class Session:
             message = {"role": "user", "content": [*content, *extra, *reminders]}
             self.messages.append(message)
             yield UserMessage(message)
-            for note in self.daily.prompt_sent(_prompt_text(op)):
+            for note in self.turn_services.prompt_sent(_prompt_text(op)):
                 yield note
             async for event in self._answer(self._params(prepared.model), abort):
                 yield event
@@ -582,11 +529,6 @@ class Session:
         if blocks is not None:
             await self._turn(ops.UserPrompt(blocks))
 
-    def _model_allowed(self, model: str) -> bool:
-        """`availableModels` (session/model_policy.py) allows `model` for /model."""
-        policy = self.config.model_policy
-        return policy is None or policy.allows(model)
-
     @property
     def compact_threshold(self) -> int | None:
         """Context tokens past which the history is compacted (None: never automatically)."""
@@ -612,7 +554,7 @@ class Session:
                            budget_usd=None if budget is None else budget - self.totals.cost_usd,
                            fallback_model=self.config.fallback_model,
                            api_history=self.api_history, context_message=self._listing,
-                           between_batches=self.daily.between_batches)
+                           between_batches=self.turn_services.between_batches)
 
     def _context(self, abort: AbortSignal) -> ToolUseContext:
         session_dir = (self.transcript.path.parent / self.session_id) if self.transcript else None
@@ -639,8 +581,8 @@ class Session:
             debug_log=(session_dir / "debug.log") if (self.config.debug and session_dir) else None,
             file_reminders=self.path_rules.for_files if self.path_rules is not None else None,
             spawn_background=self._spawn_background,
-            checkpoints=self.daily.checkpoints.service,
-            questions=self.daily.questions,
+            checkpoints=self.turn_services.checkpoints.service,
+            questions=self.turn_services.questions,
         )
 
     async def _spawn_agent(self, spec: SubAgentSpec, parent: ToolUseContext,
@@ -692,7 +634,7 @@ class Session:
         """What a turn's event changes in the session (it is passed on as it is)."""
         if self.journal is not None:
             self.journal.record(event)
-        self.daily.applied(event)
+        self.turn_services.applied(event)
         match event:
             case AssistantMessage() | UserMessage():
                 pass  # written by the journal
@@ -775,74 +717,25 @@ class Session:
     def mode(self) -> str:
         return self.permission.mode
 
-    def _set_mode(self, mode: str) -> None:
-        if mode not in PERMISSION_MODES or mode == "bubble" or (
-                mode == "bypassPermissions" and not self.permission.bypass_available):
-            self._emit(Notice(f"Cannot switch to mode {mode!r}.", "error"))
-            return
-        self._change_mode(mode)
-
-    def _change_mode(self, mode: str) -> None:
-        self.permission = replace(self.permission, mode=mode)  # type: ignore[arg-type]
-        self._emit(ModeChanged(mode))
-
-    def _remove_rule(self, rule: str) -> None:
-        try:
-            path, removed = update_local_rules(self.config.cwd, remove=rule)
-        except (OSError, ValueError) as exc:
-            self._emit(Notice(f"Could not change the settings: {exc}", "error"))
-            return
-        if not removed:
-            self._emit(Notice(f"{rule} is not in {path}.", "warning"))
-            return
-        keep = tuple(r for r in self.permission.rules
-                     if not (r.source == "localSettings" and str(r.value) == rule))
-        self.permission = replace(self.permission, rules=keep)
-        self.prompter.drop_rule(rule)
-        self._emit(Notice(f"Removed {rule} from .claude/settings.local.json."))
-        self._rules_changed()
-
-    def _switch_sandbox(self, enabled: bool) -> None:
-        """Between turns only: a call allowed because it runs sandboxed must run sandboxed."""
-        if self.running:
-            self._emit(Notice("Wait for the current job to finish (or Esc) before /sandbox.",
-                              "warning"))
-            return
-        self._emit(switch_sandbox(enabled, self.config.cwd, self.permission))
-
     def _rule_listing(self) -> tuple[tuple[str, str, str], ...]:
         return self.prompter.describe_rules(self.permission.rules)
 
     def _rules_changed(self) -> None:
         self._emit(RulesChanged(self._rule_listing()))
 
-    def _register_hook_callbacks(self, matchers: tuple[ops.HookCallbackMatcher, ...]) -> None:
-        """A program's hooks join the command hooks (a runner is made when there is none)."""
+    def hook_runner(self) -> Any:
+        """The hook runner a program's hooks join (made, with no command hooks, if none)."""
         if self.config.hooks is None:
             self.config.hooks = build_hook_runner(HookConfig.empty(), self, always=True,
                                                   context=self.tool_context,
                                                   run_agent=self.run_agent)
-        for problem in self.hook_callbacks.register(self.config.hooks, matchers):
-            self._emit(Notice(problem, "warning"))
+        return self.config.hooks
 
     def _emit_totals(self) -> None:
         self._emit(self.totals.event(self.model))
 
     def _emit_controls(self) -> None:
         self._emit(controls_event(self.model, self.request_settings))
-
-    def _add_directory(self, raw: str) -> None:
-        """/add-dir: permissions and MCP roots take the directory; the model hears of it."""
-        answer = check_directory(self.permission, raw, self.shell.cwd)
-        self._emit(Notice(answer.message, answer.level))  # type: ignore[arg-type]
-        if answer.path is None:
-            return
-        self.permission = replace(self.permission,
-                                  additional_dirs=(*self.permission.additional_dirs, answer.path))
-        if self.config.mcp is not None:
-            self.config.mcp.add_root(answer.path)
-        self.reminders.note(directory_reminder(answer.path))
-        self._emit(DirectoriesChanged(tuple(str(d) for d in self.permission.additional_dirs)))
 
     def _start_extras(self) -> None:
         """After SessionStarted: effort and thinking, extra directories, and the MCP wiring
@@ -937,7 +830,7 @@ class Session:
                 await self.config.hooks.run("SessionEnd", {"reason": reason,
                                                            "cwd": str(self.shell.cwd)})
         finally:
-            await self.daily.close()
+            await self.turn_services.close()
             if self.transcript is not None:
                 self.transcript.close()
             await self.api.close()

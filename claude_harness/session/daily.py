@@ -1,10 +1,9 @@
-"""The session's daily-loop services (issue 18), kept beside the core so core.py stays the
-conversation's driver: checkpoints and rewind, background commands and their notices, steering,
-`@` mentions, AskUserQuestion, /context, the status line command, output styles, /model's
-table, /rename and `#` memory notes.
+"""The services a turn uses beside the loop, kept apart so core.py stays the conversation's
+driver: checkpoints (for /rewind), AskUserQuestion, background-task notices, steering, `@`
+mentions, the status line command, the output style and the notes for the next prompt. The op
+handlers (session/handlers/) reach them through handlers.services.OpServices.
 
-The Session owns one DailyOps. It calls, at fixed points:
-  - `dispatch(op)` for the ops below (from its driver, in order);
+The Session owns one TurnServices. It calls, at fixed points:
   - `attach_mentions` before a prompt goes out and `prompt_sent` once it is in the transcript;
   - `between_batches` (through the loop's QueryParams) after each tool batch;
   - `applied(event)` for each turn event it applies, `observe(event)` for each it emits;
@@ -15,67 +14,49 @@ Everything it reports goes out as events; front ends only ever see those.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_harness import __version__
 from claude_harness.agent.messages import has_tool_results
 from claude_harness.api.pricing import context_window_for
-from claude_harness.config.local_rules import local_settings_path
-from claude_harness.config.memory import load_memory
-from claude_harness.config.memory_notes import append_memory
-from claude_harness.config.settings_write import update_json_file
-from claude_harness.protocol import ops
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import (
     AgentEvent,
     Busy,
-    ContextMeasured,
     HistoryReplaced,
     ModeChanged,
     ModelChanged,
     Notice,
     OutputStyleChanged,
-    OutputStyleInfo,
-    OutputStylesListed,
-    RewindProgress,
-    Rewound,
     SessionEvent,
-    SessionRenamed,
     SessionStarted,
-    TaskInfo,
-    TasksListed,
     UserMessage,
 )
 from claude_harness.session.command_prompt import typed_command
-from claude_harness.session.model_menu import models_listing
 from claude_harness.session.prompt_extras import Reminders
 from claude_harness.session.questions import SessionQuestions
 from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.resume import load_session
-from claude_harness.session.rewind import RewindUnavailable, SessionCheckpoints
+from claude_harness.session.rewind import SessionCheckpoints
 from claude_harness.session.status_line import StatusLineFeed
 from claude_harness.session.task_notes import TaskNotes
 from claude_harness.session.transcript import Transcript
 from claude_harness.tools.tool_search import loaded_from_history
 
 if TYPE_CHECKING:
-    from claude_harness.config.output_styles import OutputStyle, StyleCatalog
-    from claude_harness.session.checkpoints import PromptCheckpoint
+    from claude_harness.config.output_styles import StyleCatalog
+    from claude_harness.session.core import Session
     from claude_harness.statusline import SessionState
     from claude_harness.tools.bash.background import BackgroundShell
 
 STEERING = ("The user sent this message while you were working:\n{text}\n\nTake it into account "
             "as you continue this turn.")
-MEMORY_NOTE = ("The user added this to their memory ({where}); follow it from now on, as you "
-               "follow the rest of CLAUDE.md:\n{text}")
-PROGRESS_STEP = 25  # a RewindProgress event every so many files (and at the end of a phase)
 STATUS_TRIGGERS = (Busy, ModeChanged, ModelChanged, OutputStyleChanged, SessionStarted)
 
 
-class DailyOps:
-    def __init__(self, session: Any) -> None:
+class TurnServices:
+    def __init__(self, session: Session) -> None:
         self.session = session  # the Session this half belongs to
         config = session.config
         self.checkpoints = SessionCheckpoints(
@@ -98,43 +79,6 @@ class DailyOps:
 
     def _emit(self, event: SessionEvent) -> None:
         self.session._emit(event)
-
-    # ── ops ─────────────────────────────────────────────────────────────────────────────────
-
-    def dispatch(self, op: ops.Op) -> None:
-        """Apply one of issue 18's ops (any other op is not ours: ignored)."""
-        match op:
-            case ops.ListRewindPoints():
-                self._emit(self.checkpoints.points())
-            case ops.PlanRewind(prompt_id=key):
-                self._emit(self.checkpoints.plan(key))
-            case ops.Rewind():
-                self.session._start_job(lambda: self._rewind(op), "Rewinding", "/rewind")
-            case ops.AnswerQuestions():
-                self.questions.answer(op)
-            case ops.BackgroundCommands():
-                self._background_commands()
-            case ops.ListTasks():
-                self._emit(_tasks())
-            case ops.StopTask(task_id=task_id):
-                asyncio.get_running_loop().create_task(self._stop_task(task_id))
-            case ops.MeasureContext():
-                self._emit(ContextMeasured(self._measure()))
-            case ops.ListOutputStyles():
-                self._emit(self._style_listing())
-            case ops.SetOutputStyle(name=name):
-                self._set_output_style(name)
-            case ops.ListModels():
-                self._emit(models_listing(self.session.model,
-                                          self.session.request_settings.effort))
-            case ops.RenameSession(title=title):
-                self._rename(title)
-            case ops.AddMemory(text=text, scope=scope):
-                self._add_memory(text, scope)
-            case ops.SessionCommand():
-                from claude_harness.session import slash_commands  # on first use
-
-                slash_commands.run(self.session, op)
 
     # ── the turn's fixed points ─────────────────────────────────────────────────────────────
 
@@ -219,88 +163,7 @@ class DailyOps:
                         f"{shell.command.strip().splitlines()[0] if shell.command.strip() else ''}")
         loop.call_soon_threadsafe(self._emit, notice)
 
-    # ── background commands ─────────────────────────────────────────────────────────────────
-
-    def _background_commands(self) -> None:
-        from claude_harness.tools.bash.foreground import FOREGROUND  # Ctrl+B: Bash is loaded
-
-        moved = FOREGROUND.background_all()
-        if not moved:
-            self._emit(Notice("No command is running in the foreground."))
-            return
-        self._emit(Notice(f"Moved to the background: {', '.join(moved)} (/tasks lists them)."))
-
-    async def _stop_task(self, task_id: str) -> None:
-        """Stop a background agent or kill a background shell (/tasks, an SDK's stop_task)."""
-        from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
-
-        if self.session.background.stop(task_id):
-            self._emit(Notice(f"{task_id}: stopping the background agent."))
-            self._emit(_tasks())
-            return
-        try:
-            shell = await asyncio.to_thread(REGISTRY.kill, task_id)
-        except Exception as exc:  # ToolError: no such task
-            self._emit(Notice(str(getattr(exc, "message", exc)), "error"))
-            return
-        self._emit(Notice(f"{shell.id}: {shell.status()}."))
-        self._emit(_tasks())
-
-    # ── rewind ──────────────────────────────────────────────────────────────────────────────
-
-    async def _rewind(self, op: ops.Rewind) -> None:
-        from claude_harness.session.checkpoints import CheckpointError  # a rewind: the store
-
-        try:
-            prompt = self.checkpoints.find(op.prompt_id)
-        except RewindUnavailable as exc:
-            self._emit(Notice(str(exc), "error"))
-            return
-        if op.restore_conversation and (prompt.message_uuid is None
-                                        or self.session.transcript is None):
-            self._emit(Notice("This prompt's place in the conversation is not known; only its "
-                              "code can be restored.", "error"))
-            return
-        result = None
-        if op.restore_code:
-            try:
-                result = await self.checkpoints.restore_code(
-                    prompt.prompt_id, force=op.force, progress=self._progress_reporter())
-            except (CheckpointError, OSError) as exc:  # the journal left every file as it was
-                self._emit(Notice(f"Could not restore the files: {exc}", "error"))
-                return
-            for path in result.files_changed:
-                self.session.read_file_state.discard(path)
-        new_id = ""
-        if op.restore_conversation:
-            from claude_harness.session.fork import ForkError  # a conversation rewind
-
-            try:
-                new_id = self._fork_conversation(prompt)
-            except (ForkError, OSError) as exc:
-                self._emit(Notice(f"Could not restore the conversation: {exc}", "error"))
-            else:
-                if not op.restore_code:
-                    self.checkpoints.forget_from(prompt.prompt_id)
-        self._emit(Rewound(
-            prompt.prompt_id, result.written if result else (), result.deleted if result else (),
-            result.conflicts if result else (), bool(new_id), new_id,
-            prompt.text if new_id else "", result.insertions if result else 0,
-            result.deletions if result else 0))
-
-    def _progress_reporter(self) -> Callable[[str, int, int], None]:
-        loop = asyncio.get_running_loop()
-
-        def report(phase: str, done: int, total: int) -> None:
-            if done == total or done % PROGRESS_STEP == 0:
-                loop.call_soon_threadsafe(self._emit, RewindProgress(phase, done, total))
-
-        return report
-
-    def _fork_conversation(self, prompt: PromptCheckpoint) -> str:
-        """Continue in a new session whose transcript ends just before `prompt`; the old
-        transcript stays as it is (resumable)."""
-        return self.continue_in_fork(prompt.message_uuid, "rewind")
+    # ── forks (a rewind of the conversation, /branch) ─────────────────────────────────────────
 
     def continue_in_fork(self, ending_before: str | None, reason: str) -> str:
         """Go on in a new session holding this conversation (up to `ending_before`, or all of
@@ -329,22 +192,7 @@ class DailyOps:
                                    fork.session_id))
         return fork.session_id
 
-    # ── /context, styles, /rename, memory ───────────────────────────────────────────────────
-
-    def _measure(self) -> Any:
-        from claude_harness.context_usage import measure_context  # /context only
-
-        session = self.session
-        model = session.model
-        params = session._params()
-        return measure_context(
-            model=model, window=context_window_for(model),
-            system_prompt=session.config.system_prompt,
-            memory_text=load_memory(session.config.cwd, permission=session.permission,
-                                    trusted=session.config.trusted).text,
-            memory_files=session.config.memory_files, tools=session._tool_schemas,
-            messages=session.messages, measured_total=session.totals.last_context_tokens or None,
-            auto_compact_threshold=params.compact_threshold)
+    # ── output styles, notes for the next prompt ────────────────────────────────────────────
 
     @property
     def styles(self) -> StyleCatalog:
@@ -354,52 +202,14 @@ class DailyOps:
             self._styles = load_output_styles(self.session.config.cwd)
         return self._styles
 
-    def _style_listing(self) -> OutputStylesListed:
-        rows = tuple(OutputStyleInfo(s.name, s.description, s.source) for s in self.styles.styles)
-        return OutputStylesListed(rows, self.output_style)
+    def reload_styles(self) -> StyleCatalog:
+        """The styles as they are on disk now (a style file may have been added)."""
+        self._styles = None
+        return self.styles
 
-    def _set_output_style(self, name: str) -> None:
-        self._styles = None  # a style file may have been added since
-        style = self.styles.find(name)
-        if style is None:
-            names = ", ".join(s.name for s in self.styles.styles)
-            self._emit(Notice(f"No output style {name!r}. Available: {names}.", "error"))
-            return
-        try:
-            _save_style(self.session.config.cwd, style)
-        except (OSError, ValueError) as exc:
-            self._emit(Notice(f"Could not save the output style: {exc}", "error"))
-            return
-        if style.name.casefold() != self.output_style.casefold():
-            from claude_harness.config.output_styles import style_change_message  # a change
-
-            self.output_style = style.name
-            self._notes.append(style_change_message(style))
-        self._emit(OutputStyleChanged(style.name))
-        self._emit(Notice(f"Output style set to {style.name} (saved to "
-                          ".claude/settings.local.json)."))
-
-    def _rename(self, title: str) -> None:
-        title = " ".join(title.split())
-        transcript = self.session.transcript
-        if not title:
-            self._emit(Notice("Usage: /rename <title>", "warning"))
-            return
-        if transcript is not None:
-            transcript.append_metadata("custom-title", customTitle=title)
-        self._emit(SessionRenamed(title))
-        self._emit(Notice(f"Conversation renamed to {title!r}."))
-
-    def _add_memory(self, text: str, scope: str) -> None:
-        where = "user" if scope == "user" else "project"
-        try:
-            path = append_memory(where, self.session.config.cwd, text)  # type: ignore[arg-type]
-        except (OSError, ValueError) as exc:
-            self._emit(Notice(f"Could not save the memory: {exc}", "error"))
-            return
-        self._notes.append({"role": "system", "content": [{"type": "text", "text": MEMORY_NOTE.format(
-            where=path, text=" ".join(text.split()))}]})
-        self._emit(Notice(f"Saved to {path}."))
+    def add_note(self, message: dict[str, Any]) -> None:
+        """A system message for the model, sent after the next prompt."""
+        self._notes.append(message)
 
     def _status_state(self) -> SessionState:
         from claude_harness.statusline import SessionState  # only with a status line command
@@ -416,20 +226,6 @@ class DailyOps:
             api_duration_ms=int(totals.api_seconds * 1000), input_tokens=totals.input_tokens,
             output_tokens=totals.output_tokens, context_window=context_window_for(session.model),
             last_usage=usage)
-
-
-def _tasks() -> TasksListed:
-    from claude_harness.tools.bash.background import REGISTRY  # /tasks: Bash's registry
-
-    return TasksListed(tuple(TaskInfo(s.id, s.command, s.state, s.summary(),
-                                      str(s.output.path)) for s in REGISTRY.shells()))
-
-
-def _save_style(cwd: Path, style: OutputStyle) -> None:
-    def change(data: dict[str, Any]) -> None:
-        data["outputStyle"] = style.name
-
-    update_json_file(local_settings_path(cwd), change)
 
 
 def _point_hooks_at(hooks: Any, session_id: str, transcript_path: str) -> None:

@@ -7,7 +7,7 @@ been. Its cost counts in the totals, like other side requests."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claude_harness.agent.api_history import normalize_for_api
 from claude_harness.agent.loop import build_request, side_usage_events
@@ -15,17 +15,20 @@ from claude_harness.agent.side_query import side_query
 from claude_harness.api.errors import ApiError
 from claude_harness.protocol.events import Notice, Report
 
+if TYPE_CHECKING:
+    from claude_harness.session.slash_commands import SlashServices
+
 BTW_FRAME = ("A quick side question from the user, answered on the side of the conversation "
              "(it will not be kept in it). Answer briefly from what you already know of this "
              "conversation and code, without using tools.\n\n{question}")
 
 
-def side_request(session: Any, question: str) -> dict[str, Any]:
-    base = build_request(session._params(), [])
+def side_request(services: SlashServices, question: str) -> dict[str, Any]:
+    base = build_request(services.params(), [])
     asked = {"role": "user", "content": [{"type": "text",
                                           "text": BTW_FRAME.format(question=question)}]}
     base.pop("tool_choice", None)
-    return {**base, "messages": normalize_for_api([*settled(session.messages), asked])}
+    return {**base, "messages": normalize_for_api([*settled(services.messages), asked])}
 
 
 def settled(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -39,16 +42,16 @@ def settled(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return history
 
 
-async def answer_side_question(session: Any, question: str) -> None:
+async def answer_side_question(services: SlashServices, question: str) -> None:
     """Ask, then show the answer as a Report; a failure is a notice (the turn is untouched)."""
     try:
-        result = await side_query(session.api, side_request(session, question), purpose="btw")
+        result = await side_query(services.api, side_request(services, question), purpose="btw")
     except ApiError as exc:
-        session._emit(Notice(f"/btw failed: {exc.message}", "error"))
+        services.emit(Notice(f"/btw failed: {exc.message}", "error"))
         return
     finally:
-        for event in side_usage_events(session.api):
-            session._apply(event)
-            session._emit(event)
+        for event in side_usage_events(services.api):
+            services.apply(event)
+            services.emit(event)
     text = result.text.strip()
-    session._emit(Report("btw", (f"/btw {question}", *(text or "(no answer)").splitlines())))
+    services.emit(Report("btw", (f"/btw {question}", *(text or "(no answer)").splitlines())))

@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_harness import __version__
 from claude_harness.commands.more_builtins import PROMPTS, UNAVAILABLE
@@ -21,6 +21,15 @@ from claude_harness.config.paths import user_config_dir, user_settings_path
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import ClipboardText, Notice, Report
+
+if TYPE_CHECKING:
+    from claude_harness.agent.loop import QueryParams
+    from claude_harness.api.client import ApiClient
+    from claude_harness.commands.catalog import Catalog
+    from claude_harness.protocol.events import AgentEvent, SessionEvent
+    from claude_harness.session.rewind import SessionCheckpoints
+    from claude_harness.session.totals import Totals
+    from claude_harness.session.transcript import Transcript
 
 KEY_FILE = "harness-api-key"  # beside the user settings, read by the apiKeyHelper /login sets
 STATUSLINE_PROMPT = (
@@ -43,35 +52,66 @@ KEY_BINDINGS = (
 )
 
 
-def run(session: Any, op: ops.SessionCommand) -> None:
+class SlashServices(Protocol):
+    """What the built-in commands reach of the session (handlers.services.OpServices)."""
+
+    def emit(self, event: SessionEvent) -> None: ...
+
+    @property
+    def cwd(self) -> Path: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def totals(self) -> Totals: ...
+    @property
+    def checkpoints(self) -> SessionCheckpoints: ...
+    @property
+    def transcript(self) -> Transcript | None: ...
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    def prompt(self, op: ops.UserPrompt) -> None: ...
+    def run_command(self, name: str, args: str) -> None: ...
+    def continue_in_fork(self, ending_before: str | None, reason: str) -> str: ...
+    # /btw's side request: the turn's own parameters, its cost counted in the totals
+    @property
+    def api(self) -> ApiClient: ...
+    @property
+    def messages(self) -> list[dict[str, Any]]: ...
+    def params(self) -> QueryParams: ...
+    def apply(self, event: AgentEvent) -> None: ...
+
+
+def run(services: SlashServices, op: ops.SessionCommand) -> None:
     """Answer `op`; an unknown name is a bug in the table, said as a notice."""
     handler = HANDLERS.get(op.name)
     if handler is None:
-        session._emit(Notice(f"Unknown command: /{op.name}", "error"))
+        services.emit(Notice(f"Unknown command: /{op.name}", "error"))
         return
-    handler(session, op.args.strip())
+    handler(services, op.args.strip())
 
 
-def _prompt_command(session: Any, name: str, args: str) -> None:
+def _prompt_command(services: SlashServices, name: str, args: str) -> None:
     """/review, /security-review: a project's or user's own command of that name wins (it is
     run as custom commands are); else our prompt goes out in the message shape a custom
     command's expansion has (`<command-name>` block, then the text)."""
-    if session.catalog.find_command(name) is not None:
-        session._run_command(name, args)
+    if services.catalog.find_command(name) is not None:
+        services.run_command(name, args)
         return
     from claude_harness.commands.expansion import ExpandedPrompt
 
     expanded = ExpandedPrompt(text=PROMPTS[name](args), name=name, args=args)
-    session._prompt(ops.UserPrompt(tuple(expanded.blocks())))
+    services.prompt(ops.UserPrompt(tuple(expanded.blocks())))
 
 
-def _report(session: Any, topic: str, lines: list[str]) -> None:
-    session._emit(Report(topic, tuple(lines)))
+def _report(services: SlashServices, topic: str, lines: list[str]) -> None:
+    services.emit(Report(topic, tuple(lines)))
 
 
-def _usage(session: Any, _args: str) -> None:
-    t = session.totals
-    _report(session, "usage", [
+def _usage(services: SlashServices, _args: str) -> None:
+    t = services.totals
+    _report(services, "usage", [
         f"Total cost:             ${t.cost_usd:.4f}",
         f"API calls:              {t.api_turns} ({t.api_seconds:.1f}s)",
         f"Input tokens:           {t.input_tokens:,}",
@@ -99,12 +139,12 @@ def release_notes(version: str = __version__) -> list[str]:
     return section or [f"No release notes for version {version}."]
 
 
-def _release_notes(session: Any, _args: str) -> None:
-    _report(session, "release-notes", release_notes())
+def _release_notes(services: SlashServices, _args: str) -> None:
+    _report(services, "release-notes", release_notes())
 
 
-def _unavailable(session: Any, name: str) -> None:
-    session._emit(Notice(f"/{name} is not available in claude-harness: {UNAVAILABLE[name]}"))
+def _unavailable(services: SlashServices, name: str) -> None:
+    services.emit(Notice(f"/{name} is not available in claude-harness: {UNAVAILABLE[name]}"))
 
 
 def last_answer(messages: list[dict[str, Any]], nth: int = 1) -> str:
@@ -122,26 +162,26 @@ def last_answer(messages: list[dict[str, Any]], nth: int = 1) -> str:
     return ""
 
 
-def _copy(session: Any, args: str) -> None:
+def _copy(services: SlashServices, args: str) -> None:
     if args and not (args.isdigit() and int(args) > 0):
-        session._emit(Notice("Usage: /copy [n] (n: the nth latest answer, 1 by default)",
+        services.emit(Notice("Usage: /copy [n] (n: the nth latest answer, 1 by default)",
                              "warning"))
         return
-    text = last_answer(session.messages, int(args or 1))
+    text = last_answer(services.messages, int(args or 1))
     if not text:
-        session._emit(Notice("Nothing to copy: no such answer in this conversation.",
+        services.emit(Notice("Nothing to copy: no such answer in this conversation.",
                              "warning"))
         return
     from claude_harness.clipboard_text import copy_with_program
 
     program = copy_with_program(text)
     if program is None:
-        session._emit(ClipboardText(text))
+        services.emit(ClipboardText(text))
         how = "through the terminal (OSC 52)"
     else:
         how = f"with {program}"
     which = "the last answer" if args in ("", "1") else f"answer {args} from the end"
-    session._emit(Notice(f"Copied {which} ({len(text)} characters) {how}."))
+    services.emit(Notice(f"Copied {which} ({len(text)} characters) {how}."))
 
 
 def session_diff(store: Any, cwd: Path) -> list[str]:
@@ -172,96 +212,96 @@ def session_diff(store: Any, cwd: Path) -> list[str]:
     return lines
 
 
-def _diff(session: Any, _args: str) -> None:
-    store = session.daily.checkpoints.store
-    lines = session_diff(store, session.config.cwd) if store is not None else []
-    _report(session, "diff", lines or ["No file changes in this session."])
+def _diff(services: SlashServices, _args: str) -> None:
+    store = services.checkpoints.store
+    lines = session_diff(store, services.cwd) if store is not None else []
+    _report(services, "diff", lines or ["No file changes in this session."])
 
 
-def _fork(session: Any, title: str) -> None:
+def _fork(services: SlashServices, title: str) -> None:
     from claude_harness.session.fork import ForkError, fork_transcript
 
-    if session.transcript is None or not session.messages:
-        session._emit(Notice("Nothing to fork yet: the conversation is empty.", "warning"))
+    if services.transcript is None or not services.messages:
+        services.emit(Notice("Nothing to fork yet: the conversation is empty.", "warning"))
         return
-    session.transcript.sync()  # what is pending goes into the fork too
+    services.transcript.sync()  # what is pending goes into the fork too
     try:
-        fork = fork_transcript(session.transcript.path)
+        fork = fork_transcript(services.transcript.path)
     except (ForkError, OSError) as exc:
-        session._emit(Notice(f"Could not fork: {exc}", "error"))
+        services.emit(Notice(f"Could not fork: {exc}", "error"))
         return
     if title:
         entry = {"type": "custom-title", "customTitle": " ".join(title.split()),
                  "sessionId": fork.session_id}
         with fork.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
-    session._emit(Notice(f"Forked this conversation ({fork.entries} messages) into session "
+    services.emit(Notice(f"Forked this conversation ({fork.entries} messages) into session "
                          f"{fork.session_id}; continue it with "
                          f"`claude-harness --resume {fork.session_id}` (this one goes on)."))
 
 
-def _branch(session: Any, _args: str) -> None:
+def _branch(services: SlashServices, _args: str) -> None:
     from claude_harness.session.fork import ForkError
 
-    if session.transcript is None or not session.messages:
-        session._emit(Notice("Nothing to branch yet: the conversation is empty.", "warning"))
+    if services.transcript is None or not services.messages:
+        services.emit(Notice("Nothing to branch yet: the conversation is empty.", "warning"))
         return
-    if session.running:
-        session._emit(Notice("Wait for the current job to finish (or Esc) before /branch.",
+    if services.running:
+        services.emit(Notice("Wait for the current job to finish (or Esc) before /branch.",
                              "warning"))
         return
-    old_id = session.session_id
+    old_id = services.session_id
     try:
-        new_id = session.daily.continue_in_fork(None, "branch")
+        new_id = services.continue_in_fork(None, "branch")
     except (ForkError, OSError) as exc:
-        session._emit(Notice(f"Could not branch: {exc}", "error"))
+        services.emit(Notice(f"Could not branch: {exc}", "error"))
         return
-    session._emit(Notice(f"Now on a branch of this conversation (session {new_id}); the "
+    services.emit(Notice(f"Now on a branch of this conversation (session {new_id}); the "
                          f"conversation so far stays as session {old_id} "
                          f"(`claude-harness --resume {old_id}`)."))
 
 
-def _skills(session: Any, _args: str) -> None:
-    skills = [c for c in session.catalog.command_list() if c.kind == "skill"]
+def _skills(services: SlashServices, _args: str) -> None:
+    skills = [c for c in services.catalog.command_list() if c.kind == "skill"]
     lines = [f"/{s.name}  [{s.plugin + ' plugin' if s.plugin else s.scope}] {s.path}"
              + (f"\n    {s.description}" if s.description else "") for s in skills]
-    _report(session, "skills", lines or ["No skills: add one in .claude/skills/<name>/SKILL.md "
+    _report(services, "skills", lines or ["No skills: add one in .claude/skills/<name>/SKILL.md "
                                          "or ~/.claude/skills/<name>/SKILL.md."])
 
 
-def _keybindings(session: Any, _args: str) -> None:
+def _keybindings(services: SlashServices, _args: str) -> None:
     path = user_config_dir() / "keybindings.json"
     lines = [f"{keys:34} {what}" for keys, what in KEY_BINDINGS]
     state = "exists, but custom bindings are not read yet" if path.exists() else "not found"
-    _report(session, "keybindings", [*lines, "", f"Custom bindings file: {path} ({state})."])
+    _report(services, "keybindings", [*lines, "", f"Custom bindings file: {path} ({state})."])
 
 
-def _user_settings(session: Any, change: Callable[[dict[str, Any]], None]) -> bool:
+def _user_settings(services: SlashServices, change: Callable[[dict[str, Any]], None]) -> bool:
     try:
         update_json_file(user_settings_path(), change)
     except (OSError, ValueError) as exc:
-        session._emit(Notice(f"Could not update {user_settings_path()}: {exc}", "error"))
+        services.emit(Notice(f"Could not update {user_settings_path()}: {exc}", "error"))
         return False
     return True
 
 
-def _statusline(session: Any, args: str) -> None:
+def _statusline(services: SlashServices, args: str) -> None:
     path = user_settings_path()
     if not args:
-        session._emit(Notice("Usage: /statusline <command> sets it, /statusline off removes "
+        services.emit(Notice("Usage: /statusline <command> sets it, /statusline off removes "
                              "it, /statusline <description> asks the model to write one."))
         return
     if args == "off":
-        if _user_settings(session, lambda s: s.pop("statusLine", None)):
-            session._emit(Notice(f"Status line removed from {path}."))
+        if _user_settings(services, lambda s: s.pop("statusLine", None)):
+            services.emit(Notice(f"Status line removed from {path}."))
         return
     words = args.split()
     if len(words) > 1 and not _looks_like_command(words[0]):  # a description, not a command
-        session._prompt(ops.UserPrompt(STATUSLINE_PROMPT.format(ask=args)))
+        services.prompt(ops.UserPrompt(STATUSLINE_PROMPT.format(ask=args)))
         return
     setting = {"type": "command", "command": args}
-    if _user_settings(session, lambda s: s.__setitem__("statusLine", setting)):
-        session._emit(Notice(f"Status line set to `{args}` in {path} (from the next start)."))
+    if _user_settings(services, lambda s: s.__setitem__("statusLine", setting)):
+        services.emit(Notice(f"Status line set to `{args}` in {path} (from the next start)."))
 
 
 def _looks_like_command(word: str) -> bool:
@@ -271,14 +311,14 @@ def _looks_like_command(word: str) -> bool:
     return "/" in word or word.startswith(("~", ".")) or shutil.which(word) is not None
 
 
-def _login(session: Any, key: str) -> None:
+def _login(services: SlashServices, key: str) -> None:
     key_path = user_config_dir() / KEY_FILE
     if not key:
-        session._emit(Notice("Usage: /login <API key>: stores it in " f"{key_path} (read through "
+        services.emit(Notice("Usage: /login <API key>: stores it in " f"{key_path} (read through "
                              "apiKeyHelper). Subscription sign-in (claude.ai) is not offered."))
         return
     if not key.startswith("sk-") or any(c.isspace() for c in key):
-        session._emit(Notice("That does not look like an API key (sk-...); nothing stored.",
+        services.emit(Notice("That does not look like an API key (sk-...); nothing stored.",
                              "error"))
         return
     key_path.parent.mkdir(parents=True, exist_ok=True)
@@ -286,19 +326,19 @@ def _login(session: Any, key: str) -> None:
     with os.fdopen(fd, "w") as fh:
         fh.write(key + "\n")
     helper = f"cat {shlex.quote(str(key_path))}"
-    if _user_settings(session, lambda s: s.__setitem__("apiKeyHelper", helper)):
-        now = " It is in use from now on." if _use_now(session, key) else ""
-        session._emit(Notice(f"API key stored in {key_path} (read at start-up through "
+    if _user_settings(services, lambda s: s.__setitem__("apiKeyHelper", helper)):
+        now = " It is in use from now on." if _use_now(services, key) else ""
+        services.emit(Notice(f"API key stored in {key_path} (read at start-up through "
                              f"apiKeyHelper in {user_settings_path()}; ANTHROPIC_API_KEY still "
                              f"wins).{now} Subscription sign-in is not offered."))
 
 
-def _use_now(session: Any, key: str) -> bool:
+def _use_now(services: SlashServices, key: str) -> bool:
     """A session that started without credentials takes the key at once (its SDK client is
     made on the first request, so nothing else holds the old settings)."""
     from dataclasses import replace
 
-    api = session.api
+    api = services.api
     if api.settings.has_credentials or api.settings.provider != "anthropic":
         return False
     api.settings = replace(api.settings, api_key=key)
@@ -306,7 +346,7 @@ def _use_now(session: Any, key: str) -> bool:
     return True
 
 
-def _logout(session: Any, _args: str) -> None:
+def _logout(services: SlashServices, _args: str) -> None:
     key_path = user_config_dir() / KEY_FILE
     helper = f"cat {shlex.quote(str(key_path))}"
     existed = key_path.exists()
@@ -316,33 +356,33 @@ def _logout(session: Any, _args: str) -> None:
         if settings.get("apiKeyHelper") == helper:
             del settings["apiKeyHelper"]
 
-    if _user_settings(session, drop):
-        session._emit(Notice(f"Removed the API key /login stored ({key_path})." if existed else
+    if _user_settings(services, drop):
+        services.emit(Notice(f"Removed the API key /login stored ({key_path})." if existed else
                              "No API key stored by /login; ANTHROPIC_API_KEY and your own "
                              "apiKeyHelper are left alone."))
 
 
-def _vim(session: Any, _args: str) -> None:
+def _vim(services: SlashServices, _args: str) -> None:
     chosen: list[str] = []
 
     def toggle(settings: dict[str, Any]) -> None:
         chosen.append("normal" if settings.get("editorMode") == "vim" else "vim")
         settings["editorMode"] = chosen[0]
 
-    if _user_settings(session, toggle):
+    if _user_settings(services, toggle):
         extra = (" The vim input itself is not in this build yet; the setting is saved for it."
                  if chosen[0] == "vim" else "")
-        session._emit(Notice(f"Editor mode set to {chosen[0]} in {user_settings_path()}.{extra}"))
+        services.emit(Notice(f"Editor mode set to {chosen[0]} in {user_settings_path()}.{extra}"))
 
 
-def _btw(session: Any, question: str) -> None:
+def _btw(services: SlashServices, question: str) -> None:
     if not question:
-        session._emit(Notice("Usage: /btw <question>", "warning"))
+        services.emit(Notice("Usage: /btw <question>", "warning"))
         return
     from claude_harness.session.side_question import answer_side_question
 
     # not a job: a side question may be asked while a turn runs, without interrupting it
-    task = asyncio.get_running_loop().create_task(answer_side_question(session, question),
+    task = asyncio.get_running_loop().create_task(answer_side_question(services, question),
                                                   name="session-btw")
     _SIDE_TASKS.add(task)
     task.add_done_callback(_SIDE_TASKS.discard)
@@ -351,7 +391,7 @@ def _btw(session: Any, question: str) -> None:
 _SIDE_TASKS: set[Any] = set()  # running /btw answers (a task nobody holds may be collected)
 
 
-HANDLERS: dict[str, Callable[[Any, str], None]] = {
+HANDLERS: dict[str, Callable[[SlashServices, str], None]] = {
     "usage": _usage, "release-notes": _release_notes, "unavailable": _unavailable,
     "copy": _copy, "diff": _diff, "fork": _fork, "branch": _branch, "skills": _skills,
     "keybindings": _keybindings, "statusline": _statusline, "login": _login,
