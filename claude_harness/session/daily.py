@@ -175,7 +175,7 @@ class TurnServices:
         old.sync()
         fork = fork_transcript(old.path, ending_before=ending_before)
         old.close()
-        new = Transcript.create(session.config.data_dir, session.config.cwd, fork.session_id)
+        new = Transcript.create(session.history_roots[0], session.config.cwd, fork.session_id)
         new.on_failure, new.on_recovered = old.on_failure, old.on_recovered
         session.transcript, session.session_id = new, fork.session_id
         session.journal = ResultJournal(new)  # the answers go on into the new file too

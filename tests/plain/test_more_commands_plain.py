@@ -82,7 +82,7 @@ def test_diff_fork_skills_keybindings_release_notes_and_unavailable(
     assert done.returncode == 0, done.stderr
     assert "-two" in out and "+TWO" in out and "a/notes.txt" in out
     forked = out.partition("into session ")[2].split(";")[0]
-    fork_file = next((home / "data").rglob(f"{forked}.jsonl"))
+    fork_file = next((home / ".claude" / "projects").rglob(f"{forked}.jsonl"))
     assert "edit it" in fork_file.read_text() and "side branch" in fork_file.read_text()
     assert "/tidy" in out and "Tidy the imports" in out and "[project]" in out
     assert "Ctrl+R" in out and str(home / ".claude" / "keybindings.json") in out
@@ -138,7 +138,7 @@ def test_btw_fork_and_vim_in_the_terminal(plain_tmux: Any, home: Path) -> None:
     session.send("Enter")
     screen = session.wait_for("continue it with")
     forked = screen.partition("into session ")[2].split(";")[0].strip()
-    assert next((home / "data").rglob(f"{forked}.jsonl")).exists()
+    assert next((home / ".claude" / "projects").rglob(f"{forked}.jsonl")).exists()
     session.type("/vim")
     session.send("Enter")
     session.wait_for("Editor mode set to vim")
@@ -185,7 +185,7 @@ def test_branch_goes_on_in_a_new_session_and_leaves_the_old_one(project: Path,
     assert done.returncode == 0, done.stderr
     new_id = out.partition("Now on a branch of this conversation (session ")[2].split(")")[0]
     old_id = out.partition("stays as session ")[2].split(" ")[0]
-    files = {p.stem: p.read_text() for p in (home / "data").rglob("*.jsonl")
+    files = {p.stem: p.read_text() for p in (home / ".claude" / "projects").rglob("*.jsonl")
              if p.stem in (new_id, old_id)}
     assert "hello" in files[old_id] and "after the branch" not in files[old_id]
     assert "hello" in files[new_id] and "after the branch" in files[new_id]

@@ -200,7 +200,7 @@ def test_branch_keeps_the_conversation_on_screen_under_a_new_session(
     send(term, "go on")
     term.wait("On the branch.")
     assert "First answer." in json.dumps(server.requests[1]["messages"])
-    data = Path(os.environ["CLAUDE_HARNESS_DATA_DIR"])
+    data = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"  # where transcripts are written
     transcripts = [p.read_text() for p in data.rglob("*.jsonl") if "checkpoints" not in p.parts
                    and "history" not in p.parts]
     assert sum("go on" in t for t in transcripts) == 1  # only the branch has the new turn
