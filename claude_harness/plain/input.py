@@ -23,11 +23,17 @@ from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.styles import Style
 
 from claude_harness.history import PromptHistory
+from claude_harness.pasted_text import PastedTexts
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
 from claude_harness.plain.daily_keys import daily_bindings
 from claude_harness.plain.elicitation import prompt_toolkit_reader
-from claude_harness.plain.keys import enable_shift_enter, grapheme_bindings, prompt_bindings
+from claude_harness.plain.keys import (
+    enable_shift_enter,
+    grapheme_bindings,
+    paste_bindings,
+    prompt_bindings,
+)
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
 EXIT_HINT = "Press Ctrl+C again to exit."
@@ -54,6 +60,7 @@ class PromptInput:
         self.notify = notify
         self._last_interrupt = 0.0
         self._stopped = False  # the REPL is exiting: no prompt starts any more
+        self.pasted = PastedTexts()  # long pastes shown as placeholders until sent
         self.session: PromptSession[str] = PromptSession(
             message=FormattedText([("class:prompt", "> ")]),
             multiline=True,
@@ -62,7 +69,8 @@ class PromptInput:
             completer=PlainCompleter(cwd, extra=extra_commands),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
-                                             grapheme_bindings(), daily_bindings()]),
+                                             grapheme_bindings(), daily_bindings(),
+                                             paste_bindings(self.pasted, cwd)]),
             bottom_toolbar=toolbar,
             style=self.style,
             enable_history_search=False,
@@ -85,7 +93,9 @@ class PromptInput:
                 self.notify(EXIT_HINT)
                 continue
             self._last_interrupt = 0.0
-            return text
+            expanded = self.pasted.expand(text)  # placeholders go out as the whole pastes
+            self.pasted.clear()
+            return expanded
         return None
 
     def _exit_if_stopped(self) -> None:

@@ -7,13 +7,22 @@ command, shell escape) is the app's business, so this widget only posts `Submitt
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 from textual.widgets.text_area import Location
 
+from claude_harness.clipboard_image import mention_for
 from claude_harness.history import PromptHistory
+from claude_harness.pasted_text import (
+    PastedTexts,
+    dropped_image,
+    normalize_newlines,
+    should_collapse,
+)
 from claude_harness.terminal_graphemes import (
     is_format_character,
     next_boundary,
@@ -65,6 +74,7 @@ class PromptInput(TextArea):
                          highlight_cursor_line=False,
                          placeholder="Type a message · / for commands · ! for shell · @ for files")
         self.prompt_history = history or PromptHistory(None)
+        self.pasted = PastedTexts()  # long pastes shown as `[Pasted text #1 +120 lines]`
         self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none
 
     def set_text(self, text: str) -> None:
@@ -119,6 +129,24 @@ class PromptInput(TextArea):
             return
         await super()._on_key(event)
 
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A dropped image path becomes an `@` mention; a long paste a placeholder (both as
+        Claude Code does); anything else is inserted as typed."""
+        if self.read_only:
+            return
+        text = normalize_newlines(event.text)
+        image = dropped_image(text, getattr(self.app, "cwd", None) or Path.cwd())
+        if image is not None:
+            row, col = self.cursor_location
+            text = mention_for(image, self.document.get_line(row)[:col])
+        elif should_collapse(text, self.app.size.height):
+            text = self.pasted.add(text)
+        event.stop()
+        event.prevent_default()
+        if result := self._replace_via_keyboard(text, *self.selection):
+            self.move_cursor(result.end_location)
+            self.focus()
+
     def get_cursor_left_location(self) -> Location:
         """Left and Backspace step over a whole grapheme (👩‍👩‍👧, e + U+0301, 🇫🇷), not into it."""
         row, column = self.cursor_location
@@ -143,9 +171,10 @@ class PromptInput(TextArea):
             conversation.scroll_page_down()
 
     def _submit(self) -> None:
-        text = self.text
+        text = self.pasted.expand(self.text)  # the placeholders go out as the whole pastes
         if not text.strip():
             return
         self.prompt_history.add(text)
         self.clear()
+        self.pasted.clear()
         self.post_message(self.Submitted(text))

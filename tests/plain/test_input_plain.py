@@ -1,0 +1,60 @@
+"""Issue 25's input in the real `claude-harness --plain` in tmux against the scripted server:
+a long bracketed paste shows as a placeholder and goes out whole; a pasted image path becomes
+the image."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.paste_support import LONG_PASTE, image_blocks, tmux_paste, write_png
+from tests.plain.test_surface_plain import READY, user_texts, wait_requests
+
+pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
+
+
+def test_a_long_paste_is_a_placeholder_and_is_sent_whole(plain_tmux: Any,
+                                                         tmp_path: Path) -> None:
+    session, server = plain_tmux(["Read all of it."])
+    session.wait_for(READY)
+    session.type("explain ")
+    tmux_paste(session.socket, session.name, LONG_PASTE, tmp_path)
+    screen = session.wait_for("[Pasted text #1 +120 lines]")
+    assert "line 7:" not in screen  # the text itself stays out of the prompt
+    session.type(" thanks")
+    session.wait_for("+120 lines] thanks")
+    session.send("Enter")
+    session.wait_for("Read all of it.")
+    wait_requests(server, 1)
+    assert f"explain {LONG_PASTE} thanks" in user_texts(server)  # byte for byte
+
+
+def test_a_short_paste_stays_as_typed(plain_tmux: Any, tmp_path: Path) -> None:
+    session, server = plain_tmux(["Short."])
+    session.wait_for(READY)
+    tmux_paste(session.socket, session.name, "two\nlines", tmp_path)
+    screen = session.wait_for("lines")
+    assert "Pasted text" not in screen
+    session.send("Enter")
+    session.wait_for("Short.")
+    assert "two\nlines" in user_texts(server)
+
+
+def test_a_pasted_image_path_is_attached_as_the_image(plain_tmux: Any, tmp_path: Path) -> None:
+    session, server = plain_tmux(["A red square."])
+    folder = tmp_path / "my shots"
+    folder.mkdir()
+    data = write_png(folder / "shot.png")
+    session.wait_for(READY)
+    session.type("what is this ")
+    tmux_paste(session.socket, session.name, str(folder / "shot.png").replace(" ", "\\ "),
+               tmp_path)  # as a drop types it, the space escaped
+    session.wait_for(f'@"{folder / "shot.png"}"')
+    session.send("Enter")
+    session.wait_for("A red square.")
+    wait_requests(server, 1)
+    images = image_blocks(server.requests[-1])
+    assert [base64.b64decode(b["source"]["data"]) for b in images] == [data]

@@ -1,0 +1,67 @@
+"""Issue 25's input in the installed app, in a real terminal (tmux) against the scripted
+server: a long paste shows as a placeholder and goes out whole; a pasted image path becomes
+the image."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.paste_support import LONG_PASTE, image_blocks, tmux_paste, write_png
+from tests.tui.test_surface_terminal import sent_texts, wait_requests
+from tests.tui.test_terminal import BINARY, app_env, terminal  # noqa: F401 - the fixture
+
+pytestmark = [pytest.mark.skipif(not BINARY.exists(),
+                                 reason="claude-harness is not installed in this venv"),
+              pytest.mark.timeout(90)]
+
+
+def test_a_long_paste_is_a_placeholder_and_is_sent_whole(
+        api: Any, terminal: Any, tmp_path: Path) -> None:  # noqa: F811
+    server = api(["Read all of it."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys("explain ", literal=True)
+    tmux_paste(term.name, term.name, LONG_PASTE, tmp_path)
+    screen = term.wait("[Pasted text #1 +120 lines]")
+    assert "line 7:" not in screen  # the text itself stays out of the input
+    term.keys(" thanks", literal=True)
+    term.wait("+120 lines] thanks")
+    term.keys("Enter")
+    term.wait("Read all of it.")
+    wait_requests(server, 1, term)
+    assert f"explain {LONG_PASTE} thanks" in sent_texts(server)  # byte for byte
+
+
+def test_a_short_paste_stays_as_typed(api: Any, terminal: Any, tmp_path: Path) -> None:  # noqa: F811
+    server = api(["Short."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    tmux_paste(term.name, term.name, "two\nlines", tmp_path)
+    screen = term.wait("lines")
+    assert "Pasted text" not in screen
+    term.keys("Enter")
+    term.wait("Short.")
+    assert "two\nlines" in sent_texts(server)
+
+
+def test_a_pasted_image_path_is_attached_as_the_image(
+        api: Any, terminal: Any, project: Path, tmp_path: Path) -> None:  # noqa: F811
+    server = api(["A red square."])
+    folder = tmp_path / "my shots"
+    folder.mkdir()
+    data = write_png(folder / "shot.png")
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys("what is this ", literal=True)
+    tmux_paste(term.name, term.name, f"'{folder / 'shot.png'}'", tmp_path)  # as a drop types it
+    screen = term.wait('shots/shot.png"')  # the input soft-wraps the long path
+    assert '@"/' in screen
+    term.keys("Enter")
+    term.wait("A red square.")
+    wait_requests(server, 1, term)
+    images = image_blocks(server.requests[0])
+    assert [base64.b64decode(b["source"]["data"]) for b in images] == [data]
