@@ -41,3 +41,13 @@ def image_blocks(request: dict[str, Any]) -> list[dict[str, Any]]:
         if message["role"] == "user" and isinstance(message["content"], list):
             found += [b for b in message["content"] if b.get("type") == "image"]
     return found
+
+
+def small_repo(project: Path) -> None:
+    """A git work tree with nested files and an ignored folder (rg honours .gitignore in one)."""
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / ".gitignore").write_text("node_modules/\n")
+    for name in ("src/app.py", "src/apple.txt", "src/widgets/prompt_input.py",
+                 "docs/recent_notes.md", "node_modules/pkg/wpi_ignored.js"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(f"contents of {name}\n")

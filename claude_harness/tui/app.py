@@ -104,6 +104,7 @@ class HarnessApp(App[None]):
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
+        self._at_popup: Any = None  # tui/at_popup.py, on the first `@`
         self._safe_filter = TerminalSafeFilter()
 
     def get_line_filters(self) -> list[LineFilter]:
@@ -458,6 +459,8 @@ class HarnessApp(App[None]):
     # ── completion (`/command`, `@path`) ────────────────────────────────────────────────────
 
     def on_prompt_input_completion(self, message: PromptInput.Completion) -> None:
+        if self.at_popup.accept():  # the `@` popup's first row
+            return
         from claude_harness.tui.completion import complete  # on the first Tab
 
         result = complete(message.text, message.column, self.cwd, self.command_names())
@@ -490,8 +493,19 @@ class HarnessApp(App[None]):
                 hint.update("\n".join(lines[:14]))
                 hint.add_class("-open")
                 return
+        if self.at_popup.update():  # `@word`: the file popup, searched in a worker
+            return
         if hint.has_class("-open") and not text.startswith("@", text.rfind(" ") + 1):
             hint.remove_class("-open")
+
+    @property
+    def at_popup(self) -> Any:
+        """The `@` file popup, made on the first `@` (no file listing before it)."""
+        if self._at_popup is None:
+            from claude_harness.tui.at_popup import AtPopup
+
+            self._at_popup = AtPopup(self)
+        return self._at_popup
 
     def _hide_completion(self) -> None:
         self.query_one("#completion-hint", Static).remove_class("-open")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.paste_support import LONG_PASTE, image_blocks, tmux_paste, write_png
+from tests.paste_support import LONG_PASTE, image_blocks, small_repo, tmux_paste, write_png
 from tests.tui.test_surface_terminal import sent_texts, wait_requests
 from tests.tui.test_terminal import BINARY, app_env, terminal  # noqa: F401 - the fixture
 
@@ -65,3 +65,30 @@ def test_a_pasted_image_path_is_attached_as_the_image(
     wait_requests(server, 1, term)
     images = image_blocks(server.requests[0])
     assert [base64.b64decode(b["source"]["data"]) for b in images] == [data]
+
+
+def test_the_at_popup_fuzzy_finds_files_as_you_type_and_tab_attaches(
+        api: Any, terminal: Any, project: Path) -> None:  # noqa: F811
+    small_repo(project)
+    server = api([{"content": [{"type": "tool_use", "name": "Read",
+                                "input": {"file_path": str(project / "docs/recent_notes.md")}}]},
+                  "Read the notes.", "Looked at it."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys("read the notes", literal=True)
+    term.keys("Enter")
+    term.wait("Read the notes.")
+    term.keys("look at @", literal=True)  # no Tab: the popup opens as the `@` is typed
+    screen = term.wait("+ docs/recent_notes.md")
+    rows = [line.strip() for line in screen.splitlines() if line.strip().startswith("+ ")]
+    assert rows[0] == "+ docs/recent_notes.md"  # the file this session read comes first
+    assert "+ src/" in rows
+    term.keys("wpi", literal=True)  # w(idgets/) p(rompt_) i(nput): a subsequence
+    screen = term.wait("+ src/widgets/prompt_input.py")
+    assert "wpi_ignored" not in screen  # .gitignore'd, as rg --files leaves it out
+    term.keys("Tab")
+    term.wait("look at @src/widgets/prompt_input.py")
+    term.keys("Enter")
+    term.wait("Looked at it.")
+    wait_requests(server, 3, term)
+    assert any("contents of src/widgets/prompt_input.py" in t for t in sent_texts(server, 2))

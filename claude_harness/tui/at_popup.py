@@ -1,0 +1,84 @@
+"""The app's `@` popup: as soon as the word at the cursor starts with `@`, the matching files and
+folders show under the input (`+ src/app.py`, as Claude Code draws them) and Tab takes the first.
+
+The search runs in a thread worker (file_suggestions.py), so typing never waits for it; a
+result that comes back after the word changed is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from claude_harness.file_suggestions import FileIndex, recent_files, suggest
+
+_WORD = re.compile(r'(?:^|(?<=\s))@(?P<query>[^\s"]*)$')
+
+
+def mention_query(line: str, column: int) -> tuple[int, str] | None:
+    """(column of the `@`, the text after it) when the cursor ends an `@word`; absolute and
+    home paths are left to Tab's folder-by-folder completion."""
+    match = _WORD.search(line[:column])
+    if match is None or match["query"].startswith(("/", "~", "./", "../")):
+        return None
+    return match.start(), match["query"]
+
+
+def mention_text(row: str) -> str:
+    """What a chosen row puts in the prompt: `@path ` (quoted when it holds a space; a folder
+    keeps the cursor on it, without the space, to go on typing into it)."""
+    name = f'"{row}"' if " " in row else row
+    return f"@{name}" if row.endswith("/") else f"@{name} "
+
+
+class AtPopup:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.index: FileIndex | None = None
+        self.rows: list[str] = []
+        self._asked: tuple[int, str] | None = None
+
+    def update(self) -> bool:
+        """On each change of the prompt: True while an `@word` is being typed."""
+        prompt = self.app.prompt
+        row, column = prompt.cursor_location
+        asked = mention_query(prompt.document.get_line(row), column)
+        self._asked = asked
+        if asked is None:
+            self.rows = []
+            return False
+        if self.index is None:
+            self.index = FileIndex(self.app.cwd)
+        view = getattr(self.app, "view", None)
+        recent = recent_files(view.messages, self.app.cwd) if view is not None else []
+        self.app.run_worker(lambda: self._search(asked, recent), thread=True,
+                            exclusive=True, group="at-popup")
+        return True
+
+    def _search(self, asked: tuple[int, str], recent: list[str]) -> None:
+        index = self.index
+        assert index is not None
+        self.app.call_from_thread(self._show, asked, suggest(asked[1], index, recent))
+        if not index.ready and index.wait_ready():  # the first `@` in a big repository
+            self.app.call_from_thread(self._show, asked, suggest(asked[1], index, recent))
+
+    def _show(self, asked: tuple[int, str], rows: list[str]) -> None:
+        if asked != self._asked:
+            return  # typing went on: a newer search is coming
+        self.rows = rows
+        hint = self.app.query_one("#completion-hint")
+        if not rows:
+            hint.remove_class("-open")
+            return
+        hint.update("\n".join(f"+ {row}" for row in rows))
+        hint.add_class("-open")
+
+    def accept(self) -> bool:
+        """Tab: the first row replaces the `@word`; False when the popup has nothing."""
+        if self._asked is None or not self.rows:
+            return False
+        start, query = self._asked
+        prompt = self.app.prompt
+        row = prompt.cursor_location[0]
+        prompt.replace(mention_text(self.rows[0]), (row, start), (row, start + 1 + len(query)))
+        return True
