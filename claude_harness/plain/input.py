@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import ThreadedCompleter
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import History, InMemoryHistory
 from prompt_toolkit.key_binding import merge_key_bindings
@@ -54,7 +55,8 @@ class PromptInput:
     def __init__(self, cwd: Path, history_cwd: Path | None, style: dict[str, str],
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
                  notify: Callable[[str], None],
-                 extra_commands: Callable[[], dict[str, str]] | None = None) -> None:
+                 extra_commands: Callable[[], dict[str, str]] | None = None,
+                 recent_files: Callable[[], list[str]] | None = None) -> None:
         enable_shift_enter()
         self.style = Style.from_dict(style)
         self.notify = notify
@@ -66,7 +68,8 @@ class PromptInput:
             multiline=True,
             prompt_continuation="  ",
             history=_history(history_cwd),
-            completer=PlainCompleter(cwd, extra=extra_commands),
+            completer=ThreadedCompleter(PlainCompleter(cwd, extra=extra_commands,
+                                                       recent=recent_files)),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
                                              grapheme_bindings(), daily_bindings(),

@@ -5,12 +5,13 @@ the image."""
 from __future__ import annotations
 
 import base64
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.paste_support import LONG_PASTE, image_blocks, tmux_paste, write_png
+from tests.paste_support import LONG_PASTE, image_blocks, small_repo, tmux_paste, write_png
 from tests.plain.test_surface_plain import READY, user_texts, wait_requests
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.slow]
@@ -58,3 +59,34 @@ def test_a_pasted_image_path_is_attached_as_the_image(plain_tmux: Any, tmp_path:
     wait_requests(server, 1)
     images = image_blocks(server.requests[-1])
     assert [base64.b64decode(b["source"]["data"]) for b in images] == [data]
+
+
+def test_the_at_popup_fuzzy_finds_files_as_you_type_and_attaches(plain_tmux: Any,
+                                                                 project: Path) -> None:
+    small_repo(project)
+    session, server = plain_tmux([
+        {"content": [{"type": "tool_use", "name": "Read",
+                      "input": {"file_path": str(project / "docs/recent_notes.md")}}]},
+        "Read the notes.", "Looked at it."])
+    session.wait_for(READY)
+    session.type("read the notes")
+    session.send("Enter")
+    session.wait_for("Read the notes.")
+    session.wait_for(READY)
+    session.type("look at @")  # no Tab: the menu opens as the `@` is typed
+    screen = session.wait_for("+ docs/recent_notes.md")
+    rows = [line.strip() for line in screen.splitlines() if line.strip().startswith("+ ")]
+    assert rows[0] == "+ docs/recent_notes.md"  # the file this session read comes first
+    assert "+ src/" in rows
+    session.type("wpi")  # w(idgets/) p(rompt_) i(nput): a subsequence
+    screen = session.wait_for("+ src/widgets/prompt_input.py")
+    assert "wpi_ignored" not in screen  # .gitignore'd, as rg --files leaves it out
+    session.send("Tab")
+    session.wait_for("look at @src/widgets/prompt_input.py")
+    session.send("Enter")  # the first Enter takes the highlighted row, the second sends
+    time.sleep(0.3)
+    session.send("Enter")
+    session.wait_for("Looked at it.")
+    wait_requests(server, 3)
+    assert any("contents of src/widgets/prompt_input.py" in str(t)
+               for t in user_texts(server, 2))
