@@ -105,6 +105,7 @@ class HarnessApp(App[None]):
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
         self._at_popup: Any = None  # tui/at_popup.py, on the first `@`
+        self._shortcuts_shown = False  # the `?` panel is what the hint shows
         self._safe_filter = TerminalSafeFilter()
 
     def get_line_filters(self) -> list[LineFilter]:
@@ -496,7 +497,18 @@ class HarnessApp(App[None]):
         if self.at_popup.update():  # `@word`: the file popup, searched in a worker
             return
         if hint.has_class("-open") and not text.startswith("@", text.rfind(" ") + 1):
-            hint.remove_class("-open")
+            self._hide_completion()
+
+    def on_prompt_input_shortcuts_toggled(self, _message: PromptInput.ShortcutsToggled) -> None:
+        from claude_harness.tui.shortcuts import shortcuts_text  # on the first `?`
+
+        hint = self.query_one("#completion-hint", Static)
+        if hint.has_class("-open") and self._shortcuts_shown:
+            self._hide_completion()
+            return
+        hint.update(shortcuts_text())
+        hint.add_class("-open")
+        self._shortcuts_shown = True
 
     @property
     def at_popup(self) -> Any:
@@ -508,6 +520,7 @@ class HarnessApp(App[None]):
         return self._at_popup
 
     def _hide_completion(self) -> None:
+        self._shortcuts_shown = False
         self.query_one("#completion-hint", Static).remove_class("-open")
 
     def command_names(self) -> list[str]:

@@ -5,6 +5,7 @@ the image."""
 from __future__ import annotations
 
 import base64
+import time
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,34 @@ def test_the_at_popup_fuzzy_finds_files_as_you_type_and_tab_attaches(
     term.wait("Looked at it.")
     wait_requests(server, 3, term)
     assert any("contents of src/widgets/prompt_input.py" in t for t in sent_texts(server, 2))
+
+
+def test_ctrl_underscore_undoes_and_question_mark_shows_the_shortcuts(
+        api: Any, terminal: Any) -> None:  # noqa: F811
+    server = api(["Kept."])
+    term = terminal(app_env())
+    term.wait("default mode")
+    term.keys("?", literal=True)  # on an empty prompt: the key list, no `?` typed
+    screen = term.wait("ctrl+_ to undo")
+    assert "@ for file paths" in screen and "shift+tab to cycle modes" in screen
+    term.keys("?", literal=True)  # again: put away
+    deadline = time.monotonic() + 10
+    while "ctrl+_ to undo" in term.screen() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "ctrl+_ to undo" not in term.screen()
+    term.keys("keep this", literal=True)
+    term.wait("keep this")
+    time.sleep(2.5)  # a pause closes the undo step, as a typing pause does
+    term.keys(" but not this", literal=True)
+    term.wait("keep this but not this")
+    term.keys("C-_")
+    deadline = time.monotonic() + 10
+    while "but not this" in term.screen() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "but not this" not in term.screen()
+    term.keys(" and why?", literal=True)  # `?` in text is just a character
+    term.wait("keep this and why?")
+    term.keys("Enter")
+    term.wait("Kept.")
+    wait_requests(server, 1, term)
+    assert "keep this and why?" in sent_texts(server)

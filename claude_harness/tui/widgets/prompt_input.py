@@ -54,12 +54,16 @@ class PromptInput(TextArea):
     BINDINGS = [
         Binding("pageup", "page_conversation(-1)", show=False),
         Binding("pagedown", "page_conversation(1)", show=False),
+        Binding("ctrl+underscore", "undo", show=False),  # Claude Code's undo (Ctrl+_)
     ]
 
     class Submitted(Message):
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
+
+    class ShortcutsToggled(Message):
+        """`?` on an empty prompt: the app shows (or puts away) the shortcuts panel."""
 
     class Completion(Message):
         """Tab: the app completes the word at the cursor (`@path`, `/command`)."""
@@ -98,6 +102,11 @@ class PromptInput(TextArea):
             event.stop()
             event.prevent_default()
             self.insert("\n")
+            return
+        if event.character == "?" and not self.text:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.ShortcutsToggled())
             return
         if key == "tab":  # completion only: focus never leaves the prompt by accident
             event.stop()
