@@ -67,7 +67,7 @@ class PromptInput:
             message=FormattedText([("class:prompt", "> ")]),
             multiline=True,
             prompt_continuation="  ",
-            history=_history(history_cwd),
+            history=_history(history_cwd, self.pasted.expand),
             completer=ThreadedCompleter(PlainCompleter(cwd, extra=extra_commands,
                                                        recent=recent_files)),
             complete_while_typing=True,
@@ -139,9 +139,13 @@ class PromptInput:
 class SharedHistory(History):
     """prompt-toolkit's view of the per-project prompt history the Textual app also uses."""
 
-    def __init__(self, prompts: PromptHistory) -> None:
+    def __init__(self, prompts: PromptHistory,
+                 expand: Callable[[str], str] | None = None) -> None:
+        """`expand`: the prompt as sent (long pastes whole), what the shared file keeps: a
+        placeholder would mean nothing to a later session."""
         super().__init__()
         self.prompts = prompts
+        self.expand = expand or (lambda text: text)
 
     def load_history_strings(self) -> Iterable[str]:
         return reversed(self.prompts.entries)  # newest first, as prompt-toolkit expects
@@ -149,12 +153,17 @@ class SharedHistory(History):
     def store_string(self, string: str) -> None:
         self.prompts.add(string)
 
+    def append_string(self, string: str) -> None:
+        """What is recalled with Up is what was sent, as in the app."""
+        super().append_string(self.expand(string))
 
-def _history(path: Path | None) -> SharedHistory | InMemoryHistory:
+
+def _history(path: Path | None,
+             expand: Callable[[str], str] | None = None) -> SharedHistory | InMemoryHistory:
     """The shared history of the project at `path`, or a throwaway one."""
     if path is None:
         return InMemoryHistory()
-    return SharedHistory(PromptHistory.for_project(path))
+    return SharedHistory(PromptHistory.for_project(path), expand)
 
 
 class LineInput:

@@ -90,3 +90,20 @@ def test_the_at_popup_fuzzy_finds_files_as_you_type_and_attaches(plain_tmux: Any
     wait_requests(server, 3)
     assert any("contents of src/widgets/prompt_input.py" in str(t)
                for t in user_texts(server, 2))
+
+
+def test_a_long_paste_brought_back_with_up_is_sent_whole_again(plain_tmux: Any,
+                                                                tmp_path: Path) -> None:
+    session, server = plain_tmux(["First.", "Again."])
+    session.wait_for(READY)
+    tmux_paste(session.socket, session.name, LONG_PASTE, tmp_path)
+    session.wait_for("[Pasted text #1 +120 lines]")
+    session.send("Enter")
+    session.wait_for("First.")
+    session.wait_for(READY)
+    session.send("Up")  # the prompt as it was sent: a later session has no paste #1
+    session.wait_for("line 120:")
+    session.send("Enter")
+    session.wait_for("Again.")
+    wait_requests(server, 2)
+    assert LONG_PASTE in user_texts(server, 1)
