@@ -495,7 +495,9 @@ class HarnessApp(App[None]):
                 hint.add_class("-open")
                 return
         if self.at_popup.update():  # `@word`: the file popup, searched in a worker
+            self.prompt.accept_popup = self.at_popup.accept
             return
+        self.prompt.accept_popup = None
         if hint.has_class("-open") and not text.startswith("@", text.rfind(" ") + 1):
             self._hide_completion()
 

@@ -87,12 +87,20 @@ def test_the_at_popup_fuzzy_finds_files_as_you_type_and_tab_attaches(
     term.keys("wpi", literal=True)  # w(idgets/) p(rompt_) i(nput): a subsequence
     screen = term.wait("+ src/widgets/prompt_input.py")
     assert "wpi_ignored" not in screen  # .gitignore'd, as rg --files leaves it out
-    term.keys("Tab")
+    term.keys("Enter")  # on the open popup Enter takes the first row, sends nothing
     term.wait("look at @src/widgets/prompt_input.py")
-    term.keys("Enter")
+    time.sleep(0.3)
+    assert len(server.requests) == 2
+    term.keys(" and @rec", literal=True)
+    term.wait("+ docs/recent_notes.md")
+    term.keys("Tab")  # Tab takes it too
+    term.wait("and @docs/recent_notes.md")
+    term.keys("Enter")  # no `@word` at the cursor: Enter sends
     term.wait("Looked at it.")
     wait_requests(server, 3, term)
-    assert any("contents of src/widgets/prompt_input.py" in t for t in sent_texts(server, 2))
+    texts = sent_texts(server, 2)
+    assert any("contents of src/widgets/prompt_input.py" in t for t in texts)
+    assert sum("contents of docs/recent_notes.md" in t for t in texts) == 1  # the mention
 
 
 def test_ctrl_underscore_undoes_and_question_mark_shows_the_shortcuts(

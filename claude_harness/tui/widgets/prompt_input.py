@@ -7,6 +7,7 @@ command, shell escape) is the app's business, so this widget only posts `Submitt
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import events
@@ -79,6 +80,7 @@ class PromptInput(TextArea):
                          placeholder="Type a message · / for commands · ! for shell · @ for files")
         self.prompt_history = history or PromptHistory(None)
         self.pasted = PastedTexts()  # long pastes shown as `[Pasted text #1 +120 lines]`
+        self.accept_popup: Callable[[], bool] | None = None  # the app's `@` popup, if open
         self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none
 
     def set_text(self, text: str) -> None:
@@ -96,6 +98,8 @@ class PromptInput(TextArea):
             if col > 0 and line[col - 1] == "\\":
                 self.replace("\n", (row, col - 1), (row, col))
                 return
+            if self.accept_popup is not None and self.accept_popup():
+                return  # Enter on an open `@` popup takes its first row, as Claude Code's does
             self._submit()
             return
         if key in ("shift+enter", "ctrl+j", "alt+enter"):
