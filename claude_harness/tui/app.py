@@ -496,8 +496,9 @@ class HarnessApp(App[None]):
                 return
         if self.at_popup.update():  # `@word`: the file popup, searched in a worker
             self.prompt.accept_popup = self.at_popup.accept
+            self.prompt.move_popup = self.at_popup.move
             return
-        self.prompt.accept_popup = None
+        self.prompt.accept_popup = self.prompt.move_popup = None
         if hint.has_class("-open") and not text.startswith("@", text.rfind(" ") + 1):
             self._hide_completion()
 

@@ -1,5 +1,6 @@
 """The app's `@` popup: as soon as the word at the cursor starts with `@`, the matching files and
-folders show under the input (`+ src/app.py`, as Claude Code draws them) and Tab takes the first.
+folders show under the input (`+ src/app.py`, as Claude Code draws them); Up/Down move the
+highlight and Tab or Enter take the highlighted row.
 
 The search runs in a thread worker (file_suggestions.py), so typing never waits for it; a
 result that comes back after the word changed is dropped.
@@ -36,6 +37,7 @@ class AtPopup:
         self.app = app
         self.index: FileIndex | None = None
         self.rows: list[str] = []
+        self.selected = 0
         self._asked: tuple[int, str] | None = None
 
     def update(self) -> bool:
@@ -65,20 +67,37 @@ class AtPopup:
     def _show(self, asked: tuple[int, str], rows: list[str]) -> None:
         if asked != self._asked:
             return  # typing went on: a newer search is coming
-        self.rows = rows
+        self.rows, self.selected = rows, 0
         hint = self.app.query_one("#completion-hint")
         if not rows:
             hint.remove_class("-open")
             return
-        hint.update("\n".join(f"+ {row}" for row in rows))
+        self._draw()
         hint.add_class("-open")
 
+    def _draw(self) -> None:
+        from rich.text import Text
+
+        text = Text()
+        for number, row in enumerate(self.rows):
+            style = "bold reverse" if number == self.selected else ""
+            text.append(("\n" if number else "") + f"+ {row}", style=style)
+        self.app.query_one("#completion-hint").update(text)
+
+    def move(self, step: int) -> bool:
+        """Up/Down while the popup shows rows: move the highlight (False: not open)."""
+        if self._asked is None or not self.rows:
+            return False
+        self.selected = (self.selected + step) % len(self.rows)
+        self._draw()
+        return True
+
     def accept(self) -> bool:
-        """Tab: the first row replaces the `@word`; False when the popup has nothing."""
+        """Tab/Enter: the highlighted row replaces the `@word`; False when nothing shows."""
         if self._asked is None or not self.rows:
             return False
         start, query = self._asked
         prompt = self.app.prompt
         row = prompt.cursor_location[0]
-        prompt.replace(mention_text(self.rows[0]), (row, start), (row, start + 1 + len(query)))
+        prompt.replace(mention_text(self.rows[self.selected]), (row, start), (row, start + 1 + len(query)))
         return True

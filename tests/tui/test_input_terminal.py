@@ -91,15 +91,25 @@ def test_the_at_popup_fuzzy_finds_files_as_you_type_and_tab_attaches(
     term.wait("look at @src/widgets/prompt_input.py")
     time.sleep(0.3)
     assert len(server.requests) == 2
-    term.keys(" and @rec", literal=True)
+    term.keys(" and @ap", literal=True)
+    screen = term.wait("+ src/app.py")
+    rows = [line.strip() for line in screen.splitlines() if line.strip().startswith("+ ")]
+    assert sorted(rows[:2]) == ["+ src/app.py", "+ src/apple.txt"]  # equal: newest first
+    second = rows[1][2:]
+    term.keys("Down")  # the highlight moves to the second row
+    time.sleep(0.2)
+    term.keys("Tab")  # Tab takes the highlighted row
+    term.wait(f"and @{second}")
+    term.keys(" @rec", literal=True)
     term.wait("+ docs/recent_notes.md")
-    term.keys("Tab")  # Tab takes it too
-    term.wait("and @docs/recent_notes.md")
+    term.keys("Tab")
+    term.wait(f"@{second}  @docs/recent_notes.md")
     term.keys("Enter")  # no `@word` at the cursor: Enter sends
     term.wait("Looked at it.")
     wait_requests(server, 3, term)
     texts = sent_texts(server, 2)
     assert any("contents of src/widgets/prompt_input.py" in t for t in texts)
+    assert any(f"contents of {second}" in t for t in texts)
     assert sum("contents of docs/recent_notes.md" in t for t in texts) == 1  # the mention
 
 

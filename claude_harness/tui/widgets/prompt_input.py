@@ -81,6 +81,7 @@ class PromptInput(TextArea):
         self.prompt_history = history or PromptHistory(None)
         self.pasted = PastedTexts()  # long pastes shown as `[Pasted text #1 +120 lines]`
         self.accept_popup: Callable[[], bool] | None = None  # the app's `@` popup, if open
+        self.move_popup: Callable[[int], bool] | None = None  # its Up/Down
         self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none
 
     def set_text(self, text: str) -> None:
@@ -118,6 +119,11 @@ class PromptInput(TextArea):
             if self.text:
                 row, col = self.cursor_location
                 self.post_message(self.Completion(self.document.get_line(row), col))
+            return
+        if key in ("up", "down") and self.move_popup is not None \
+                and self.move_popup(-1 if key == "up" else 1):
+            event.stop()
+            event.prevent_default()
             return
         if key == "up" and self.cursor_location[0] == 0:
             older = self.prompt_history.older(self.text)
