@@ -60,6 +60,8 @@ class AtPopup:
     def _search(self, asked: tuple[int, str], recent: list[str]) -> None:
         index = self.index
         assert index is not None
+        if asked != self._asked:
+            return  # typing went on before this worker started: a newer one will search
         self.app.call_from_thread(self._show, asked, suggest(asked[1], index, recent))
         if not index.ready and index.wait_ready():  # the first `@` in a big repository
             self.app.call_from_thread(self._show, asked, suggest(asked[1], index, recent))
