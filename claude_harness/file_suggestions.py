@@ -10,7 +10,9 @@ scores the session's recent files come first, then the newest by mtime.
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import subprocess
 import threading
 import time
@@ -22,6 +24,7 @@ REFRESH_SECONDS = 30.0
 MAX_FILES = 200_000
 LIST_TIMEOUT_SECONDS = 10.0
 SHOWN = 10
+MAX_SCORED = 3000  # candidates scored in Python after ripgrep-fast regex filtering
 EDITING_TOOLS = ("Read", "Edit", "MultiEdit", "Write", "NotebookEdit")
 _WORD_STARTS = "/_-. "
 
@@ -33,6 +36,7 @@ class FileIndex:
         self.cwd = cwd
         self._files: list[str] = []
         self._dirs: list[str] = []
+        self.joined = ""  # folders then files, one a line: filtered by one C-speed regex
         self._built_at: float | None = None
         self._lock = threading.Lock()
         self._building = False
@@ -69,6 +73,7 @@ class FileIndex:
             dirs = sorted({str(Path(f).parent) + "/" for f in files} - {"./"})
             dirs = sorted({parent for d in dirs for parent in _parents(d)})
             self._files, self._dirs = files, dirs
+            self.joined = "\n".join([*dirs, *files])
             self._built_at = time.monotonic()
         finally:
             with self._lock:
@@ -180,8 +185,9 @@ def suggest(query: str, index: FileIndex, recent: list[str] | None = None,
         top = [f for f in recent if (index.cwd / f).exists()]
         rest = [d for d in dirs if d.count("/") == 1] + [f for f in files if "/" not in f]
         return _unique([*top, *rest])[:limit]
+    pool = _matching_lines(query, index.joined) if index.ready else [*dirs, *files]
     scored: list[tuple[float, str]] = []
-    for candidate in [*recent, *dirs, *files]:
+    for candidate in [*recent, *pool]:
         score = fuzzy_score(query, candidate)
         if score is not None:
             scored.append((score, candidate))
@@ -192,6 +198,14 @@ def suggest(query: str, index: FileIndex, recent: list[str] | None = None,
     best.sort(key=lambda c: (-round(scores[c], 1), recent_rank.get(c, len(recent_rank)),
                              -_mtime(index.cwd / c)))
     return best[:limit]
+
+
+def _matching_lines(query: str, joined: str) -> list[str]:
+    """The listed paths that hold the query as a subsequence, found by one regex over the
+    whole listing (the re engine, not a Python loop per file); at most MAX_SCORED of them."""
+    gaps = "[^\n]*?".join(re.escape(letter) for letter in query)
+    pattern = re.compile(f"^[^\n]*?{gaps}[^\n]*$", re.MULTILINE | re.IGNORECASE)
+    return [m.group(0) for m in itertools.islice(pattern.finditer(joined), MAX_SCORED)]
 
 
 def _unique(items: list[str]) -> list[str]:

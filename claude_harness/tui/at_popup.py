@@ -39,6 +39,8 @@ class AtPopup:
         self.rows: list[str] = []
         self.selected = 0
         self._asked: tuple[int, str] | None = None
+        self._recent: list[str] = []
+        self._searching = False
 
     def update(self) -> bool:
         """On each change of the prompt: True while an `@word` is being typed."""
@@ -53,18 +55,34 @@ class AtPopup:
             self.index = FileIndex(self.app.cwd)
         view = getattr(self.app, "view", None)
         recent = recent_files(view.messages, self.app.cwd) if view is not None else []
-        self.app.run_worker(lambda: self._search(asked, recent), thread=True,
-                            exclusive=True, group="at-popup")
+        self._recent = recent
+        self._start_search()
         return True
 
-    def _search(self, asked: tuple[int, str], recent: list[str]) -> None:
+    def _start_search(self) -> None:
+        """One search thread at a time; it picks up the newest word when it is done."""
+        if not self._searching and self._asked is not None:
+            self._searching = True
+            self.app.run_worker(self._search, thread=True, group="at-popup")
+
+    def _search(self) -> None:
         index = self.index
         assert index is not None
-        if asked != self._asked:
-            return  # typing went on before this worker started: a newer one will search
-        self.app.call_from_thread(self._show, asked, suggest(asked[1], index, recent))
-        if not index.ready and index.wait_ready():  # the first `@` in a big repository
-            self.app.call_from_thread(self._show, asked, suggest(asked[1], index, recent))
+        shown: tuple[int, str] | None = None
+        try:
+            while True:
+                asked, ready = self._asked, index.ready
+                if asked is None or (asked == shown and ready):
+                    break
+                self.app.call_from_thread(self._show, asked,
+                                          suggest(asked[1], index, self._recent))
+                shown = asked
+                if not ready and not index.wait_ready():  # the first `@` in a big repository
+                    break
+        finally:
+            self._searching = False
+        if self._asked not in (None, shown):  # a key came as this thread was ending
+            self.app.call_from_thread(self._start_search)
 
     def _show(self, asked: tuple[int, str], rows: list[str]) -> None:
         if asked != self._asked:
