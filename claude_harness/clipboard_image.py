@@ -76,4 +76,5 @@ def paste_image() -> Path | None:
 def mention_for(path: Path, before: str) -> str:
     """The text to insert after `before` so the image rides along as a mention."""
     space = "" if not before or before.endswith((" ", "\n")) else " "
-    return f"{space}@{path} "
+    name = f'"{path}"' if any(c.isspace() for c in str(path)) else str(path)  # @"a b.png"
+    return f"{space}@{name} "

@@ -1,7 +1,10 @@
 """Tab completion: `/` commands at the start of the input and `@path` mentions anywhere.
 
-Paths are completed relative to the project folder, one directory level at a time, skipping
-hidden entries unless the typed fragment starts with a dot.
+A relative `@word` opens a fuzzy file search as it is typed (file_suggestions.py: rg's
+listing, recent files first), shown as Claude Code's popup shows it (`+ path`); absolute, `~`
+and `./` paths are completed one directory level at a time, skipping hidden entries unless
+the typed fragment starts with a dot. prompt-toolkit runs this completer in a thread
+(ThreadedCompleter), so a search never holds up typing.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -22,11 +26,15 @@ MAX_PATHS = 200
 
 class PlainCompleter(Completer):
     def __init__(self, cwd: Path, commands: dict[str, str] | None = None,
-                 extra: Callable[[], dict[str, str]] | None = None) -> None:
-        """`extra`: commands known only while the session runs (MCP prompts), asked each time."""
+                 extra: Callable[[], dict[str, str]] | None = None,
+                 recent: Callable[[], list[str]] | None = None) -> None:
+        """`extra`: commands known only while the session runs (MCP prompts), asked each time;
+        `recent`: the files this session read or edited, newest first."""
         self.cwd = cwd
         self.commands = commands  # None: built-ins and the catalog's, looked up on each Tab
         self.extra = extra
+        self.recent = recent
+        self._index: Any = None  # file_suggestions.FileIndex, on the first `@`
 
     def get_completions(self, document: Document,
                         complete_event: CompleteEvent) -> Iterable[Completion]:
@@ -35,8 +43,23 @@ class PlainCompleter(Completer):
             yield from self._commands(before)
             return
         match = MENTION.search(before)
-        if match:
-            yield from self._paths(match.group(1))
+        if match is None:
+            return
+        fragment = match.group(1)
+        if fragment.startswith(("/", "~", "./", "../")) or '"' in fragment:
+            yield from self._paths(fragment)
+        else:
+            yield from self._fuzzy(fragment)
+
+    def _fuzzy(self, fragment: str) -> Iterable[Completion]:
+        from claude_harness.file_suggestions import FileIndex, suggest
+
+        if self._index is None:
+            self._index = FileIndex(self.cwd)
+        recent = self.recent() if self.recent is not None else []
+        for row in suggest(fragment, self._index, recent):
+            name = f'"{row}"' if " " in row else row
+            yield Completion(name, start_position=-len(fragment), display=f"+ {row}")
 
     def _commands(self, typed: str) -> Iterable[Completion]:
         commands = self.commands if self.commands is not None else all_commands()

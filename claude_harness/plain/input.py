@@ -17,17 +17,24 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import ThreadedCompleter
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import History, InMemoryHistory
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.styles import Style
 
 from claude_harness.history import PromptHistory
+from claude_harness.pasted_text import PastedTexts
 from claude_harness.plain.choice import Choice, ChoiceMenu, ChoiceResult, parse_typed_choice
 from claude_harness.plain.completion import PlainCompleter
 from claude_harness.plain.daily_keys import shortcut_bindings
 from claude_harness.plain.elicitation import prompt_toolkit_reader
-from claude_harness.plain.keys import enable_shift_enter, grapheme_bindings, prompt_bindings
+from claude_harness.plain.keys import (
+    enable_shift_enter,
+    grapheme_bindings,
+    paste_bindings,
+    prompt_bindings,
+)
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
 EXIT_HINT = "Press Ctrl+C again to exit."
@@ -48,21 +55,25 @@ class PromptInput:
     def __init__(self, cwd: Path, history_cwd: Path | None, style: dict[str, str],
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
                  notify: Callable[[str], None],
-                 extra_commands: Callable[[], dict[str, str]] | None = None) -> None:
+                 extra_commands: Callable[[], dict[str, str]] | None = None,
+                 recent_files: Callable[[], list[str]] | None = None) -> None:
         enable_shift_enter()
         self.style = Style.from_dict(style)
         self.notify = notify
         self._last_interrupt = 0.0
         self._stopped = False  # the REPL is exiting: no prompt starts any more
+        self.pasted = PastedTexts()  # long pastes shown as placeholders until sent
         self.session: PromptSession[str] = PromptSession(
             message=FormattedText([("class:prompt", "> ")]),
             multiline=True,
             prompt_continuation="  ",
-            history=_history(history_cwd),
-            completer=PlainCompleter(cwd, extra=extra_commands),
+            history=_history(history_cwd, self.pasted.expand),
+            completer=ThreadedCompleter(PlainCompleter(cwd, extra=extra_commands,
+                                                       recent=recent_files)),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
-                                             grapheme_bindings(), shortcut_bindings()]),
+                                             grapheme_bindings(), shortcut_bindings(),
+                                             paste_bindings(self.pasted, cwd)]),
             bottom_toolbar=toolbar,
             style=self.style,
             enable_history_search=False,
@@ -85,7 +96,9 @@ class PromptInput:
                 self.notify(EXIT_HINT)
                 continue
             self._last_interrupt = 0.0
-            return text
+            expanded = self.pasted.expand(text)  # placeholders go out as the whole pastes
+            self.pasted.clear()
+            return expanded
         return None
 
     def _exit_if_stopped(self) -> None:
@@ -126,9 +139,13 @@ class PromptInput:
 class SharedHistory(History):
     """prompt-toolkit's view of the per-project prompt history the Textual app also uses."""
 
-    def __init__(self, prompts: PromptHistory) -> None:
+    def __init__(self, prompts: PromptHistory,
+                 expand: Callable[[str], str] | None = None) -> None:
+        """`expand`: the prompt as sent (long pastes whole), what the shared file keeps: a
+        placeholder would mean nothing to a later session."""
         super().__init__()
         self.prompts = prompts
+        self.expand = expand or (lambda text: text)
 
     def load_history_strings(self) -> Iterable[str]:
         return reversed(self.prompts.entries)  # newest first, as prompt-toolkit expects
@@ -136,12 +153,17 @@ class SharedHistory(History):
     def store_string(self, string: str) -> None:
         self.prompts.add(string)
 
+    def append_string(self, string: str) -> None:
+        """What is recalled with Up is what was sent, as in the app."""
+        super().append_string(self.expand(string))
 
-def _history(path: Path | None) -> SharedHistory | InMemoryHistory:
+
+def _history(path: Path | None,
+             expand: Callable[[str], str] | None = None) -> SharedHistory | InMemoryHistory:
     """The shared history of the project at `path`, or a throwaway one."""
     if path is None:
         return InMemoryHistory()
-    return SharedHistory(PromptHistory.for_project(path))
+    return SharedHistory(PromptHistory.for_project(path), expand)
 
 
 class LineInput:

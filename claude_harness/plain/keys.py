@@ -7,11 +7,14 @@ kitty/CSI-u protocol); those sequences are mapped to the same key pair as Alt+En
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from prompt_toolkit.filters import is_searching
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
+
+from claude_harness.pasted_text import PastedTexts
 
 SHIFT_ENTER_SEQUENCES = ("\x1b[27;2;13~", "\x1b[13;2u")
 
@@ -92,5 +95,27 @@ def grapheme_bindings() -> KeyBindings:
         line, column = line_and_column(event)
         size = next_boundary(line, column) - column if column < len(line) else 1
         event.current_buffer.delete(size)
+
+    return kb
+
+
+def paste_bindings(pasted: PastedTexts, cwd: Path) -> KeyBindings:
+    """A bracketed paste as Claude Code takes it: a dropped image path becomes an `@` mention,
+    a long paste a `[Pasted text #1 +120 lines]` placeholder the REPL expands on send."""
+    from claude_harness.clipboard_image import mention_for
+    from claude_harness.pasted_text import dropped_image, normalize_newlines, should_collapse
+
+    kb = KeyBindings()
+
+    @kb.add(Keys.BracketedPaste)
+    def _paste(event: KeyPressEvent) -> None:
+        buf = event.current_buffer
+        text = normalize_newlines(event.data)
+        image = dropped_image(text, cwd)
+        if image is not None:
+            text = mention_for(image, buf.document.current_line_before_cursor)
+        elif should_collapse(text, event.app.output.get_size().rows):
+            text = pasted.add(text)
+        buf.insert_text(text)
 
     return kb

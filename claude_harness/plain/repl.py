@@ -26,6 +26,7 @@ from claude_harness.commands.mcp_prompts import prompt_rows
 from claude_harness.commands.registry import invoke
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.event_text import effort_label
+from claude_harness.file_suggestions import recent_files
 from claude_harness.options import RunOptions
 from claude_harness.plain import previews
 from claude_harness.plain.choice import ChoiceResult, options_for
@@ -98,7 +99,8 @@ class PlainRepl:
         if self.terminal:
             return PromptInput(cwd, cwd, self.theme.prompt_style(), self.toolbar, self.cycle_mode,
                                lambda text: self.out.line(text, "ch.dim"),
-                               extra_commands=self._mcp_prompt_commands)
+                               extra_commands=self._mcp_prompt_commands,
+                               recent_files=lambda: recent_files(self.view.messages, cwd))
         return LineInput(history_cwd=cwd)
 
     def toolbar(self) -> FormattedText:

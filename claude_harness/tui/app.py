@@ -104,6 +104,8 @@ class HarnessApp(App[None]):
         self._last_ctrl_c = 0.0
         self._queued_views: list[UserPromptView] = []
         self._prompt = PromptInput(self.history, id="prompt")
+        self._at_popup: Any = None  # tui/at_popup.py, on the first `@`
+        self._shortcuts_shown = False  # the `?` panel is what the hint shows
         self._safe_filter = TerminalSafeFilter()
 
     def get_line_filters(self) -> list[LineFilter]:
@@ -458,6 +460,8 @@ class HarnessApp(App[None]):
     # ── completion (`/command`, `@path`) ────────────────────────────────────────────────────
 
     def on_prompt_input_completion(self, message: PromptInput.Completion) -> None:
+        if self.at_popup.accept():  # the `@` popup's first row
+            return
         from claude_harness.tui.completion import complete  # on the first Tab
 
         result = complete(message.text, message.column, self.cwd, self.command_names())
@@ -490,10 +494,36 @@ class HarnessApp(App[None]):
                 hint.update("\n".join(lines[:14]))
                 hint.add_class("-open")
                 return
+        if self.at_popup.update():  # `@word`: the file popup, searched in a worker
+            self.prompt.accept_popup = self.at_popup.accept
+            self.prompt.move_popup = self.at_popup.move
+            return
+        self.prompt.accept_popup = self.prompt.move_popup = None
         if hint.has_class("-open") and not text.startswith("@", text.rfind(" ") + 1):
-            hint.remove_class("-open")
+            self._hide_completion()
+
+    def on_prompt_input_shortcuts_toggled(self, _message: PromptInput.ShortcutsToggled) -> None:
+        from claude_harness.tui.shortcuts import shortcuts_text  # on the first `?`
+
+        hint = self.query_one("#completion-hint", Static)
+        if hint.has_class("-open") and self._shortcuts_shown:
+            self._hide_completion()
+            return
+        hint.update(shortcuts_text())
+        hint.add_class("-open")
+        self._shortcuts_shown = True
+
+    @property
+    def at_popup(self) -> Any:
+        """The `@` file popup, made on the first `@` (no file listing before it)."""
+        if self._at_popup is None:
+            from claude_harness.tui.at_popup import AtPopup
+
+            self._at_popup = AtPopup(self)
+        return self._at_popup
 
     def _hide_completion(self) -> None:
+        self._shortcuts_shown = False
         self.query_one("#completion-hint", Static).remove_class("-open")
 
     def command_names(self) -> list[str]:

@@ -26,17 +26,23 @@ def test_slash_completion_offers_matching_commands_only_at_the_start(tmp_path: P
     assert complete(completer, "say /c") == []
 
 
-def test_at_mentions_complete_paths_one_level_at_a_time(tmp_path: Path) -> None:
+def test_at_mentions_search_fuzzily_and_absolute_paths_go_one_level_at_a_time(
+        tmp_path: Path) -> None:
     (tmp_path / "src" / "pkg").mkdir(parents=True)
     (tmp_path / "src" / "main.py").write_text("")
+    (tmp_path / "src" / "pkg" / "mod.py").write_text("")
     (tmp_path / "setup.cfg").write_text("")
     (tmp_path / ".hidden").write_text("")
-    completer = PlainCompleter(tmp_path)
-    assert complete(completer, "look at @s") == ["setup.cfg", "src/"]
-    assert complete(completer, "look at @src/") == ["src/main.py", "src/pkg/"]
-    assert complete(completer, "@src/m") == ["src/main.py"]
-    assert complete(completer, "@.h") == [".hidden"]
-    assert complete(completer, "@nothing/here") == []
+    completer = PlainCompleter(tmp_path, recent=lambda: ["src/pkg/mod.py"])
+    assert complete(completer, "look at @") == ["src/pkg/mod.py", "src/", "setup.cfg"]
+    assert completer._index.wait_ready()  # rg's listing, built in a thread
+    assert complete(completer, "look at @smai") == ["src/main.py"]  # a subsequence
+    assert complete(completer, "@mod")[0] == "src/pkg/mod.py"  # the base name hit first
+    assert complete(completer, "@pkg")[0] == "src/pkg/"
+    assert complete(completer, "@zzz") == []
+    assert complete(completer, f"@{tmp_path}/src/") == [f"{tmp_path}/src/main.py",
+                                                      f"{tmp_path}/src/pkg/"]
+    assert complete(completer, "@./src/m") == ["./src/main.py"]
 
 
 def test_typed_choices_follow_the_numbering_of_the_options() -> None:

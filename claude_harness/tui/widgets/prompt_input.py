@@ -7,13 +7,23 @@ command, shell escape) is the app's business, so this widget only posts `Submitt
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 from textual.widgets.text_area import Location
 
+from claude_harness.clipboard_image import mention_for
 from claude_harness.history import PromptHistory
+from claude_harness.pasted_text import (
+    PastedTexts,
+    dropped_image,
+    normalize_newlines,
+    should_collapse,
+)
 from claude_harness.terminal_graphemes import (
     is_format_character,
     next_boundary,
@@ -45,12 +55,16 @@ class PromptInput(TextArea):
     BINDINGS = [
         Binding("pageup", "page_conversation(-1)", show=False),
         Binding("pagedown", "page_conversation(1)", show=False),
+        Binding("ctrl+underscore", "undo", show=False),  # Claude Code's undo (Ctrl+_)
     ]
 
     class Submitted(Message):
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
+
+    class ShortcutsToggled(Message):
+        """`?` on an empty prompt: the app shows (or puts away) the shortcuts panel."""
 
     class Completion(Message):
         """Tab: the app completes the word at the cursor (`@path`, `/command`)."""
@@ -65,6 +79,9 @@ class PromptInput(TextArea):
                          highlight_cursor_line=False,
                          placeholder="Type a message · / for commands · ! for shell · @ for files")
         self.prompt_history = history or PromptHistory(None)
+        self.pasted = PastedTexts()  # long pastes shown as `[Pasted text #1 +120 lines]`
+        self.accept_popup: Callable[[], bool] | None = None  # the app's `@` popup, if open
+        self.move_popup: Callable[[int], bool] | None = None  # its Up/Down
         self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none
 
     def set_text(self, text: str) -> None:
@@ -82,6 +99,8 @@ class PromptInput(TextArea):
             if col > 0 and line[col - 1] == "\\":
                 self.replace("\n", (row, col - 1), (row, col))
                 return
+            if self.accept_popup is not None and self.accept_popup():
+                return  # Enter on an open `@` popup takes its first row, as Claude Code's does
             self._submit()
             return
         if key in ("shift+enter", "ctrl+j", "alt+enter"):
@@ -89,12 +108,22 @@ class PromptInput(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
+        if event.character == "?" and not self.text:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.ShortcutsToggled())
+            return
         if key == "tab":  # completion only: focus never leaves the prompt by accident
             event.stop()
             event.prevent_default()
             if self.text:
                 row, col = self.cursor_location
                 self.post_message(self.Completion(self.document.get_line(row), col))
+            return
+        if key in ("up", "down") and self.move_popup is not None \
+                and self.move_popup(-1 if key == "up" else 1):
+            event.stop()
+            event.prevent_default()
             return
         if key == "up" and self.cursor_location[0] == 0:
             older = self.prompt_history.older(self.text)
@@ -118,6 +147,24 @@ class PromptInput(TextArea):
             self.insert(event.character or "")
             return
         await super()._on_key(event)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A dropped image path becomes an `@` mention; a long paste a placeholder (both as
+        Claude Code does); anything else is inserted as typed."""
+        if self.read_only:
+            return
+        text = normalize_newlines(event.text)
+        image = dropped_image(text, getattr(self.app, "cwd", None) or Path.cwd())
+        if image is not None:
+            row, col = self.cursor_location
+            text = mention_for(image, self.document.get_line(row)[:col])
+        elif should_collapse(text, self.app.size.height):
+            text = self.pasted.add(text)
+        event.stop()
+        event.prevent_default()
+        if result := self._replace_via_keyboard(text, *self.selection):
+            self.move_cursor(result.end_location)
+            self.focus()
 
     def get_cursor_left_location(self) -> Location:
         """Left and Backspace step over a whole grapheme (👩‍👩‍👧, e + U+0301, 🇫🇷), not into it."""
@@ -143,9 +190,10 @@ class PromptInput(TextArea):
             conversation.scroll_page_down()
 
     def _submit(self) -> None:
-        text = self.text
+        text = self.pasted.expand(self.text)  # the placeholders go out as the whole pastes
         if not text.strip():
             return
         self.prompt_history.add(text)
         self.clear()
+        self.pasted.clear()
         self.post_message(self.Submitted(text))
