@@ -56,15 +56,17 @@ def private_dir(path: Path) -> bool:
 
 def runtime_dir(*, create: bool) -> Path | None:
     """The private directory for the socket: $CLAUDE_HARNESS_RUNTIME_DIR, else
-    $XDG_RUNTIME_DIR/claude-harness, else /tmp/claude-harness-<uid>; None when it is not ours
-    alone (then there is no warm start)."""
+    $XDG_RUNTIME_DIR/claude-harness, else /tmp/claude-harness-warm-<uid>; None when it is not
+    ours alone (then there is no warm start). Never the sandbox's temp folder
+    (/tmp/claude-harness-<uid>, writable inside the sandbox): a sandboxed command could plant a
+    socket there and be handed the next run's arguments, environment and streams."""
     override = os.environ.get(RUNTIME_DIR_ENV)
     if override:
         candidates = [Path(override)]
     else:
         xdg = os.environ.get("XDG_RUNTIME_DIR")
         base = [Path(xdg) / "claude-harness"] if xdg and private_dir(Path(xdg)) else []
-        candidates = [*base, Path(f"/tmp/claude-harness-{os.getuid()}")]
+        candidates = [*base, Path(f"/tmp/claude-harness-warm-{os.getuid()}")]
     directory = candidates[0]
     if create and not os.path.lexists(directory):
         try:

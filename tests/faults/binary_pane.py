@@ -25,7 +25,7 @@ class BinaryPane:
         self.socket = f"ch-bin-{uuid.uuid4().hex[:10]}"
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in
                            {"TERM": "xterm-256color", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                            **env}.items())
+                            "CLAUDE_HARNESS_NO_DAEMON": "1", **env}.items())
         script = script_dir / f"{self.socket}.sh"
         script.write_text(f"#!/bin/sh\ncd {shlex.quote(str(cwd))}\n"
                           f"env -i {exports} {shlex.join(argv)}\n"

@@ -126,6 +126,7 @@ def test_cleanup_in_another_folder_spares_the_running_app(
     text = {"content": [{"type": "text", "text": "done"}]}
     server = api([text] * 6)
     env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
+                                      "CLAUDE_HARNESS_NO_DAEMON",  # no warm process left behind
                                       "CLAUDE_HARNESS_MANAGED_SETTINGS", "ANTHROPIC_BASE_URL",
                                       "ANTHROPIC_API_KEY")}
     env["PATH"] = os.environ["PATH"]

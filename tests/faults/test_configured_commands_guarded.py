@@ -116,6 +116,7 @@ def test_kill_9_of_the_app_kills_its_status_line_command(tmp_path: Path, project
     settings.write_text(json.dumps({"statusLine": {"type": "command",
                                                    "command": HANGS.format(dir=tmp_path)}}))
     env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
+                                      "CLAUDE_HARNESS_NO_DAEMON",  # no warm process left behind
                                       "CLAUDE_HARNESS_MANAGED_SETTINGS", MARK)}
     env.update(ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="test-key")
     pane = BinaryPane(project, env, [str(BINARY), "--trust-workspace"], tmp_path)

@@ -132,6 +132,7 @@ def pane(project: Path, home: Path, api: Any, mark: str) -> Iterator[Any]:
         server = api(bash_turns(project))
         trust_folder(home / "data", project.resolve())
         env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
+                                          "CLAUDE_HARNESS_NO_DAEMON",  # no warm process left behind
                                           "CLAUDE_HARNESS_MANAGED_SETTINGS", MARK)}
         env.update(TERM="xterm-256color", ANTHROPIC_BASE_URL=server.url,
                    ANTHROPIC_API_KEY="test-key")

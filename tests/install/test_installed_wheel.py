@@ -38,7 +38,8 @@ def clean_env(home: Path, **extra: str) -> dict[str, str]:
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
             "CLAUDE_CONFIG_DIR": str(home / ".claude"),
             "CLAUDE_HARNESS_DATA_DIR": str(home / "data"),
-            "CLAUDE_HARNESS_MANAGED_SETTINGS": str(home / "no-managed.json"), **extra}
+            "CLAUDE_HARNESS_MANAGED_SETTINGS": str(home / "no-managed.json"),
+            "CLAUDE_HARNESS_NO_DAEMON": "1", **extra}  # no warm process left behind
 
 
 def installed_python(code: str, cwd: Path, home: Path) -> str:

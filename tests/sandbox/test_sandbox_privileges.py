@@ -247,3 +247,29 @@ def test_the_differential_fixture_drops_the_same_privileges() -> None:
         assert rc != 0 and "Read-only file system" in err
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+
+
+async def test_a_sandboxed_command_cannot_plant_the_warm_start_socket(
+        sandbox: SandboxFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm start hands a run's arguments, environment (the API key) and streams to whoever
+    listens on its socket: the folder that holds it is out of a sandboxed command's reach, so a
+    command cannot listen there in its place (the default folder is outside the sandbox's
+    writable temp folder; under $XDG_RUNTIME_DIR it is masked)."""
+    from claude_harness.sandbox.tempdir import session_temp_dir
+    from claude_harness.warm import place
+
+    monkeypatch.delenv(place.RUNTIME_DIR_ENV, raising=False)
+    runtime = tmp_path / "xdg"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    folders = [place.runtime_dir(create=True)]
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    folders.append(place.runtime_dir(create=False) or Path(f"/tmp/claude-harness-warm-{os.getuid()}"))
+    assert folders[0] is not None and folders[0].is_relative_to(runtime)
+    assert not folders[1].is_relative_to(session_temp_dir())
+    _, ctx = sandbox()
+    for folder in folders:
+        plant = folder / "warm-planted.sock"
+        run = await bash(ctx, f"python3 -c \"import socket; socket.socket(socket.AF_UNIX)"
+                              f".bind('{plant}')\"; echo rc=$?")
+        assert "rc=0" not in run.stdout and not plant.exists(), (folder, run.stdout, run.stderr)

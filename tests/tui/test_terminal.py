@@ -51,6 +51,7 @@ class Terminal:
 
 def app_env() -> dict[str, str]:
     env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
+                                      "CLAUDE_HARNESS_NO_DAEMON",  # no warm process left behind
                                       "CLAUDE_HARNESS_MANAGED_SETTINGS", "ANTHROPIC_BASE_URL",
                                       "ANTHROPIC_API_KEY")}
     env["TERM"] = "xterm-256color"
