@@ -85,3 +85,16 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                 "ANTHROPIC_MODEL"):
         monkeypatch.delenv(var, raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def _process_settings_as_at_start() -> Iterator[None]:
+    """bootstrap sets a few per-process values from the settings (where approved plans are
+    saved, whether searches honour .gitignore); a test that builds a session in-process must
+    not hand its values to the tests after it."""
+    yield
+    from claude_harness.tools.grep.ignore_files import configure as configure_ignore_files
+    from claude_harness.tools.plan_mode.plan_files import configure as configure_plans
+
+    configure_plans(None)
+    configure_ignore_files(respect_gitignore=True)

@@ -151,7 +151,7 @@ def test_name_flag_titles_the_session(project: Path, api: Any, home: Path) -> No
     proc = run_cli(["-p", "hi", "-n", "  my   release work ", "--output-format", "json"], project)
     assert proc.returncode == 0, proc.stderr
     session_id = json.loads(proc.stdout)["session_id"]
-    transcripts = list((home / "data").rglob(f"{session_id}.jsonl"))
+    transcripts = list((home / ".claude" / "projects").rglob(f"{session_id}.jsonl"))
     assert len(transcripts) == 1
     lines = [json.loads(x) for x in transcripts[0].read_text().splitlines() if x.strip()]
     titles = [x["customTitle"] for x in lines if x.get("type") == "custom-title"]

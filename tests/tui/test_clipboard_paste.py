@@ -60,14 +60,19 @@ def clipboard_image(display: str, tmp_path: Path) -> Iterator[None]:
     """The PNG on the clipboard, served by xclip for as long as the test runs."""
     image = tmp_path / "red.png"
     image.write_bytes(PNG)
-    owner = subprocess.Popen(["xclip", "-quiet", "-selection", "clipboard", "-target",
-                              "image/png", "-in", str(image)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10  # it owns the selection once it has read the file
+    def serve() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(["xclip", "-quiet", "-selection", "clipboard", "-target",
+                                 "image/png", "-in", str(image)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    owner = serve()
+    deadline = time.monotonic() + 20  # it owns the selection once it has read the file
     while b"image/png" not in _targets():
-        if time.monotonic() > deadline or owner.poll() is not None:
+        if time.monotonic() > deadline:
             owner.kill()
             raise AssertionError("xclip never offered the image on the clipboard")
+        if owner.poll() is not None:  # a server still starting refused it: ask again
+            owner = serve()
         time.sleep(0.05)
     try:
         yield
