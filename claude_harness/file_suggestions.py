@@ -23,9 +23,12 @@ from typing import Any
 REFRESH_SECONDS = 30.0
 MAX_FILES = 200_000
 LIST_TIMEOUT_SECONDS = 10.0
+# How long the first `@` waits for ripgrep's listing (which honours .gitignore) before it
+# shows the folder's own entries; every caller runs in a thread, never the UI's loop.
+FIRST_LISTING_WAIT_S = 1.0
 SHOWN = 10
 MAX_SCORED = 3000  # candidates scored in Python after ripgrep-fast regex filtering
-EDITING_TOOLS = ("Read", "Edit", "MultiEdit", "Write", "NotebookEdit")
+EDITING_TOOLS = ("Read", "Edit", "Write", "NotebookEdit")
 _WORD_STARTS = "/_-. "
 
 
@@ -179,7 +182,9 @@ def suggest(query: str, index: FileIndex, recent: list[str] | None = None,
     recent files, then the folder's own entries."""
     recent = recent or []
     files, dirs = index.entries()
-    if not index.ready:
+    if not index.ready and index.wait_ready(FIRST_LISTING_WAIT_S):  # callers are threads
+        files, dirs = index.entries()
+    if not index.ready:  # a huge folder still listing: its own entries meanwhile
         files, dirs = _top_level(index.cwd)
     if not query:
         top = [f for f in recent if (index.cwd / f).exists()]
