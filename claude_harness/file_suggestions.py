@@ -189,6 +189,7 @@ def suggest(query: str, index: FileIndex, recent: list[str] | None = None,
     if not query:
         top = [f for f in recent if (index.cwd / f).exists()]
         rest = [d for d in dirs if d.count("/") == 1] + [f for f in files if "/" not in f]
+        rest = [name for name in rest if not name.startswith(".")]  # typed, not offered
         return _unique([*top, *rest])[:limit]
     pool = _matching_lines(query, index.joined) if index.ready else [*dirs, *files]
     scored: list[tuple[float, str]] = []
