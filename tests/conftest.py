@@ -98,3 +98,38 @@ def _process_settings_as_at_start() -> Iterator[None]:
 
     configure_plans(None)
     configure_ignore_files(respect_gitignore=True)
+
+
+def _warm_servers_under(folder: Path) -> list[int]:
+    """Warm processes (claude_harness/warm/) whose HOME lies in this run's temp folders."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            environ = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        homes = [v[5:] for v in environ if v.startswith(b"HOME=")]
+        if b"serve_warm" in cmdline and any(h.startswith(bytes(folder)) for h in homes):
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_warm_process_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A test whose child environment drops CLAUDE_HARNESS_NO_DAEMON starts a real warm
+    process from its `-p` run; the run fails here, names it and stops it."""
+    yield
+    if not sys.platform.startswith("linux"):
+        return
+    left = _warm_servers_under(tmp_path_factory.getbasetemp())
+    for pid in left:
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    if left:
+        pytest.fail(f"warm processes left behind by the tests: {left} (a test's environment "
+                    "dropped CLAUDE_HARNESS_NO_DAEMON)", pytrace=False)

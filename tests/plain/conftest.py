@@ -49,6 +49,7 @@ def child_env(home: Path, server: MockApiServer) -> dict[str, str]:
         "ANTHROPIC_BASE_URL": server.url,
         "ANTHROPIC_API_KEY": "test",
         "TERM": "xterm-256color",
+        "CLAUDE_HARNESS_NO_DAEMON": "1",  # no warm process left behind
     }
 
 
