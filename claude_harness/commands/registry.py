@@ -18,6 +18,7 @@ from typing import Any
 
 from claude_harness.commands.command_spec import Command
 from claude_harness.commands.more_builtins import MORE_BUILTINS, NOT_HERE
+from claude_harness.commands.panel_commands import PANEL_COMMANDS
 from claude_harness.protocol import ops
 
 INIT_PROMPT = (
@@ -42,16 +43,6 @@ class Invocation:
 def _optional(make: Callable[[str], ops.Op]) -> Callable[[str], list[ops.Op]]:
     """With arguments: the op; without: nothing (the front end shows the current value)."""
     return lambda args: [make(args)] if args else []
-
-
-def _permissions(args: str) -> list[ops.Op]:
-    verb, _, rule = args.partition(" ")
-    rule = rule.strip()
-    if verb in ("allow", "deny", "ask") and rule:
-        return [ops.AddRule(verb, rule)]  # type: ignore[arg-type]
-    if verb == "remove" and rule:
-        return [ops.RemoveRule(rule)]
-    return [ops.Describe("permissions")]
 
 
 def _agents(args: str) -> list[ops.Op]:
@@ -79,8 +70,7 @@ BUILTINS: tuple[Command, ...] = (
             to_ops=_optional(ops.SetModel), action="model"),
     Command("mode", "show or set the permission mode", "[mode]",
             to_ops=_optional(ops.SetMode), action="mode"),
-    Command("permissions", "view rules; allow|deny|ask <rule> adds, remove <rule> drops",
-            "[allow|deny|ask|remove <rule>]", to_ops=_permissions),
+    *PANEL_COMMANDS[:2],  # /config, /permissions (commands/panel_commands.py)
     Command("resume", "list earlier sessions; /resume <n> continues one", "[n|id]",
             action="resume"),
     Command("usage", "cost and token usage of this session (also /cost)", aliases=("cost",),
@@ -89,8 +79,7 @@ BUILTINS: tuple[Command, ...] = (
     Command("todos", "the model's current task checklist", action="todos"),
     Command("theme", "show or switch the theme", "[name]", action="theme"),
     Command("export", "write the conversation as Markdown", "[file]", action="export"),
-    Command("hooks", "list configured hooks and where they come from",
-            to_ops=lambda a: [ops.Describe("hooks")]),
+    PANEL_COMMANDS[2],  # /hooks
     Command("mcp", "MCP servers and their status; approve|reconnect|authenticate <name>",
             "[approve|reconnect|authenticate <name>]", to_ops=_mcp),
     Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",

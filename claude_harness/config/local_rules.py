@@ -37,10 +37,17 @@ def update_local_rules(cwd: Path, *, add: str = "", remove: str = "",
     Returns the path and whether anything changed. Raises ValueError (changing nothing) when
     the file exists but is not a JSON object, or when a rule to add does not parse.
     """
+    return update_rules_file(local_settings_path(cwd), add=add, remove=remove,
+                             behavior=behavior)
+
+
+def update_rules_file(path: Path, *, add: str = "", remove: str = "",
+                      behavior: RuleBehavior = "allow") -> tuple[Path, bool]:
+    """update_local_rules for any settings file (/permissions saves to the user, project or
+    local file the person picks)."""
     rules = split_rules(add) if add else []
     for rule in rules:
         parse_rule(rule)
-    path = local_settings_path(cwd)
     changed = False
 
     def change(data: dict[str, Any]) -> None:

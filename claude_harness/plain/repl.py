@@ -40,6 +40,8 @@ from claude_harness.plain.input import (
     PromptInput,
     terminal_capable,
 )
+from claude_harness.plain.panels import ACTIONS as PANEL_ACTIONS
+from claude_harness.plain.panels import PlainPanels
 from claude_harness.plain.questions import answer_question
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
@@ -70,6 +72,7 @@ from claude_harness.protocol.ops import (
     Shutdown,
     UserPrompt,
 )
+from claude_harness.protocol.panels import PANEL_EVENTS
 from claude_harness.protocol.view import SessionView
 from claude_harness.shutdown import ShutdownSignals, exit_code_for, stop_reason
 
@@ -86,6 +89,7 @@ class PlainRepl:
         self.keys = TurnKeys(self._on_escape, self._on_backtab_in_turn,
                              on_background=self._on_ctrl_b, on_send=self._steer)
         self.daily = PlainDaily(self)  # pickers, questions, /context, the status line
+        self.panels = PlainPanels(self)  # /config, /permissions, /hooks as numbered lists
         self._events: Any = None
         self._waiting: tuple[int, asyncio.Future[None]] | None = None  # the op being followed
         self._job_started = False
@@ -213,6 +217,9 @@ class PlainRepl:
             return True
         if invocation.action == "exit":
             return False
+        if invocation.action in PANEL_ACTIONS and not invocation.ops:
+            await self.panels.run(invocation.action, invocation.args)
+            return True
         if invocation.action in DAILY_ACTIONS and not invocation.ops:
             await self.daily.run(invocation.action, invocation.args)
             return True
@@ -267,6 +274,8 @@ class PlainRepl:
         """Draw one event (a prompt, a picker or a line in the scrollback)."""
         if isinstance(event, PermissionRequest):
             await self.answer(event)
+        elif isinstance(event, PANEL_EVENTS):
+            await self.panels.on_event(event)
         elif isinstance(event, DAILY_EVENTS):
             await self.daily.on_event(event)
         elif isinstance(event, HistoryReplaced) and event.reason == "rewind":

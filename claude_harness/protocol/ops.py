@@ -100,13 +100,16 @@ class AddRule:
     behavior: Literal["allow", "deny", "ask"]
     rule: str
     persist: bool = True
+    destination: str = "localSettings"  # /permissions: userSettings, projectSettings, session
 
 
 @dataclass(frozen=True)
 class RemoveRule:
-    """Drop a rule from .claude/settings.local.json and from this session."""
+    """Drop a rule from .claude/settings.local.json and from this session (`source`: the
+    /permissions editor's row: userSettings, projectSettings or session instead)."""
 
     rule: str
+    source: str = "localSettings"
 
 
 @dataclass(frozen=True)

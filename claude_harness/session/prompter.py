@@ -107,8 +107,16 @@ class Prompter:
         self._rules_changed()
         return True
 
-    def drop_rule(self, rule: str) -> None:
-        self._rules = [r for r in self._rules if str(r.value) != rule]
+    def drop_rule(self, rule: str, source: str | None = None) -> None:
+        """Forget `rule` (only where it came from `source`, when given)."""
+        self._rules = [r for r in self._rules
+                       if str(r.value) != rule or (source is not None and r.source != source)]
+
+    def keep_rules(self, rules: list[PermissionRule]) -> None:
+        """Rules /permissions saved to a file of the person's choice: every later call (this
+        turn's too) sees them, with the source they were saved to."""
+        self._rules.extend(rules)
+        self._rules_changed()
 
     def describe_rules(
         self, configured: tuple[PermissionRule, ...]

@@ -58,7 +58,7 @@ class Host(Protocol):
 
 Action = Callable[[Host, str], Awaitable[None]]
 NEEDS_SESSION = {"model", "mode", "resume", "todos", "export", "memory", "rewind",
-                 "tasks", "output-style", "effort"}
+                 "tasks", "output-style", "effort", "config", "permissions", "hooks"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -234,7 +234,16 @@ async def _rename(host: Host, _args: str) -> None:
     await host.post_notice("Usage: /rename <title>")
 
 
+async def _panel(host: Host, name: str) -> None:
+    from claude_harness.tui.panels.opener import opener_for  # the panels load on first use
+
+    opener_for(host).open(name)
+
+
 ACTIONS: dict[str, Action] = {
+    "config": lambda h, _a: _panel(h, "config"),
+    "permissions": lambda h, _a: _panel(h, "permissions"),
+    "hooks": lambda h, _a: _panel(h, "hooks"),
     "help": _help, "model": _model, "mode": _mode, "resume": _resume,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
     "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,

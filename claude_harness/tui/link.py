@@ -46,6 +46,7 @@ from claude_harness.protocol.ops import (
     ToggleThinking,
     UserPrompt,
 )
+from claude_harness.protocol.panels import PANEL_EVENTS
 from claude_harness.protocol.view import SessionView
 from claude_harness.terminal_safety import strip_unsafe
 from claude_harness.tui import commands
@@ -184,6 +185,10 @@ class SessionLink:
                     f"Open this link in your browser to log in to {server}:", link=url))
             case SessionClosed():
                 return
+            case _ if isinstance(event, PANEL_EVENTS):
+                from claude_harness.tui.panels.opener import opener_for  # a panel was opened
+
+                await opener_for(app).on_event(event)
             case _ if isinstance(event, DOCK_EVENTS):
                 await self.dock.on_session_event(event)
             case _:

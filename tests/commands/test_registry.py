@@ -9,7 +9,6 @@ from claude_harness.protocol.ops import (
     AddRule,
     Clear,
     Compact,
-    Describe,
     McpServer,
     RemoveRule,
     RunCommand,
@@ -24,7 +23,7 @@ def test_built_ins_become_ops_or_front_end_actions() -> None:
     assert invoke("/model").action == "model" and not invoke("/model").ops
     assert invoke("/permissions allow Bash(npm test:*)").ops == (AddRule("allow", "Bash(npm test:*)"),)
     assert invoke("/permissions remove Read").ops == (RemoveRule("Read"),)
-    assert invoke("/permissions").ops == (Describe("permissions"),)
+    assert invoke("/permissions").ops == () and invoke("/permissions").action == "permissions"
     assert invoke("/mcp approve srv").ops == (McpServer("approve", "srv"),)
     assert invoke("/quit").action == invoke("/exit").action == "exit"
     assert invoke("/theme light").action == "theme"

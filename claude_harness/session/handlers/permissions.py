@@ -13,6 +13,7 @@ from claude_harness.permissions.modes import next_mode
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import ModeChanged, Notice, PermissionAnswer
 from claude_harness.protocol.permission_data import PERMISSION_MODES
+from claude_harness.session.handlers import rule_editor
 from claude_harness.session.handlers.services import Emits
 from claude_harness.session.sandbox_control import switch_sandbox
 
@@ -58,10 +59,17 @@ def change_mode(services: PermissionServices, mode: str) -> None:
 
 
 def add_rule(services: PermissionServices, op: ops.AddRule) -> None:
-    services.prompter.save_rule(op.behavior, op.rule, persist=op.persist)
+    if op.persist and op.destination in ("userSettings", "projectSettings"):
+        rule_editor.add_rule(services, op)  # /permissions: the file the person picked
+        return
+    persist = op.persist and op.destination != "session"
+    services.prompter.save_rule(op.behavior, op.rule, persist=persist)
 
 
 def remove_rule(services: PermissionServices, op: ops.RemoveRule) -> None:
+    if op.source != "localSettings":
+        rule_editor.remove_rule(services, op)
+        return
     rule = op.rule
     try:
         path, removed = update_local_rules(services.cwd, remove=rule)
@@ -74,7 +82,7 @@ def remove_rule(services: PermissionServices, op: ops.RemoveRule) -> None:
     keep = tuple(r for r in services.permission.rules
                  if not (r.source == "localSettings" and str(r.value) == rule))
     services.permission = replace(services.permission, rules=keep)
-    services.prompter.drop_rule(rule)
+    services.prompter.drop_rule(rule, "localSettings")
     services.emit(Notice(f"Removed {rule} from .claude/settings.local.json."))
     services.rules_changed()
 

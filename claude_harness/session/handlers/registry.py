@@ -12,6 +12,7 @@ from claude_harness.session.handlers import (
     context,
     conversation,
     directories,
+    hook_list,
     hooks,
     mcp,
     memory,
@@ -21,6 +22,8 @@ from claude_harness.session.handlers import (
     permissions,
     questions,
     rewind,
+    rule_editor,
+    settings_panel,
     slash,
     tasks,
 )
@@ -42,4 +45,4 @@ HANDLERS: dict[type[ops.Op], Handler] = _join(
     rewind.HANDLERS, tasks.HANDLERS, output_styles.HANDLERS, memory.HANDLERS, models.HANDLERS,
     naming.HANDLERS, context.HANDLERS, questions.HANDLERS, slash.HANDLERS,
     permissions.HANDLERS, mcp.HANDLERS, hooks.HANDLERS, directories.HANDLERS,
-    conversation.HANDLERS)
+    conversation.HANDLERS, settings_panel.HANDLERS, rule_editor.HANDLERS, hook_list.HANDLERS)

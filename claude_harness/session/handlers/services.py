@@ -115,6 +115,11 @@ class OpServices:
 
     # ── state ──
     @property
+    def session_config(self) -> Any:
+        """The SessionConfig: switches /config changes for the running session."""
+        return self._session.config
+
+    @property
     def cwd(self) -> Path:
         return self._session.config.cwd
 

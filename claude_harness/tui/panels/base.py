@@ -1,0 +1,142 @@
+"""What the /config, /permissions and /hooks panels share: a title, a list with a pointer
+(Up/Down, a row's number), a hint and a status line, and Esc to step back or close.
+
+A panel draws rows it is given and reports what the person does to its subclass; it never
+talks to the session itself (its owner hands it a `submit` for ops and a `close`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.markup import escape
+from textual.widgets import Static
+
+Submit = Callable[[Any], None]
+Close = Callable[["Panel"], Awaitable[None]]
+
+
+class Panel(Vertical, can_focus=True):
+    DEFAULT_CSS = """
+    Panel {
+        height: auto;
+        max-height: 80vh;
+        border: round $accent;
+        padding: 0 1;
+        background: $surface;
+    }
+    Panel .panel-title { text-style: bold; }
+    Panel .panel-rows { padding: 0 0 0 1; }
+    Panel .panel-hint { color: $text-muted; text-style: italic; }
+    Panel .panel-status { color: $success; }
+    """
+
+    BINDINGS = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("enter", "choose", show=False),
+        Binding("escape", "back", show=False),
+    ]
+
+    window = 12  # rows shown at once; the list scrolls with the pointer
+    numbers_choose = True  # a row's number picks it (not in /config: a digit would toggle)
+
+    def __init__(self, submit: Submit, close: Close, *, name: str) -> None:
+        super().__init__(classes="settings-panel", name=name)
+        self.submit = submit
+        self._close = close
+        self.selected = 0
+        self._title = Static(classes="panel-title", markup=False)
+        self._rows = Static(classes="panel-rows")
+        self._hint = Static(classes="panel-hint", markup=False)
+        self._status = Static(classes="panel-status", markup=False)
+
+    def compose(self) -> ComposeResult:
+        yield self._title
+        yield self._rows
+        yield self._hint
+        yield self._status
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.focus()
+
+    # ── what a subclass says ────────────────────────────────────────────────────────────────
+
+    def title_text(self) -> str:
+        raise NotImplementedError
+
+    def row_texts(self) -> list[tuple[str, str]]:
+        """(label, dim detail) per row."""
+        raise NotImplementedError
+
+    def hint_text(self) -> str:
+        return "↑↓ choose · Enter select · Esc close"
+
+    async def chosen(self, index: int) -> None:
+        """Enter (or the row's number) on row `index`."""
+
+    async def back(self) -> bool:
+        """Esc: step back inside the panel (True), or let it close (False)."""
+        return False
+
+    # ── drawing and keys ────────────────────────────────────────────────────────────────────
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        self._status.update(text)
+        self._status.styles.color = "red" if error else None
+
+    def redraw(self) -> None:
+        rows = self.row_texts()
+        self.selected = max(0, min(self.selected, len(rows) - 1))
+        self._title.update(self.title_text())
+        lines = []
+        start = max(0, min(self.selected - self.window // 2, len(rows) - self.window))
+        shown = list(enumerate(rows))[start:start + self.window]
+        if start:
+            lines.append(f"[dim]  ↑ {start} more[/]")
+        for index, (label, detail) in shown:
+            pointer = "❯" if index == self.selected else " "
+            text = f"{pointer} {index + 1}. {escape(label)}"
+            if detail:
+                text += f"  [dim]{escape(detail)}[/]"
+            lines.append(f"[b]{text}[/]" if index == self.selected else text)
+        below = len(rows) - start - len(shown)
+        if below > 0:
+            lines.append(f"[dim]  ↓ {below} more[/]")
+        self._rows.update(Content.from_markup("\n".join(lines) or "(nothing to list)"))
+        self._hint.update(self.hint_text())
+
+    def action_move(self, step: int) -> None:
+        count = len(self.row_texts())
+        if count:
+            self.selected = (self.selected + step) % count
+            self.redraw()
+
+    async def action_choose(self) -> None:
+        if self.row_texts():
+            await self.chosen(self.selected)
+
+    async def action_back(self) -> None:
+        if not await self.back():
+            await self.close_panel()
+
+    async def close_panel(self) -> None:
+        await self._close(self)
+
+    async def on_key(self, event: events.Key) -> None:
+        if not self.numbers_choose:
+            return
+        if event.character and event.character.isdigit() and event.character != "0":
+            number = int(event.character)
+            if number <= len(self.row_texts()):
+                event.stop()
+                self.selected = number - 1
+                self.redraw()
+                await self.chosen(self.selected)
