@@ -208,7 +208,9 @@ async def test_permissions_command_adds_and_lists_a_rule(api: Any, make_app: Any
         await wait_for(pilot, lambda: "Saved allow rule" in screen_text(app), what="saved")
         await send(pilot, "/permissions")
         await wait_for(pilot, lambda: "Bash(npm test:*)" in screen_text(app)
-                       and "Mode: default" in screen_text(app), what="listed")
+                       and "(mode default)" in screen_text(app), what="listed")
+        await pilot.press("escape")  # the editor closes; the prompt is back
+        await wait_for(pilot, lambda: app.prompt.display, what="prompt")
         settings = json.loads((project / ".claude" / "settings.local.json").read_text())
         assert "Bash(npm test:*)" in settings["permissions"]["allow"]
         await send(pilot, "/permissions remove Bash(npm test:*)")

@@ -22,6 +22,7 @@ from claude_harness.config.config_panel import (
     scope_path,
     write_setting,
 )
+from claude_harness.config.paths import data_dir
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import Notice
 from claude_harness.protocol.panels import (
@@ -69,7 +70,8 @@ def _live(services: SettingsServices) -> dict[str, Any]:
 def _options(services: SettingsServices) -> dict[str, tuple[Any, ...]]:
     from claude_harness.api.models import MODEL_ALIASES  # the model table, on /config only
 
-    themes = tuple(sorted(p.stem for p in builtin_themes_dir().glob("*.toml")))
+    folders = (builtin_themes_dir(), data_dir() / "themes")  # the app's theme files
+    themes = tuple(sorted({p.stem for folder in folders for p in folder.glob("*.toml")}))
     models_offered = ("default", *MODEL_ALIASES)
     if services.model not in models_offered:
         models_offered = (*models_offered, services.model)

@@ -15,7 +15,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.markup import escape
 from textual.widgets import Static
 
 Submit = Callable[[Any], None]
@@ -96,21 +95,21 @@ class Panel(Vertical, can_focus=True):
         rows = self.row_texts()
         self.selected = max(0, min(self.selected, len(rows) - 1))
         self._title.update(self.title_text())
-        lines = []
         start = max(0, min(self.selected - self.window // 2, len(rows) - self.window))
         shown = list(enumerate(rows))[start:start + self.window]
+        parts: list[Any] = []  # plain text and (text, style): rule text is never markup
         if start:
-            lines.append(f"[dim]  ↑ {start} more[/]")
+            parts.append((f"  ↑ {start} more\n", "dim"))
         for index, (label, detail) in shown:
-            pointer = "❯" if index == self.selected else " "
-            text = f"{pointer} {index + 1}. {escape(label)}"
+            mine = index == self.selected
+            parts.append((f"{'❯' if mine else ' '} {index + 1}. {label}", "bold" if mine else ""))
             if detail:
-                text += f"  [dim]{escape(detail)}[/]"
-            lines.append(f"[b]{text}[/]" if index == self.selected else text)
+                parts.append((f"  {detail}", "dim"))
+            parts.append("\n")
         below = len(rows) - start - len(shown)
         if below > 0:
-            lines.append(f"[dim]  ↓ {below} more[/]")
-        self._rows.update(Content.from_markup("\n".join(lines) or "(nothing to list)"))
+            parts.append((f"  ↓ {below} more\n", "dim"))
+        self._rows.update(Content.assemble(*parts).rstrip() if parts else "(nothing to list)")
         self._hint.update(self.hint_text())
 
     def action_move(self, step: int) -> None:

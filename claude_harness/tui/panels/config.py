@@ -28,12 +28,9 @@ class ConfigPanel(Panel):
     ]
     numbers_choose = False
 
-    def __init__(self, rows: tuple[SettingRow, ...], submit: Submit, close: Close, *,
-                 themes: tuple[str, ...] = ()) -> None:
+    def __init__(self, rows: tuple[SettingRow, ...], submit: Submit, close: Close) -> None:
         super().__init__(submit, close, name="config")
-        self.rows = [row if row.key != "theme" or not themes else
-                     SettingRow(row.key, row.label, row.value, themes, row.path, row.note)
-                     for row in rows]
+        self.rows = list(rows)
 
     def title_text(self) -> str:
         return "Settings"
@@ -83,8 +80,3 @@ class ConfigPanel(Panel):
         self._set(row, event.value)
         self.set_status(event.message)
 
-    def refresh_rows(self, rows: tuple[SettingRow, ...]) -> None:
-        themes = next((r.options for r in self.rows if r.key == "theme"), ())
-        self.rows = [r if r.key != "theme" else SettingRow(r.key, r.label, r.value, themes,
-                                                            r.path, r.note) for r in rows]
-        self.redraw()

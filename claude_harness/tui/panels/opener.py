@@ -59,9 +59,7 @@ class PanelOpener:
             case SettingsListed(rows=rows):
                 from claude_harness.tui.panels.config import ConfigPanel
 
-                themes = tuple(sorted(getattr(self.app, "available_themes", {}) or ()))
-                await self._show("config", lambda: ConfigPanel(rows, submit, close,
-                                                               themes=themes))
+                await self._show("config", lambda: ConfigPanel(rows, submit, close))
             case SettingChanged():
                 await self._setting_changed(event)
             case PermissionRulesListed():
