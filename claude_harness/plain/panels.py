@@ -37,6 +37,15 @@ def shown(value: Any) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
+def file_name(path: str) -> str:
+    """A short name for a settings file, explained once under the list."""
+    if path.endswith("settings.local.json"):
+        return "local settings"
+    if path.endswith(".claude.json"):
+        return "global config"
+    return "user settings"
+
+
 class PlainPanels:
     def __init__(self, repl: Any) -> None:
         self.repl = repl  # the PlainRepl: its session (submit only), output and input side
@@ -99,7 +108,9 @@ class PlainPanels:
         self.out.line("Settings (saved where Claude Code saves them):", "ch.accent")
         for number, row in enumerate(listed.rows, 1):
             self.out.line(f"  {number:>2}. {row.label:<{width}}  {shown(row.value):<18} "
-                          f"{row.path}")
+                          f"({file_name(row.path)})")
+        for path in dict.fromkeys(row.path for row in listed.rows):
+            self.out.line(f"  {file_name(path)}: {path}", "ch.dim")
         return True
 
     async def _change(self, number: int, value: str | None) -> None:
@@ -207,7 +218,7 @@ class PlainPanels:
                 self.out.line(f"  {event}:", "ch.accent")
             for row in rows:
                 number += 1
-                note = f"  [{row.note}]" if row.note else ""
-                self.out.line(f"    {number}. [{row.matcher or '*'}] {row.command}  "
-                              f"({row.source}){note}")
+                self.out.line(f"    {number}. [{row.matcher or '*'}] {row.command}")
+                note = f" · {row.note}" if row.note else ""
+                self.out.line(f"       from {row.source}{note}", "ch.dim")
         self.out.line(HOOKS_READ_ONLY, "ch.dim")
