@@ -22,6 +22,7 @@ from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, MODEL_ALIASES, resolve_alias
 from claude_harness.api.request_params import set_extra_betas, settings_from_sources
 from claude_harness.config.compaction import compaction_settings
+from claude_harness.config.config_panel import respect_gitignore
 from claude_harness.config.memory import load_memory
 from claude_harness.config.paths import data_dir
 from claude_harness.config.settings import CliSettings, load_settings
@@ -135,7 +136,7 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
          loaded.model], DEFAULT_MODEL, warnings))
     chosen = session_settings(loaded)
     compaction = compaction_settings(loaded, _compact_fraction(chosen))
-    configure_ignore_files(respect_gitignore=loaded.value("respectGitignore") is not False)
+    configure_ignore_files(respect_gitignore=respect_gitignore(loaded))  # or ~/.claude.json's
     configure_plans(plans_folder(loaded.value("plansDirectory"), cwd))
     memory = load_memory(cwd, context.claude_md_excludes, permission=permission,
                          trusted=trusted)

@@ -88,6 +88,15 @@ def saved_value(spec: SettingSpec, cwd: Path) -> Any:
     return value
 
 
+def respect_gitignore(loaded: Any) -> bool:
+    """`respectGitignore`: a settings file's value, else the one Claude Code's /config (and
+    ours) saved in ~/.claude.json, else true."""
+    value = loaded.value("respectGitignore")
+    if value is None:
+        value = _read(claude_code_config()).get("respectGitignore")
+    return value is not False
+
+
 def coerce(spec: SettingSpec, raw: Any) -> Any:
     """`raw` (a value, or the text of `/config key=value`) as one of the row's options; raises
     ValueError with the words to show when it is none of them."""

@@ -163,3 +163,22 @@ async def test_hooks_are_listed_by_event_with_their_command_and_source(
     assert "PreToolUse" in listed.events and "SessionStart" in listed.events
     assert [(h.event, h.matcher, h.command, h.source) for h in listed.hooks] == [
         ("PreToolUse", "Bash", "./check.sh", str(project / "hooks.json"))]
+
+
+def test_respect_gitignore_saved_in_claude_json_holds_in_the_next_session(
+        project: Path, api: Any, home: Path) -> None:
+    """/config saves respectGitignore in ~/.claude.json (as Claude Code does); a session started
+    afterwards reads it from there: Grep finds the gitignored file."""
+    from tests.e2e.support import run_cli
+
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("ignored.log\n")
+    (project / "ignored.log").write_text("secret-word\n")
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / ".claude.json").write_text(json.dumps({"respectGitignore": False}))
+    grep = {"content": [{"type": "tool_use", "name": "Grep", "input": {
+        "pattern": "secret-word", "output_mode": "files_with_matches"}}]}
+    server = api([grep, TEXT])
+    proc = run_cli(["-p", "find"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert "ignored.log" in json.dumps(server.requests[1]["messages"][-1]["content"])
