@@ -140,3 +140,22 @@ async def test_hooks_panel_shows_each_hook_read_only(api: Any, make_app: Any,
         assert shown.event is None and shown.hook is None
         await pilot.press("escape")
         await wait_for(pilot, lambda: panel(app, "hooks") is None, what="closed")
+
+
+async def test_a_rule_that_does_not_parse_is_said_before_it_is_saved(
+        api: Any, make_app: Any, home: Path) -> None:
+    app = make_app(api([]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready_app(pilot, app)
+        await send(pilot, "/permissions")
+        editor = await wait_for(pilot, lambda: panel(app, "permissions"), what="panel")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: editor.state == "input", what="rule input")
+        await type_text(pilot, "Bash(npm")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Not a rule: rule 'Bash(npm' has no closing parenthesis"
+                       in screen_text(app), what="refused")
+        assert editor.state == "input"
+        assert not (home / ".claude" / "settings.json").exists()
+        await pilot.press("escape")
+        assert editor.state == "list"

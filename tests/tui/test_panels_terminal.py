@@ -130,3 +130,21 @@ def test_hooks_panel_lists_a_hook_with_its_command_and_file(api: Any, terminal: 
         term.keys("Escape")
         time.sleep(0.2)
     gone(term, "Hooks (1 configured)")
+
+
+def test_permissions_editor_lists_managed_rules_read_only(api: Any, terminal: Any,  # noqa: F811
+                                                          home: Path) -> None:
+    managed = home / "no-managed.json"  # the managed settings file the tests point at
+    managed.write_text(json.dumps({"permissions": {"deny": ["WebFetch"]}}))
+    api([])
+    term = terminal(app_env())
+    started(term)
+    send(term, "/permissions")
+    term.wait("Add a new rule")
+    term.keys("Left")  # Deny
+    screen = term.wait("WebFetch")
+    flat = screen.replace("│", "").replace("\n", "").replace(" ", "")  # the row may wrap
+    assert f"Managedsettings·{managed}·read-only".replace(" ", "") in flat
+    term.keys("Down", "Enter")
+    term.wait("cannot be changed here")
+    assert json.loads(managed.read_text()) == {"permissions": {"deny": ["WebFetch"]}}

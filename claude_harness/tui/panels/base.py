@@ -63,6 +63,7 @@ class Panel(Vertical, can_focus=True):
         yield self._status
 
     def on_mount(self) -> None:
+        self._status.display = False
         self.redraw()
         self.focus()
 
@@ -78,6 +79,14 @@ class Panel(Vertical, can_focus=True):
     def hint_text(self) -> str:
         return "↑↓ choose · Enter select · Esc close"
 
+    def empty_text(self) -> str:
+        return "(nothing to list)"
+
+    @property
+    def plain_rows(self) -> bool:
+        """Rows to read, not to choose (a detail view): no pointer, no numbers."""
+        return False
+
     async def chosen(self, index: int) -> None:
         """Enter (or the row's number) on row `index`."""
 
@@ -88,6 +97,7 @@ class Panel(Vertical, can_focus=True):
     # ── drawing and keys ────────────────────────────────────────────────────────────────────
 
     def set_status(self, text: str, error: bool = False) -> None:
+        self._status.display = bool(text)
         self._status.update(text)
         self._status.styles.color = "red" if error else None
 
@@ -100,16 +110,18 @@ class Panel(Vertical, can_focus=True):
         parts: list[Any] = []  # plain text and (text, style): rule text is never markup
         if start:
             parts.append((f"  ↑ {start} more\n", "dim"))
+        digits = len(str(len(rows)))
         for index, (label, detail) in shown:
-            mine = index == self.selected
-            parts.append((f"{'❯' if mine else ' '} {index + 1}. {label}", "bold" if mine else ""))
+            mine = index == self.selected and not self.plain_rows
+            head = "" if self.plain_rows else f"{'❯' if mine else ' '} {index + 1:>{digits}}. "
+            parts.append((head + label, "bold" if mine else ""))
             if detail:
                 parts.append((f"  {detail}", "dim"))
             parts.append("\n")
         below = len(rows) - start - len(shown)
         if below > 0:
             parts.append((f"  ↓ {below} more\n", "dim"))
-        self._rows.update(Content.assemble(*parts).rstrip() if parts else "(nothing to list)")
+        self._rows.update(Content.assemble(*parts).rstrip() if parts else self.empty_text())
         self._hint.update(self.hint_text())
 
     def action_move(self, step: int) -> None:

@@ -52,6 +52,10 @@ class HooksPanel(Panel):
         return [e for e in self.listing.events if e in used] + [
             e for e in self.listing.events if e not in used]
 
+    @property
+    def plain_rows(self) -> bool:
+        return self.hook is not None
+
     def hint_text(self) -> str:
         return f"{READ_ONLY}\n↑↓ choose · Enter open · Esc back"
 

@@ -11,6 +11,7 @@ from typing import Literal
 from textual.binding import Binding
 from textual.widgets import Input
 
+from claude_harness.permissions.rules import parse_rule, split_rules
 from claude_harness.protocol.ops import AddRule, RemoveRule
 from claude_harness.protocol.panels import ListPermissionRules, PermissionRulesListed, RuleRow
 from claude_harness.tui.panels.base import Close, Panel, Submit
@@ -61,6 +62,9 @@ class PermissionsPanel(Panel):
         rows += [(r.rule, _where(r) + ("" if r.editable else " · read-only"))
                  for r in self.rules]
         return rows
+
+    def empty_text(self) -> str:
+        return f"New {self.kind} rule:" if self.state == "input" else "(nothing to list)"
 
     def hint_text(self) -> str:
         return {
@@ -124,6 +128,13 @@ class PermissionsPanel(Panel):
         text = message.value.strip()
         if not text:
             return
+        try:
+            for rule in split_rules(text):
+                parse_rule(rule)
+        except ValueError as exc:  # said here, before asking where to save it
+            self.set_status(f"Not a rule: {exc}", error=True)
+            return
+        self.set_status("")
         self.new_rule = text
         await message.input.remove()
         self.state = "destination"
