@@ -182,3 +182,19 @@ def test_respect_gitignore_saved_in_claude_json_holds_in_the_next_session(
     proc = run_cli(["-p", "find"], project)
     assert proc.returncode == 0, proc.stderr
     assert "ignored.log" in json.dumps(server.requests[1]["messages"][-1]["content"])
+
+
+async def test_model_checkpoints_and_verbose_follow_the_panel(
+        project: Path, api: Any, home: Path) -> None:
+    server = api([TEXT])
+    session = make_engine(server, project)
+    await run_op(session, ChangeSetting("model", "opus"))
+    assert read(home / ".claude" / "settings.json")["model"] == "opus"
+    await run_prompt(session, "hi")
+    assert server.requests[0]["model"] == "claude-opus-5-5"  # the very next request
+    await run_op(session, ChangeSetting("fileCheckpointingEnabled", False))
+    assert session.turn_services.checkpoints.snapshots is False
+    await run_op(session, ChangeSetting("verbose", True))
+    assert session.config.verbose is True  # the tools' context of the next turn reads it
+    await run_op(session, ChangeSetting("model", "default"))
+    assert "model" not in read(home / ".claude" / "settings.json")  # Claude Code: no key
