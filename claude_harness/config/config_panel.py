@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from claude_harness.config.paths import local_settings_path, user_settings_path
+from claude_harness.config.paths import (
+    local_settings_path,
+    project_settings_path,
+    user_settings_path,
+)
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.config.trust import claude_code_config
 
@@ -152,17 +156,29 @@ def write_setting(spec: SettingSpec, value: Any, cwd: Path) -> Path:
     return path
 
 
+def overridden_by(spec: SettingSpec, cwd: Path) -> str:
+    """Claude Code's notice for a user-scope row that a project file also sets: "<file>
+    overrides what you save here" (the change still applies to this session)."""
+    if spec.scope != "user":
+        return ""
+    for path in (local_settings_path(cwd), project_settings_path(cwd)):
+        if _get(_read(path), spec.key) is not None:
+            return f"{path} overrides what you save here in later sessions"
+    return ""
+
+
 def row_values(cwd: Path, live: dict[str, Any],
-               options: dict[str, tuple[Any, ...]]) -> list[tuple[SettingSpec, Any, tuple[Any, ...]]]:
-    """(spec, value, options) per row: the running session's value where it has one (`live`),
-    else the saved one, else the default."""
+               options: dict[str, tuple[Any, ...]]) -> list[tuple[SettingSpec, Any, tuple[Any, ...], str]]:
+    """(spec, value, options, note) per row: the running session's value where it has one
+    (`live`), else the saved one, else the default."""
     rows = []
     for spec in SPECS:
         value = live.get(spec.key)
         if value is None:
             value = saved_value(spec, cwd)
+        note = "; ".join(n for n in (spec.note, overridden_by(spec, cwd)) if n)
         rows.append((spec, spec.default if value is None else value,
-                     options.get(spec.key, spec.options)))
+                     options.get(spec.key, spec.options), note))
     return rows
 
 

@@ -109,6 +109,8 @@ class PlainPanels:
         for number, row in enumerate(listed.rows, 1):
             self.out.line(f"  {number:>2}. {row.label:<{width}}  {shown(row.value):<18} "
                           f"({file_name(row.path)})")
+            if row.note:
+                self.out.line(f"      {row.note}", "ch.dim")
         for path in dict.fromkeys(row.path for row in listed.rows):
             self.out.line(f"  {file_name(path)}: {path}", "ch.dim")
         return True

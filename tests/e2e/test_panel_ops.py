@@ -53,6 +53,12 @@ async def test_config_lists_each_setting_with_the_file_it_is_saved_in(
     assert rows["outputStyle"].path == str(project / ".claude" / "settings.local.json")
     assert {"dark", "light"} <= set(rows["theme"].options)
     assert rows["model"].value == "claude-sonnet-5-5"
+    assert rows["verbose"].note == ""
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"verbose": True}))
+    rows = {r.key: r for r in one(await run_op(session, ListSettings()), SettingsListed).rows}
+    assert rows["verbose"].note == (f"{project / '.claude' / 'settings.json'} overrides what "
+                                    "you save here in later sessions")
 
 
 async def test_config_changes_apply_now_and_land_where_claude_code_saves_them(

@@ -81,9 +81,9 @@ def _options(services: SettingsServices) -> dict[str, tuple[Any, ...]]:
 
 def list_settings(services: SettingsServices, _op: ListSettings) -> None:
     rows = tuple(SettingRow(spec.key, spec.label, value, options,
-                            str(scope_path(spec.scope, services.cwd)), spec.note)
-                 for spec, value, options in row_values(services.cwd, _live(services),
-                                                        _options(services)))
+                            str(scope_path(spec.scope, services.cwd)), note)
+                 for spec, value, options, note in row_values(services.cwd, _live(services),
+                                                              _options(services)))
     services.emit(SettingsListed(rows))
 
 
