@@ -51,7 +51,6 @@ from claude_harness.session import transcript_notices
 from claude_harness.session.agent_spawner import AgentSpawner
 from claude_harness.session.config_report import unsupported_settings
 from claude_harness.session.conversation_jobs import ConversationJobs
-from claude_harness.session.describe import report
 from claude_harness.session.handlers.registry import HANDLERS
 from claude_harness.session.handlers.services import OpServices
 from claude_harness.session.hook_callbacks import HookCallbacks
@@ -242,8 +241,6 @@ class Session:
                 self.turn.run_command(name, args)
             case ops.Interrupt(reason=reason):
                 self._interrupt(reason)
-            case ops.Describe(topic=topic):
-                self.emit(report(topic, self))
             case _:
                 pass  # an op this session does not know: ignored
 

@@ -16,12 +16,14 @@ if TYPE_CHECKING:
     from claude_harness.api.client import ApiClient
     from claude_harness.api.request_params import RequestSettings
     from claude_harness.commands.catalog import Catalog
+    from claude_harness.config.load_report import LoadReport
     from claude_harness.config.output_styles import StyleCatalog
     from claude_harness.hooks.runner import HookRunner
     from claude_harness.mcp.client import McpManager
     from claude_harness.protocol import ops
     from claude_harness.protocol.context import FileStateCache
     from claude_harness.protocol.permission_data import PermissionContext
+    from claude_harness.protocol.tool import Tool
     from claude_harness.session.agents import BackgroundAgents
     from claude_harness.session.core import Session
     from claude_harness.session.hook_callbacks import HookCallbacks
@@ -150,6 +152,18 @@ class OpServices:
     @property
     def mcp(self) -> McpManager | None:
         return self._session.config.mcp
+
+    @property
+    def hooks(self) -> HookRunner | None:
+        return self._session.config.hooks
+
+    @property
+    def load_report(self) -> LoadReport | None:
+        return self._session.config.load_report
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        return self._session.config.tools
 
     @property
     def mcp_wiring(self) -> McpWiring | None:
