@@ -44,12 +44,9 @@ from claude_harness.protocol.events import (
     RulesChanged,
     SessionClosed,
     SessionEvent,
-    SessionStarted,
 )
-from claude_harness.protocol.tool import Tool
 from claude_harness.session import transcript_notices
 from claude_harness.session.agent_spawner import AgentSpawner
-from claude_harness.session.config_report import unsupported_settings
 from claude_harness.session.conversation_jobs import ConversationJobs
 from claude_harness.session.handlers.registry import HANDLERS
 from claude_harness.session.handlers.services import OpServices
@@ -66,20 +63,21 @@ from claude_harness.session.prompter import Prompter
 from claude_harness.session.request_controls import controls_event
 from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.session_config import SessionConfig
+from claude_harness.session.started_event import started_event
 from claude_harness.session.state import InState, SessionState
+from claude_harness.session.tool_list import ToolList
 from claude_harness.session.transcript import Transcript
 from claude_harness.session.turn_effects import TurnEffects
 from claude_harness.session.turn_extras import TurnExtras, attribution_reminder
 from claude_harness.session.turn_inputs import TurnInputs
 from claude_harness.session.turn_services import TurnServices
-from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.tool_search import loaded_from_history
 
 if TYPE_CHECKING:
     from claude_harness.api.request_params import RequestSettings
     from claude_harness.hooks.runner import HookRunner
     from claude_harness.mcp.client import McpManager
-    from claude_harness.protocol.context import ContentReplacementState, FileStateCache
+    from claude_harness.protocol.context import FileStateCache
     from claude_harness.protocol.permission_data import PermissionContext
     from claude_harness.session.totals import Totals
 
@@ -96,11 +94,8 @@ class Session:
     messages: InState[list[dict[str, Any]]] = InState()
     session_id: InState[str] = InState()
     transcript: InState[Transcript | None] = InState()
-    journal: InState[ResultJournal | None] = InState()
     totals: InState[Totals] = InState()
     read_file_state: InState[FileStateCache] = InState()
-    content_replacement: InState[ContentReplacementState] = InState()
-    loaded_deferred: InState[frozenset[str]] = InState()
     reminders: InState[Reminders] = InState()
 
     def __init__(self, config: SessionConfig) -> None:
@@ -120,14 +115,12 @@ class Session:
             # messages, and each tool result as its call ends, into the transcript
             journal=ResultJournal(transcript) if transcript is not None else None,
             loaded_deferred=loaded_from_history(messages),
-            reminders=Reminders.for_history(messages, config.permission.mode),
-            tool_schemas=_schemas(config.tools))
+            reminders=Reminders.for_history(messages, config.permission.mode))
+        self.tool_list = ToolList(config, self.state)
         if transcript is not None:  # a disk that refuses it is shown, not fatal
             transcript.on_failure = lambda failure: self._emit_all(
                 transcript_notices.failed(failure))
             transcript.on_recovered = lambda: self._emit_all(transcript_notices.recovered())
-        self._tools_frozen = False
-        self._tool_list_fixed = False  # the first request's tool list is built
         self.prompter = Prompter(config.cwd, self.emit, self.rules_changed)
         self.hook_callbacks = HookCallbacks(self.emit)
         self.catalog = config.catalog if config.catalog is not None else catalog_for(config.cwd)
@@ -266,34 +259,15 @@ class Session:
         elif self.config.mcp is not None:
             self.config.mcp.start()  # they connect while the user types
         mcp = self.config.mcp
-        settings = self.api.settings
-        self.emit(SessionStarted(
-            session_id=self.session_id, cwd=str(self.config.cwd), model=self.model,
-            mode=self.mode, tools=tuple(t.name for t in self.config.tools),
-            transcript_path=self.transcript_path, api_base_url=settings.base_url or "",
-            has_credentials=settings.has_credentials,
-            api_key_source="ANTHROPIC_API_KEY" if settings.api_key else "none",
-            bypass_available=self.permission.bypass_available,
-            memory_files=tuple(str(p) for p in self.config.memory_files),
-            mcp_servers=tuple(mcp.init_info()) if mcp is not None else (),
-            mcp_pending_approval=tuple(c.name for c in mcp.pending_approvals()) if mcp else (),
-            history=tuple(self.messages), **self._init_fields(),
-            unsupported_settings=unsupported_settings(self.config.load_report)))
-        self.emit(RulesChanged(self._rule_listing()))
+        self.emit(started_event(self.config, self.state, self.api.settings, self.catalog,
+                                self.turn_services.output_style))
+        self.rules_changed()
         if self.transcript is not None:
             self._emit_all(transcript_notices.at_start(self.transcript))
-
         if self.config.tools_before_start and mcp is not None:  # -p: nobody to ask, so say why
             for server in mcp.pending_approvals():
                 self.emit(Notice(waiting_reason(server, None) or server.name, "warning"))
         self._start_extras()
-
-    def _init_fields(self) -> dict[str, Any]:
-        """system/init's configuration lists, as Claude Code lists them."""
-        fields = self.catalog.init_fields()
-        return {"agents": tuple(fields["agents"]), "slash_commands": tuple(fields["slash_commands"]),
-                "skills": tuple(fields["skills"]), "plugins": tuple(fields["plugins"]),
-                "output_style": self.turn_services.output_style}
 
     async def _setup_hooks(self, trigger: str) -> None:
         """`--init` / `--maintenance`: Setup hooks, before anything else; what they print
@@ -326,36 +300,13 @@ class Session:
         prompts = self.mcp_wiring.prompts_event()
         if prompts is not None:
             self.emit(prompts)
-        if not self._tool_list_fixed:
-            return  # the first request takes every tool connected by then
-        update = self.mcp_wiring.tool_update(self.config.tools, self.permission)
-        if update is not None:
-            self.config.tools = (*self.config.tools, *update.added)
-            # Appended after the cache breakpoint: the cached prefix stays as it was.
-            self.state.tool_schemas = [*self.state.tool_schemas,
-                                       *(t.api_schema() for t in update.added)]
-            self.reminders.note(update.reminder)
+        self.tool_list.add_later_tools(self.mcp_wiring)
 
     async def freeze_tools(self) -> None:
-        """Fix the tool set for the whole session before the first request: MCP servers get
-        until their startup timeout to connect; the list never changes afterwards, since it
-        sits at the front of the prompt cache."""
-        if self._tools_frozen:
-            return
-        self._tools_frozen = True
-        mcp = self.config.mcp
-        if mcp is None:
-            return
-        mcp.start()
-        await mcp.wait_ready()
-        tools = assemble_tool_pool(self.permission, mcp_tools=mcp.tools(),
-                                   only=self.config.tool_filter)
-        tools = (*tools, *self.config.extra_tools)
-        self.config.tools = tools
-        self.state.tool_schemas = _schemas(tools)
-        self._tool_list_fixed = True
+        """Fix the tool set for the whole session before the first request (tool_list.py)."""
+        await self.tool_list.freeze()
 
-    # ── what a turn is given ────────────────────────────────────────────────────────────────
+    # ── what a turn is given, and what its events change ────────────────────────────────────
 
     @property
     def compact_threshold(self) -> int | None:
@@ -383,8 +334,6 @@ class Session:
         if not self.running and self.agents.report_waits():
             self.jobs.start(lambda: self.turn.run(ops.UserPrompt(())), WORKING)
 
-    # ── what the events of a turn change ────────────────────────────────────────────────────
-
     def apply(self, event: AgentEvent) -> None:
         """What a turn's event changes in the session (it is passed on as it is)."""
         self.effects.apply(event)
@@ -395,11 +344,8 @@ class Session:
     def mode(self) -> str:
         return self.permission.mode
 
-    def _rule_listing(self) -> tuple[tuple[str, str, str], ...]:
-        return self.prompter.describe_rules(self.permission.rules)
-
     def rules_changed(self) -> None:
-        self.emit(RulesChanged(self._rule_listing()))
+        self.emit(RulesChanged(self.prompter.describe_rules(self.permission.rules)))
 
     def emit_totals(self) -> None:
         self.emit(self.totals.event(self.model))
@@ -451,11 +397,3 @@ class Session:
                 self.transcript.close()
             await self.api.close()
             self.emit(SessionClosed(reason))
-
-
-def _schemas(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
-    """Tool definitions for the request, the last one marked as a cache breakpoint."""
-    schemas = [tool.api_schema() for tool in tools]
-    if schemas:
-        schemas[-1] = {**schemas[-1], "cache_control": {"type": "ephemeral"}}
-    return schemas
