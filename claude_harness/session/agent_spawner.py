@@ -18,18 +18,19 @@ from claude_harness.protocol.context import (
 )
 from claude_harness.protocol.events import AgentEvent, Notice, SessionEvent
 from claude_harness.session.agents import BackgroundAgents, child_setup
+from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.turn_extras import TurnExtras
 
 
 class AgentSpawner:
-    def __init__(self, *, trusted: bool, wait_for_background: bool, extras: TurnExtras,
+    def __init__(self, config: SessionConfig, *, extras: TurnExtras,
                  emit: Callable[[SessionEvent], None], to_session: Callable[[AgentEvent], None],
                  wake: Callable[[], None]) -> None:
-        """`to_session` applies and emits a child's event; `wake` starts a turn for a waiting
-        report when nothing runs."""
+        """`config` says whether the folder is trusted and whether a turn waits for its
+        background agents (read at each use); `to_session` applies and emits a child's event;
+        `wake` starts a turn for a waiting report when nothing runs."""
         self._emit = emit
-        self._trusted = trusted
-        self._wait_for_background = wait_for_background
+        self._config = config
         self._extras = extras
         self._to_session = to_session
         self._wake = wake
@@ -38,7 +39,7 @@ class AgentSpawner:
     async def spawn(self, spec: SubAgentSpec, parent: ToolUseContext,
                     progress: Callable[[Any], None]) -> SubAgentReport:
         """The Agent tool's spawner: the child's prompts and denials reach this session."""
-        setup, notes = child_setup(spec, parent, trusted=self._trusted)
+        setup, notes = child_setup(spec, parent, trusted=self._config.trusted)
         for note in notes:
             self._to_session(Notice(note, "warning"))
         return await run_subagent(spec, parent, progress, to_session=self._to_session,
@@ -49,7 +50,7 @@ class AgentSpawner:
         return await self.spawn(spec, parent, lambda _step: None)
 
     def spawn_background(self, spec: SubAgentSpec, parent: ToolUseContext) -> BackgroundAgent:
-        setup, notes = child_setup(spec, parent, trusted=self._trusted, background=True)
+        setup, notes = child_setup(spec, parent, trusted=self._config.trusted, background=True)
         for note in notes:
             self._to_session(Notice(note, "warning"))
         return self.background.start(spec, parent, setup)
@@ -69,4 +70,4 @@ class AgentSpawner:
     def report_waits(self) -> bool:
         """A background agent's report waits and no prompt will carry it soon (in -p the
         running turn takes it before it ends)."""
-        return self._extras.wakes and not self._wait_for_background
+        return self._extras.wakes and not self._config.wait_for_background

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_harness.agent.loop import QueryParams, run_compaction
@@ -27,6 +26,7 @@ from claude_harness.protocol.events import (
     TodosChanged,
 )
 from claude_harness.session.prompt_extras import Reminders
+from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.state import SessionState
 from claude_harness.session.transcript import find_session, load_messages
 from claude_harness.shell_escape import run_shell_escape
@@ -40,9 +40,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ConversationJobs:
+    config: SessionConfig  # the project's folder and transcript roots, for /resume
     state: SessionState
-    cwd: Path  # the project's: where /resume looks for its transcripts
-    history_roots: list[Path]  # where transcripts are written, then the others resumed from
     shell: ShellState
     api: ApiClient
     path_rules: PathRules | None
@@ -83,7 +82,7 @@ class ConversationJobs:
     async def resume(self, wanted: str) -> None:
         """Continue an earlier conversation of this project: its messages become the history."""
         state = self.state
-        path = find_session(self.history_roots, self.cwd, wanted)
+        path = find_session(self.config.history_roots, self.config.cwd, wanted)
         if path is None:
             self.emit(Notice(f"No session {wanted!r}.", "error"))
             return

@@ -128,9 +128,7 @@ class Session:
         self.extras = TurnExtras()  # what waits for the next prompt: notices, hook context
         if config.attribution and not config.history:
             self.extras.add(attribution_reminder(config.attribution))
-        self.agents = AgentSpawner(trusted=config.trusted,
-                                   wait_for_background=config.wait_for_background,
-                                   extras=self.extras, emit=self.emit,
+        self.agents = AgentSpawner(config, extras=self.extras, emit=self.emit,
                                    to_session=self._to_session, wake=self._wake)
         self.background = self.agents.background
         # the driver: created on first use, inside the event loop
@@ -141,7 +139,7 @@ class Session:
         self.jobs = JobQueue(self.emit, lambda op: self.turn.run(op), self.agents.report_waits)
         self.turn_services = TurnServices(  # checkpoints, questions, notes, status line
             config, self.state, emit=self.emit, jobs=self.jobs, catalog=self.catalog,
-            shell=self.shell, history_roots=self.history_roots)
+            shell=self.shell)
         self.elicitations = FrontEndQuestions(self.emit)  # MCP servers' questions to the user
         self.mcp_wiring = McpWiring(config.mcp, self.emit) if config.mcp is not None else None
         self._stop_mcp_listener: Callable[[], None] | None = None
@@ -156,8 +154,8 @@ class Session:
             self.api, self.shell, self.background, self.mcp_wiring, self.emit, self.apply,
             self.params, self.inputs.context, self.freeze_tools)
         self.conversation_jobs = ConversationJobs(
-            self.state, config.cwd, self.history_roots, self.shell, self.api, self.path_rules,
-            self.emit, self.apply, self.params, self.inputs.context)
+            config, self.state, self.shell, self.api, self.path_rules, self.emit, self.apply,
+            self.params, self.inputs.context)
         self.op_services = OpServices(self)  # what the op handlers see of the session
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
@@ -366,8 +364,7 @@ class Session:
     @property
     def history_roots(self) -> list[Path]:
         """Where this session's transcript is written, then the other roots it resumes from."""
-        first = self.config.transcripts or self.config.data_dir
-        return list(dict.fromkeys([first, self.config.data_dir]))
+        return self.config.history_roots
 
     @property
     def transcript_path(self) -> str:

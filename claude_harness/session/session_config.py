@@ -63,3 +63,9 @@ class SessionConfig:
     attribution: str | None = None  # the line commits end with (settings `attribution`)
     load_report: LoadReport | None = None  # this start's settings report: /doctor shows it
     status_line: StatusLineConfig | None = None  # settings' `statusLine`, or None
+
+    @property
+    def history_roots(self) -> list[Path]:
+        """Where the session's transcript is written, then the other roots it resumes from."""
+        first = self.transcripts or self.data_dir
+        return list(dict.fromkeys([first, self.data_dir]))

@@ -65,15 +65,13 @@ STATUS_TRIGGERS = (Busy, ModeChanged, ModelChanged, OutputStyleChanged, SessionS
 class TurnServices:
     def __init__(self, config: SessionConfig, state: SessionState, *,
                  emit: Callable[[SessionEvent], None], jobs: JobQueue, catalog: Catalog,
-                 shell: ShellState, history_roots: list[Path]) -> None:
-        """`jobs` holds the prompts queued for steering; `history_roots` is where a fork's
-        transcript is written (the first)."""
+                 shell: ShellState) -> None:
+        """`jobs` holds the prompts queued for steering."""
         self.config, self.state = config, state
         self._emit = emit
         self._jobs = jobs
         self._catalog = catalog
         self._shell = shell
-        self._history_roots = history_roots
         self.checkpoints = SessionCheckpoints(
             self.session_dir, lambda text: emit(Notice(text, "warning")))
         self.checkpoints.snapshots = config.file_checkpointing
@@ -189,7 +187,7 @@ class TurnServices:
         old.sync()
         fork = fork_transcript(old.path, ending_before=ending_before)
         old.close()
-        new = Transcript.create(self._history_roots[0], self.config.cwd, fork.session_id)
+        new = Transcript.create(self.config.history_roots[0], self.config.cwd, fork.session_id)
         new.on_failure, new.on_recovered = old.on_failure, old.on_recovered
         state.transcript, state.session_id = new, fork.session_id
         state.journal = ResultJournal(new)  # the answers go on into the new file too
