@@ -4,10 +4,11 @@ way: `session.submit(op)` and `async for event in session.events()`.
 The session owns the conversation (its SessionState: history, transcript, permission mode and
 rules, model, totals, the read-file cache) and the parts that work on it: the job queue (one
 job at a time, prompts sent meanwhile queued: job_queue.py), a prompt's turn (prompt_turn.py),
-the conversation jobs (/compact, /clear, /resume, `!cmd`: conversation_jobs.py) and the turn's
-services (turn_services.py). Ops are applied in order by one driver task: the op table
-(handlers/) answers most of them through OpServices; a prompt, an interrupt and shutdown are
-the driver's own. Everything but a job applies at once, even mid-turn.
+the conversation jobs (/compact, /clear, /resume, `!cmd`: conversation_jobs.py), what a turn
+is given and what its events change (turn_inputs.py, turn_effects.py), the tool list, the
+sub-agents and the turn's services. Ops are applied in order by one driver task: the op table
+(handlers/) answers most of them through OpServices; a prompt, a command line, an interrupt and
+shutdown are the driver's own. Everything but a job applies at once, even mid-turn.
 
 The loop reports what a turn changed as events (ModeChanged, DenialRecorded, Usage...); the
 session applies them (`apply`) and passes every event on. Nothing here imports the anthropic
