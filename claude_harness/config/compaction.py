@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_FRACTION = 0.85  # the session's own default share (session/core.AUTO_COMPACT_FRACTION)
+DEFAULT_FRACTION = 0.85  # the session's own default share (session/turn_inputs.AUTO_COMPACT_FRACTION)
 _TRUE = ("1", "true", "yes", "on")
 
 

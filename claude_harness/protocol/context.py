@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -206,8 +206,7 @@ class ToolUseContext:
     # Agent context
     agent_id: str | None = None
     rendered_system_prompt: str | None = None
-    # Hooks runner (None = no hooks configured); see claude_harness.hooks
-    hooks: Any = None
+    hooks: TurnHooks | None = None  # None: no hooks configured
     session_id: str = ""
     transcript_path: str = ""
     # Services of the session running this call (None: nobody to ask / no sub-agents here).
@@ -269,6 +268,21 @@ def create_subagent_context(
         messages=(),
         agent_id=agent_id,
     )
+
+
+class TurnHooks(Protocol):
+    """The hook runner as a turn's loop and tools call it (hooks/runner.py's HookRunner)."""
+
+    def has_hooks(self, event: str) -> bool: ...
+
+    async def run(self, event: str, payload: Mapping[str, Any], *,
+                  matcher_value: str | None = None, abort: AbortSignal | None = None) -> Any:
+        """Run every matching hook for `event`: their combined outcome (a HookOutcome)."""
+        ...
+
+    def with_config(self, extra: Any) -> TurnHooks:
+        """A runner with `extra` hooks (a HookConfig) added: an agent definition's."""
+        ...
 
 
 class Prompter(Protocol):

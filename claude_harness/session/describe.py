@@ -5,7 +5,7 @@ the /mcp approve|reconnect actions, with a program's disable|enable."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_harness.api.pricing import context_window_for
 from claude_harness.api.token_estimate import estimate_tokens
@@ -13,66 +13,106 @@ from claude_harness.mcp.approvals import approval_project, record_approval
 from claude_harness.protocol.events import Notice, Report
 from claude_harness.session.sandbox_control import sandbox_status
 
+if TYPE_CHECKING:
+    from claude_harness.commands.catalog import Catalog
+    from claude_harness.config.load_report import LoadReport
+    from claude_harness.hooks.runner import HookRunner
+    from claude_harness.mcp.client import McpManager
+    from claude_harness.protocol.permission_data import PermissionContext
+    from claude_harness.protocol.tool import Tool
+    from claude_harness.session.prompter import Prompter
+    from claude_harness.session.totals import Totals
 
-def report(topic: str, session: Any) -> Report:
-    """The Report answering a Describe op; `session` is the Session answering it."""
+
+class Described(Protocol):
+    """What the reports read of the session (handlers.services.OpServices has it all)."""
+
+    @property
+    def permission(self) -> PermissionContext: ...
+    @property
+    def prompter(self) -> Prompter: ...
+    @property
+    def hooks(self) -> HookRunner | None: ...
+    @property
+    def mcp(self) -> McpManager | None: ...
+    @property
+    def memory_files(self) -> tuple[Path, ...]: ...
+    @property
+    def load_report(self) -> LoadReport | None: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def totals(self) -> Totals: ...
+    @property
+    def system_prompt(self) -> str: ...
+    @property
+    def tools(self) -> tuple[Tool, ...]: ...
+    @property
+    def messages(self) -> list[dict[str, Any]]: ...
+    def compact_threshold(self) -> int | None: ...
+
+
+def report(topic: str, services: Described) -> Report:
+    """The Report answering a Describe op."""
     maker = DATA_TOPICS.get(topic)
     if maker is not None:
-        return Report(topic, (), maker(session))
-    return Report(topic, describe(topic, session))
+        return Report(topic, (), maker(services))
+    return Report(topic, describe(topic, services))
 
 
-def describe(topic: str, session: Any) -> tuple[str, ...]:
+def describe(topic: str, services: Described) -> tuple[str, ...]:
     writer = TOPICS.get(topic)
     if writer is None:
         return (f"Nothing to describe for {topic!r}.",)
-    return tuple(writer(session))
+    return tuple(writer(services))
 
 
-def _permissions(session: Any) -> list[str]:
+def _permissions(services: Described) -> list[str]:
     rules = [f"{behavior:5} {value}  [{source}]"
-             for behavior, value, source in session.prompter.describe_rules(
-                 session.permission.rules)]
-    return [f"Mode: {session.mode}", *(rules or ["No permission rules."]), "",
+             for behavior, value, source in services.prompter.describe_rules(
+                 services.permission.rules)]
+    return [f"Mode: {services.permission.mode}", *(rules or ["No permission rules."]), "",
             "Add one with /permissions allow|deny|ask <rule>, e.g. /permissions allow "
             "Bash(npm test:*);",
             "remove one saved in .claude/settings.local.json with /permissions remove <rule>"]
 
 
-def _hooks(session: Any) -> list[str]:
-    hooks = session.config.hooks
+def _hooks(services: Described) -> list[str]:
+    hooks = services.hooks
     lines = [str(line) for line in hooks.describe()] if hooks is not None else []
     return ["Configured hooks:", *lines] if lines else ["No hooks are configured."]
 
 
-def _mcp(session: Any) -> list[str]:
-    manager = session.config.mcp
+def _mcp(services: Described) -> list[str]:
+    manager = services.mcp
     if manager is None:
         return ["No MCP servers are configured (.mcp.json, ~/.claude.json or --mcp-config)."]
     return manager.format_status().splitlines()
 
 
-def _memory(session: Any) -> list[str]:
-    files = [str(f) for f in session.config.memory_files]
+def _memory(services: Described) -> list[str]:
+    files = [str(f) for f in services.memory_files]
     return ["Memory files (changes apply from the next session):", *(files or ["(none yet)"])]
 
 
-def _sandbox(session: Any) -> list[str]:
-    return sandbox_status(session.permission)
+def _sandbox(services: Described) -> list[str]:
+    return sandbox_status(services.permission)
 
 
 
-def _doctor(session: Any) -> list[str]:
-    report = session.config.load_report
+def _doctor(services: Described) -> list[str]:
+    report = services.load_report
     if report is None:
         return ["No load report: this session was not started from the command line."]
     return [*report.format().splitlines(), "",
             "(`claude-harness doctor --json` prints the same for scripts.)"]
 
 
-def _agents(session: Any) -> list[str]:
+def _agents(services: Described) -> list[str]:
     lines = ["Agent types (the Agent tool's subagent_type):"]
-    for agent in session.catalog.agent_list():
+    for agent in services.catalog.agent_list():
         where = str(agent.path) if agent.path else agent.scope
         extras = [f"model {agent.model}" if agent.model else "",
                   f"mode {agent.permission_mode}" if agent.permission_mode else "",
@@ -89,8 +129,8 @@ def _agents(session: Any) -> list[str]:
     return lines
 
 
-def _plugins(session: Any) -> list[str]:
-    catalog = session.catalog
+def _plugins(services: Described) -> list[str]:
+    catalog = services.catalog
     if not catalog.plugins and not catalog.plugin_load.errors:
         return ["No plugins loaded (--plugin-dir DIR, or enabledPlugins in the settings)."]
     lines: list[str] = []
@@ -138,8 +178,8 @@ def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:
                   "on (the tool list is fixed per session).")
 
 
-def _mcp_status(session: Any) -> list[dict[str, Any]]:
-    manager = session.config.mcp
+def _mcp_status(services: Described) -> list[dict[str, Any]]:
+    manager = services.mcp
     if manager is None:
         return []
     return [{"name": c.name, "status": c.state, "scope": c.config.scope,
@@ -149,15 +189,15 @@ def _mcp_status(session: Any) -> list[dict[str, Any]]:
             for c in manager.connections]
 
 
-def _context(session: Any) -> dict[str, Any]:
-    window = context_window_for(session.model)
-    tokens = session.totals.last_context_tokens
-    return {"model": session.model, "tokens": tokens, "window": window,
-            "compact_threshold": session.compact_threshold,
-            "system_tokens": estimate_tokens(session.config.system_prompt),
-            "tool_tokens": sum(estimate_tokens(t.api_schema()) for t in session.config.tools),
-            "messages": len(session.messages),
-            "memory_files": [str(f) for f in session.config.memory_files]}
+def _context(services: Described) -> dict[str, Any]:
+    window = context_window_for(services.model)
+    tokens = services.totals.last_context_tokens
+    return {"model": services.model, "tokens": tokens, "window": window,
+            "compact_threshold": services.compact_threshold(),
+            "system_tokens": estimate_tokens(services.system_prompt),
+            "tool_tokens": sum(estimate_tokens(t.api_schema()) for t in services.tools),
+            "messages": len(services.messages),
+            "memory_files": [str(f) for f in services.memory_files]}
 
 
 DATA_TOPICS = {"mcp_status": _mcp_status, "context": _context}

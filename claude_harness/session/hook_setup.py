@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_harness.agent.side_query import side_query
 from claude_harness.api.client import ApiClient
@@ -22,6 +22,9 @@ from claude_harness.hooks.env_file import session_env_dir
 from claude_harness.hooks.kinds import MODEL_HOOK_SYSTEM_PROMPT
 from claude_harness.hooks.runner import HookRunner
 from claude_harness.protocol.context import SubAgentSpec, ToolUseContext
+
+if TYPE_CHECKING:
+    from claude_harness.session.session_config import SessionConfig
 
 READ_ONLY_TOOLS = ("Read", "Grep", "Glob")
 AGENT_HOOK_MAX_TURNS = 10
@@ -63,7 +66,22 @@ def agent_evaluator(context: Callable[[], ToolUseContext],
     return evaluate
 
 
-def build_hook_runner(config: HookConfig, session: Any, *, always: bool = False,
+class HookedSession(Protocol):
+    """What the runner reads of its session (the Session has it)."""
+
+    @property
+    def config(self) -> SessionConfig: ...
+    @property
+    def session_id(self) -> str: ...
+    @property
+    def api(self) -> ApiClient: ...
+    @property
+    def transcript_path(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+
+
+def build_hook_runner(config: HookConfig, session: HookedSession, *, always: bool = False,
                       context: Callable[[], ToolUseContext],
                       run_agent: AgentRunner) -> HookRunner | None:
     """The runner for `session` (None when nothing is configured and `always` is False: an

@@ -1,4 +1,4 @@
-"""The built-in slash commands the session answers itself (issue 25): /usage, /release-notes,
+"""The built-in slash commands the session answers itself: /usage, /release-notes,
 /diff, /copy, /fork, /btw, /skills, /keybindings, /statusline, /login, /logout, /vim and the
 one-line answers of commands that cannot apply here. Each arrives as a SessionCommand op and
 leaves as events (Report, Notice, ClipboardText), so every front end shows the same thing."""

@@ -26,9 +26,9 @@ def events_applied(app: Any) -> bool:
     """Whether the app has applied every event its session emitted so far: the session's event
     queue is empty and the app's pump is waiting on it (not inside an event's handler)."""
     link = getattr(app, "link", None)
-    if link is None or link.session._out is None:
+    if link is None or link.session.pending_events is None:
         return False
-    queue = link.session._out
+    queue = link.session.pending_events
     waiting = [f for f in getattr(queue, "_getters", ()) if not f.done()]
     return queue.empty() and bool(waiting)
 

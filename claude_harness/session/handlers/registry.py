@@ -1,6 +1,6 @@
 """The op table: op class -> its handler, joined once from the domain modules. The session
-looks an op up here; the few ops that are the driver's own (a prompt, an interrupt,
-shutdown...) it handles itself."""
+looks an op up here; the few ops that are the driver's own (a prompt, a command line, an
+interrupt, shutdown) it handles itself."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from claude_harness.session.handlers import (
     output_styles,
     permissions,
     questions,
+    reports,
     rewind,
     rule_editor,
     settings_panel,
@@ -45,4 +46,5 @@ HANDLERS: dict[type[ops.Op], Handler] = _join(
     rewind.HANDLERS, tasks.HANDLERS, output_styles.HANDLERS, memory.HANDLERS, models.HANDLERS,
     naming.HANDLERS, context.HANDLERS, questions.HANDLERS, slash.HANDLERS,
     permissions.HANDLERS, mcp.HANDLERS, hooks.HANDLERS, directories.HANDLERS,
-    conversation.HANDLERS, settings_panel.HANDLERS, rule_editor.HANDLERS, hook_list.HANDLERS)
+    conversation.HANDLERS, settings_panel.HANDLERS, rule_editor.HANDLERS, hook_list.HANDLERS,
+    reports.HANDLERS)

@@ -1,6 +1,7 @@
 """What op handlers may reach of the session. Each handler module declares the narrow
 `Protocol` it needs (built from the small ones here); `OpServices` is the one object that
-satisfies them all, forwarding to the session, so no handler holds or types the Session."""
+satisfies them all, forwarding to the session's public parts (its state, job queue, prompt
+turn, conversation jobs and turn services), so no handler holds or types the Session."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ if TYPE_CHECKING:
     from claude_harness.api.client import ApiClient
     from claude_harness.api.request_params import RequestSettings
     from claude_harness.commands.catalog import Catalog
+    from claude_harness.config.load_report import LoadReport
     from claude_harness.config.output_styles import StyleCatalog
     from claude_harness.hooks.runner import HookRunner
     from claude_harness.mcp.client import McpManager
     from claude_harness.protocol import ops
     from claude_harness.protocol.context import FileStateCache
     from claude_harness.protocol.permission_data import PermissionContext
+    from claude_harness.protocol.tool import Tool
     from claude_harness.session.agents import BackgroundAgents
     from claude_harness.session.core import Session
     from claude_harness.session.hook_callbacks import HookCallbacks
@@ -60,55 +63,55 @@ class OpServices:
 
     # ── actions ──
     def emit(self, event: SessionEvent) -> None:
-        self._session._emit(event)
+        self._session.emit(event)
 
     def start_job(self, job: Job, label: str, what: str = "") -> bool:
-        return self._session._start_job(job, label, what)
+        return self._session.jobs.start(job, label, what)
 
     def add_note(self, message: dict[str, Any]) -> None:
         self._session.turn_services.add_note(message)
 
     def prompt(self, op: ops.UserPrompt) -> None:
-        self._session._prompt(op)
+        self._session.jobs.prompt(op)
 
     def run_command(self, name: str, args: str) -> None:
-        self._session._run_command(name, args)
+        self._session.turn.run_command(name, args)
 
     def continue_in_fork(self, ending_before: str | None, reason: str) -> str:
         return self._session.turn_services.continue_in_fork(ending_before, reason)
 
     def params(self) -> QueryParams:
-        return self._session._params()
+        return self._session.params()
 
     def apply(self, event: AgentEvent) -> None:
-        self._session._apply(event)
+        self._session.apply(event)
 
     def rules_changed(self) -> None:
-        self._session._rules_changed()
+        self._session.rules_changed()
 
     def emit_totals(self) -> None:
-        self._session._emit_totals()
+        self._session.emit_totals()
 
     def emit_controls(self) -> None:
-        self._session._emit_controls()
+        self._session.emit_controls()
 
     def hook_runner(self) -> HookRunner:
         return self._session.hook_runner()
 
     def compact(self, instructions: str) -> Awaitable[None]:
-        return self._session._compact(instructions)
+        return self._session.conversation_jobs.compact(instructions)
 
     def clear(self) -> Awaitable[None]:
-        return self._session._clear()
+        return self._session.conversation_jobs.clear()
 
     def resume(self, session_id: str) -> Awaitable[None]:
-        return self._session._resume(session_id)
+        return self._session.conversation_jobs.resume(session_id)
 
     def shell(self, command: str) -> Awaitable[None]:
-        return self._session._shell(command)
+        return self._session.conversation_jobs.shell_command(command)
 
     def compact_threshold(self) -> int | None:
-        return self._session._params().compact_threshold
+        return self._session.compact_threshold
 
     def reload_styles(self) -> StyleCatalog:
         return self._session.turn_services.reload_styles()
@@ -154,6 +157,18 @@ class OpServices:
     @property
     def mcp(self) -> McpManager | None:
         return self._session.config.mcp
+
+    @property
+    def hooks(self) -> HookRunner | None:
+        return self._session.config.hooks
+
+    @property
+    def load_report(self) -> LoadReport | None:
+        return self._session.config.load_report
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        return self._session.config.tools
 
     @property
     def mcp_wiring(self) -> McpWiring | None:
@@ -233,7 +248,7 @@ class OpServices:
 
     @property
     def tool_schemas(self) -> list[dict[str, Any]]:
-        return self._session._tool_schemas
+        return self._session.state.tool_schemas
 
     @property
     def session_id(self) -> str:

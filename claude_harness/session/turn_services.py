@@ -1,7 +1,8 @@
 """The services a turn uses beside the loop, kept apart so core.py stays the conversation's
 driver: checkpoints (for /rewind), AskUserQuestion, background-task notices, steering, `@`
 mentions, the status line command, the output style and the notes for the next prompt. The op
-handlers (session/handlers/) reach them through handlers.services.OpServices.
+handlers (session/handlers/) reach them through handlers.services.OpServices. They work on the
+session's state (state.py), never on the Session itself.
 
 The Session owns one TurnServices. It calls, at fixed points:
   - `attach_mentions` before a prompt goes out and `prompt_sent` once it is in the transcript;
@@ -14,6 +15,7 @@ Everything it reports goes out as events; front ends only ever see those.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,20 +36,25 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.session.command_prompt import typed_command
+from claude_harness.session.job_queue import JobQueue
 from claude_harness.session.prompt_extras import Reminders
 from claude_harness.session.questions import SessionQuestions
 from claude_harness.session.result_journal import ResultJournal
 from claude_harness.session.resume import load_session
 from claude_harness.session.rewind import SessionCheckpoints
+from claude_harness.session.session_config import SessionConfig
+from claude_harness.session.state import SessionState
 from claude_harness.session.status_line import StatusLineFeed
 from claude_harness.session.task_notes import TaskNotes
 from claude_harness.session.transcript import Transcript
 from claude_harness.tools.tool_search import loaded_from_history
 
 if TYPE_CHECKING:
+    from claude_harness.commands.catalog import Catalog
     from claude_harness.config.output_styles import StyleCatalog
-    from claude_harness.session.core import Session
-    from claude_harness.statusline import SessionState
+    from claude_harness.hooks.runner import HookRunner
+    from claude_harness.protocol.context import ShellState
+    from claude_harness.statusline import SessionState as StatusLineState
     from claude_harness.tools.bash.background import BackgroundShell
 
 STEERING = ("The user sent this message while you were working:\n{text}\n\nTake it into account "
@@ -56,29 +63,33 @@ STATUS_TRIGGERS = (Busy, ModeChanged, ModelChanged, OutputStyleChanged, SessionS
 
 
 class TurnServices:
-    def __init__(self, session: Session) -> None:
-        self.session = session  # the Session this half belongs to
-        config = session.config
+    def __init__(self, config: SessionConfig, state: SessionState, *,
+                 emit: Callable[[SessionEvent], None], jobs: JobQueue, catalog: Catalog,
+                 shell: ShellState) -> None:
+        """`jobs` holds the prompts queued for steering."""
+        self.config, self.state = config, state
+        self._emit = emit
+        self._jobs = jobs
+        self._catalog = catalog
+        self._shell = shell
         self.checkpoints = SessionCheckpoints(
-            self.session_dir, lambda text: session._emit(Notice(text, "warning")))
-        self.checkpoints.snapshots = getattr(config, "file_checkpointing", True)
-        self.questions = SessionQuestions(session._emit, config.permission.interactive)
+            self.session_dir, lambda text: emit(Notice(text, "warning")))
+        self.checkpoints.snapshots = config.file_checkpointing
+        self.questions = SessionQuestions(emit, config.permission.interactive)
         self.task_notes = TaskNotes(self._shell_ended)
         self.task_notes.watch(self.session_dir)
-        self.status_line = StatusLineFeed(getattr(config, "status_line", None), config.cwd,
-                                          session._emit)
+        self.status_line = StatusLineFeed(config.status_line, config.cwd, emit)
         self._styles: StyleCatalog | None = None
-        self.output_style = getattr(config, "output_style", "default") or "default"
+        self.output_style = config.output_style or "default"
         self._notes: list[dict[str, Any]] = []  # system messages for the next prompt
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def session_dir(self) -> Path | None:
-        s = self.session
-        return (s.transcript.path.parent / s.session_id) if s.transcript is not None else None
-
-    def _emit(self, event: SessionEvent) -> None:
-        self.session._emit(event)
+        state = self.state
+        if state.transcript is None:
+            return None
+        return state.transcript.path.parent / state.session_id
 
     # ── the turn's fixed points ─────────────────────────────────────────────────────────────
 
@@ -90,7 +101,7 @@ class TurnServices:
             return content, []
         from claude_harness.mentions import attach_mentions  # Read's machinery, for an @ only
 
-        attached = await asyncio.to_thread(attach_mentions, prompt, self.session.config.cwd,
+        attached = await asyncio.to_thread(attach_mentions, prompt, self.config.cwd,
                                            ctx.permission)
         attached.mark_read(ctx)
         notices = [Notice(f"Not attached: {problem}", "warning") for problem in attached.problems]
@@ -101,7 +112,7 @@ class TurnServices:
     def prompt_sent(self, text: str) -> list[AgentEvent]:
         """The prompt's user message is in the transcript: group the coming file changes under
         it, and add the notes waiting for it (after it, as Claude Code places them)."""
-        transcript = self.session.transcript
+        transcript = self.state.transcript
         self.checkpoints.prompt_sent(transcript.last_uuid if transcript else None, text)
         return [self._append_note(note) for note in self._take_notes()]
 
@@ -136,13 +147,13 @@ class TurnServices:
     def _steering(self) -> list[dict[str, Any]]:
         """Prompts queued during the turn, as text for the model to read now. A custom command
         or a prompt with attachments waits for the turn's end instead (it is a turn of its own)."""
-        session = self.session
-        queued = session._queued
+        queued = self._jobs.queued
         if not queued or any(
                 p.allowed_tools or not isinstance(p.content, str)
-                or typed_command(session.catalog, p.content) is not None for p in queued):
+                or typed_command(self._catalog, p.content) is not None for p in queued):
             return []
-        prompt = session._take_queued()
+        prompt = self._jobs.take_queued()
+        assert prompt is not None
         return [{"type": "text", "text": STEERING.format(text=prompt.content)}]
 
     def _take_notes(self) -> list[dict[str, Any]]:
@@ -151,7 +162,7 @@ class TurnServices:
         return [*notes, *([ended] if ended else [])]
 
     def _append_note(self, note: dict[str, Any]) -> UserMessage:
-        self.session.messages.append(note)
+        self.state.messages.append(note)
         return UserMessage(note)
 
     def _shell_ended(self, shell: BackgroundShell) -> None:
@@ -170,25 +181,26 @@ class TurnServices:
         it for /branch); the old transcript stays as it is (resumable)."""
         from claude_harness.session.fork import fork_transcript  # a rewind or /branch
 
-        session = self.session
-        old: Transcript = session.transcript
+        state = self.state
+        old = state.transcript
+        assert old is not None  # a rewind or /branch needs the transcript
         old.sync()
         fork = fork_transcript(old.path, ending_before=ending_before)
         old.close()
-        new = Transcript.create(session.history_roots[0], session.config.cwd, fork.session_id)
+        new = Transcript.create(self.config.history_roots[0], self.config.cwd, fork.session_id)
         new.on_failure, new.on_recovered = old.on_failure, old.on_recovered
-        session.transcript, session.session_id = new, fork.session_id
-        session.journal = ResultJournal(new)  # the answers go on into the new file too
-        session.messages[:] = load_session(fork.path).messages
-        session.loaded_deferred = loaded_from_history(session.messages)
-        session.reminders = Reminders.for_history(session.messages, session.mode)
-        session.totals.last_context_tokens = 0
-        _point_hooks_at(session.config.hooks, fork.session_id, str(new.path))
+        state.transcript, state.session_id = new, fork.session_id
+        state.journal = ResultJournal(new)  # the answers go on into the new file too
+        state.messages[:] = load_session(fork.path).messages
+        state.loaded_deferred = loaded_from_history(state.messages)
+        state.reminders = Reminders.for_history(state.messages, state.mode)
+        state.totals.last_context_tokens = 0
+        _point_hooks_at(self.config.hooks, fork.session_id, str(new.path))
         new_dir = self.session_dir
         if new_dir is not None:
             self.checkpoints.link_into(new_dir)
             self.task_notes.watch(new_dir)
-        self._emit(HistoryReplaced(reason, tuple(session.messages),  # type: ignore[arg-type]
+        self._emit(HistoryReplaced(reason, tuple(state.messages),  # type: ignore[arg-type]
                                    fork.session_id))
         return fork.session_id
 
@@ -199,7 +211,7 @@ class TurnServices:
         if self._styles is None:
             from claude_harness.config.output_styles import load_output_styles  # /output-style
 
-            self._styles = load_output_styles(self.session.config.cwd)
+            self._styles = load_output_styles(self.config.cwd)
         return self._styles
 
     def reload_styles(self) -> StyleCatalog:
@@ -211,24 +223,24 @@ class TurnServices:
         """A system message for the model, sent after the next prompt."""
         self._notes.append(message)
 
-    def _status_state(self) -> SessionState:
+    def _status_state(self) -> StatusLineState:
         from claude_harness.statusline import SessionState  # only with a status line command
 
-        session = self.session
-        totals = session.totals
+        state = self.state
+        totals = state.totals
         usage = {"input_tokens": totals.last_context_tokens} if totals.last_context_tokens else {}
 
         return SessionState(
-            session_id=session.session_id, transcript_path=session.transcript_path,
-            cwd=session.shell.cwd, project_dir=session.config.cwd, model=session.model,
+            session_id=state.session_id, transcript_path=state.transcript_path,
+            cwd=self._shell.cwd, project_dir=self.config.cwd, model=state.model,
             version=__version__, output_style=self.output_style,
-            added_dirs=tuple(session.permission.additional_dirs), cost_usd=totals.cost_usd,
+            added_dirs=tuple(state.permission.additional_dirs), cost_usd=totals.cost_usd,
             api_duration_ms=int(totals.api_seconds * 1000), input_tokens=totals.input_tokens,
-            output_tokens=totals.output_tokens, context_window=context_window_for(session.model),
+            output_tokens=totals.output_tokens, context_window=context_window_for(state.model),
             last_usage=usage)
 
 
-def _point_hooks_at(hooks: Any, session_id: str, transcript_path: str) -> None:
+def _point_hooks_at(hooks: HookRunner | None, session_id: str, transcript_path: str) -> None:
     """Hooks hear the forked session's id and transcript from now on."""
     for name, value in (("session_id", session_id), ("transcript_path", transcript_path)):
         if hooks is not None and hasattr(hooks, name):
