@@ -517,7 +517,9 @@ def _build_stream_event_adapter() -> None:
     """The SDK builds the validator of its stream events (a union of every event type) at the
     first response: ~30 ms of pydantic schema work, cached by the SDK from then on."""
     try:
-        from anthropic._models import TypeAdapter
+        # the SDK's own cached adapter (an lru_cache over pydantic's at run time, which its
+        # annotations name as pydantic's, not re-exported): warming it is the point
+        from anthropic._models import TypeAdapter  # pyright: ignore[reportPrivateImportUsage]
         from anthropic.types import RawMessageStreamEvent
 
         TypeAdapter(RawMessageStreamEvent)

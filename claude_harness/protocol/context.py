@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 class FileCheckpointer(Protocol):
     """Keeps a file's content before a tool changes it (session/checkpoints.py implements it)."""
 
-    enabled: bool
+    @property
+    def enabled(self) -> bool: ...  # read only: a class attribute or a property
 
     def before_change(self, path: str | os.PathLike[str]) -> None: ...
 
