@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from claude_harness import __version__
 from claude_harness.bootstrap import NO_KEY_HELP
@@ -46,6 +46,7 @@ from claude_harness.protocol.ops import (
 )
 from claude_harness.protocol.view import SessionView
 from claude_harness.sdk.lines import Shaper
+from claude_harness.sdk.messages import SDKUserMessage
 
 PROMPT_COMMANDS = frozenset(PROMPTS)  # /review, /security-review: a turn of the model
 
@@ -73,12 +74,14 @@ def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"stdin line {number} is not JSON: {exc.msg}") from exc
-        message = item.get("message") if isinstance(item, dict) else None
-        if not (isinstance(item, dict) and item.get("type") == "user" and isinstance(message, dict)
-                and isinstance(message.get("content"), (str, list))):
+        user = cast(SDKUserMessage, item) if isinstance(item, dict) else None
+        message = user.get("message") if user is not None else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if not (user is not None and user.get("type") == "user"
+                and isinstance(content, (str, list))):
             raise ValueError(f'stdin line {number} is not a {{"type": "user", "message": ...}} '
                              "object")
-        prompts.append(message["content"])
+        prompts.append(content)
     return prompts
 
 
