@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import IO, Any, cast
 
@@ -46,7 +47,7 @@ from claude_harness.protocol.ops import (
 )
 from claude_harness.protocol.view import SessionView
 from claude_harness.sdk.lines import Shaper
-from claude_harness.sdk.messages import SDKUserMessage
+from claude_harness.sdk.messages import SDKResultMessage, SDKUserMessage
 
 PROMPT_COMMANDS = frozenset(PROMPTS)  # /review, /security-review: a turn of the model
 
@@ -102,7 +103,7 @@ class Headless:
     def view(self) -> SessionView:
         return self.shaper.view
 
-    def _line(self, obj: dict[str, Any]) -> None:
+    def _line(self, obj: Mapping[str, Any]) -> None:
         self.out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
         self.out.flush()
 
@@ -177,7 +178,7 @@ class Headless:
             elif isinstance(event, TurnEnd):
                 return event
 
-    def result_object(self, end: TurnEnd | None) -> dict[str, Any]:
+    def result_object(self, end: TurnEnd | None) -> SDKResultMessage:
         """The `result` line (json and stream-json print it; text prints its `result`)."""
         return self.shaper.result_line(end)
 
@@ -234,7 +235,7 @@ class Headless:
             why = reason or "; ".join(result.get("errors") or []) or result["subtype"]
             self.err.write(f"Error: {why}\n")
         else:
-            text = result["result"]
+            text = result.get("result", "")  # every result line has one
             self.out.write(text + ("\n" if text and not text.endswith("\n") else ""))
             self.out.flush()
         return 1 if result["is_error"] else 0

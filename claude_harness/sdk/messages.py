@@ -265,3 +265,50 @@ class RewindFilesResult(TypedDict):
     insertions: NotRequired[int]
     deletions: NotRequired[int]
     error: NotRequired[str]
+
+
+# ── the session's own lines (stdout; also `-p --output-format stream-json|json`) ─────────────
+
+
+class SystemInitData(TypedDict):
+    """system/init, at the start of every turn."""
+
+    type: Literal["system"]
+    subtype: Literal["init"]
+    cwd: str
+    tools: list[str]
+    mcp_servers: list[dict[str, Any]]  # name, status[, error]
+    model: str
+    permissionMode: str
+    slash_commands: list[str]
+    apiKeySource: str
+    claude_code_version: str
+    output_style: str
+    agents: list[str]
+    skills: list[str]
+    plugins: list[dict[str, Any]]
+    session_id: str
+    uuid: str
+
+
+class SDKResultMessage(TypedDict):
+    """The `result` line that ends every turn (the Python SDK parses it into ResultMessage)."""
+
+    type: Literal["result"]
+    subtype: str  # success, error_max_turns, error_max_budget_usd, error_during_execution
+    is_error: bool
+    duration_ms: int
+    duration_api_ms: int
+    num_turns: int
+    stop_reason: str | None
+    session_id: str
+    total_cost_usd: float
+    usage: dict[str, int]
+    modelUsage: dict[str, dict[str, Any]]
+    permission_denials: list[dict[str, Any]]
+    terminal_reason: str
+    uuid: str
+    result: NotRequired[str]
+    errors: NotRequired[list[str]]
+    structured_output: NotRequired[Any]
+    transcript_error: NotRequired[str]
