@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,6 +34,22 @@ if TYPE_CHECKING:
     from claude_harness.protocol.progress import ProgressData
     from claude_harness.protocol.questions import Answers, Question
     from claude_harness.protocol.tool import Tool
+
+
+class HookCaller(Protocol):
+    """The session's hooks as the loop and the tools call them (hooks/runner.HookRunner)."""
+
+    def has_hooks(self, event: str) -> bool: ...
+
+    def with_config(self, extra: Any) -> HookCaller:
+        """These hooks and a hooks.HookConfig's more (a sub-agent's own)."""
+        ...
+
+    async def run(self, event: str, payload: Mapping[str, Any], *,
+                  matcher_value: str | None = None, abort: Any = None) -> Any:
+        """Run the hooks matching `event`; their hooks.HookOutcome (typed there: protocol/
+        imports nothing of ours)."""
+        ...
 
 
 class FileCheckpointer(Protocol):
@@ -208,7 +224,7 @@ class ToolUseContext:
     agent_id: str | None = None
     rendered_system_prompt: str | None = None
     # Hooks runner (None = no hooks configured); see claude_harness.hooks
-    hooks: Any = None
+    hooks: HookCaller | None = None
     session_id: str = ""
     transcript_path: str = ""
     # Services of the session running this call (None: nobody to ask / no sub-agents here).
