@@ -14,7 +14,7 @@ import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claude_harness.agent.prompt import render_system_prompt
 from claude_harness.api.client import ApiSettings, preload_sdk
@@ -57,6 +57,9 @@ from claude_harness.tools.plan_mode.plan_files import configure as configure_pla
 from claude_harness.tools.plan_mode.plan_files import plans_folder
 from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
+
+if TYPE_CHECKING:
+    from claude_harness.mcp.sdk_transport import SdkMcpChannel
 
 __all__ = ["DEFAULT_MODEL", "MODEL_ALIASES", "NO_KEY_HELP", "StartupError", "build_session",
            "data_dir", "preload_sdk"]
@@ -104,7 +107,7 @@ def _continued(opts: RunOptions, path: Path, warnings: list[str]
 
 
 def build_session(opts: RunOptions, *, trusted: bool | None = None,
-                  sdk_channel: Any = None) -> tuple[Session, list[str]]:
+                  sdk_channel: SdkMcpChannel | None = None) -> tuple[Session, list[str]]:
     """Build the session; returns it with the warnings to show (invalid settings files...).
     `sdk_channel` (an `mcp.sdk_transport.SdkMcpChannel`) reaches the program's `sdk` MCP
     servers when the Agent SDK drives us."""
@@ -463,7 +466,8 @@ def _mcp_policy(loaded: Any, trusted: bool) -> ProjectPolicy:
 
 
 def _mcp_manager(opts: RunOptions, cwd: Path, loaded: Any, warnings: list[str],
-                 catalog: Any, trusted: bool, sdk_channel: Any = None) -> Any:
+                 catalog: Any, trusted: bool,
+                 sdk_channel: SdkMcpChannel | None = None) -> McpManager | None:
     """Servers from .mcp.json, the user config, --mcp-config and plugins (not started yet),
     or None; the program's `sdk` servers through `sdk_channel`."""
     manager = McpManager.from_options(cwd, opts.mcp_config, policy=_mcp_policy(loaded, trusted),
@@ -518,7 +522,9 @@ def _build_stream_event_adapter() -> None:
     """The SDK builds the validator of its stream events (a union of every event type) at the
     first response: ~30 ms of pydantic schema work, cached by the SDK from then on."""
     try:
-        from anthropic._models import TypeAdapter
+        # the SDK's own cached adapter (an lru_cache over pydantic's at run time, which its
+        # annotations name as pydantic's, not re-exported): warming it is the point
+        from anthropic._models import TypeAdapter  # pyright: ignore[reportPrivateImportUsage]
         from anthropic.types import RawMessageStreamEvent
 
         TypeAdapter(RawMessageStreamEvent)

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from claude_harness import __version__
 from claude_harness.bootstrap import NO_KEY_HELP
@@ -46,6 +47,7 @@ from claude_harness.protocol.ops import (
 )
 from claude_harness.protocol.view import SessionView
 from claude_harness.sdk.lines import Shaper
+from claude_harness.sdk.messages import SDKResultMessage, SDKUserMessage
 
 PROMPT_COMMANDS = frozenset(PROMPTS)  # /review, /security-review: a turn of the model
 
@@ -73,12 +75,14 @@ def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"stdin line {number} is not JSON: {exc.msg}") from exc
-        message = item.get("message") if isinstance(item, dict) else None
-        if not (isinstance(item, dict) and item.get("type") == "user" and isinstance(message, dict)
-                and isinstance(message.get("content"), (str, list))):
+        user = cast(SDKUserMessage, item) if isinstance(item, dict) else None
+        message = user.get("message") if user is not None else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if not (user is not None and user.get("type") == "user"
+                and isinstance(content, (str, list))):
             raise ValueError(f'stdin line {number} is not a {{"type": "user", "message": ...}} '
                              "object")
-        prompts.append(message["content"])
+        prompts.append(content)
     return prompts
 
 
@@ -99,7 +103,7 @@ class Headless:
     def view(self) -> SessionView:
         return self.shaper.view
 
-    def _line(self, obj: dict[str, Any]) -> None:
+    def _line(self, obj: Mapping[str, Any]) -> None:
         self.out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
         self.out.flush()
 
@@ -174,7 +178,7 @@ class Headless:
             elif isinstance(event, TurnEnd):
                 return event
 
-    def result_object(self, end: TurnEnd | None) -> dict[str, Any]:
+    def result_object(self, end: TurnEnd | None) -> SDKResultMessage:
         """The `result` line (json and stream-json print it; text prints its `result`)."""
         return self.shaper.result_line(end)
 
@@ -231,7 +235,7 @@ class Headless:
             why = reason or "; ".join(result.get("errors") or []) or result["subtype"]
             self.err.write(f"Error: {why}\n")
         else:
-            text = result["result"]
+            text = result.get("result", "")  # every result line has one
             self.out.write(text + ("\n" if text and not text.endswith("\n") else ""))
             self.out.flush()
         return 1 if result["is_error"] else 0

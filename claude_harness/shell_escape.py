@@ -68,6 +68,7 @@ async def run_shell_escape(command: str, cwd: Path, timeout: float = TIMEOUT) ->
     process = spawn_piped(["/bin/bash", "-c", command], cwd, os.environ.copy(), stdin=False)
     exited = exit_future(process.child, loop)
     out = asyncio.ensure_future(_read_all(loop, process.stdout))
+    assert process.stderr is not None  # no stderr_fd given: it has a pipe of its own
     err = asyncio.ensure_future(_read_all(loop, process.stderr))
     try:
         _done, pending = await asyncio.wait([exited, out, err], timeout=timeout)

@@ -58,7 +58,10 @@ def run_acp(opts: RunOptions) -> NoReturn:
     async def serve() -> None:
         agent = HarnessAgent(opts)
         transport = await StdioTransport.open()
-        connection = AgentSideConnection(agent, transport, listening=False)
+        # acp's `Agent` Protocol lists every method; its router answers the ones an agent
+        # lacks (list/fork/resume/close_session, ext_method) with method_not_found
+        connection = AgentSideConnection(agent, transport,  # pyright: ignore[reportArgumentType]
+                                         listening=False)
         _stop_on_signals(agent)
         try:
             await connection.listen()

@@ -104,7 +104,12 @@ def _prompt_boundaries(messages: Messages) -> list[int]:
     """Indexes where a turn starts (a user message that is not tool results), after the first."""
     return [i for i, m in enumerate(messages) if i > 0 and m.get("role") == "user"
             and not any(isinstance(b, dict) and b.get("type") == "tool_result"
-                        for b in (m.get("content") if isinstance(m.get("content"), list) else []))]
+                        for b in _blocks(m.get("content")))]
+
+
+def _blocks(content: Any) -> list[Any]:
+    """A message's content blocks; none for a plain-text content."""
+    return content if isinstance(content, list) else []
 
 
 def _carried(summary: str) -> Messages:

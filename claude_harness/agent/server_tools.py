@@ -32,7 +32,8 @@ def summary_of(use: dict[str, Any] | None) -> str:
     """One line about what a server_tool_use asked for."""
     if use is None:
         return ""
-    inp = use.get("input") if isinstance(use.get("input"), dict) else {}
+    given = use.get("input")
+    inp: dict[str, Any] = given if isinstance(given, dict) else {}
     # the known keys first, then (an MCP connector tool's own arguments) the first string
     for value in [*(inp.get(key) for key in _SUMMARY_KEYS), *inp.values()]:
         if isinstance(value, str) and value.strip():

@@ -31,6 +31,7 @@ from claude_harness.agent.messages import final_text, user_text
 from claude_harness.agent.prompt import environment_section
 from claude_harness.agent.subagent_limits import limit_setup, parent_tools
 from claude_harness.protocol.context import (
+    HookCaller,
     SubAgentReport,
     SubAgentSpec,
     ToolUseContext,
@@ -61,7 +62,7 @@ class ChildSetup:
 
     allow_rules: tuple[PermissionRule, ...] = ()
     permission_mode: str | None = None
-    hooks: Any = None  # the runner the child uses (the session's, plus the agent's own)
+    hooks: HookCaller | None = None  # the child's: the session's, plus the agent's own
     background: bool = False
 
 

@@ -218,12 +218,18 @@ def _make_sdk_client(settings: ApiSettings) -> Any:
                        f"SDK is not installed: pip install '{extra}'")
     env = os.environ
     if settings.provider == "bedrock":
-        return anthropic.AsyncAnthropicBedrock(
+        from anthropic.lib.bedrock import AsyncAnthropicBedrock  # what `anthropic` re-exports
+
+        return AsyncAnthropicBedrock(
             aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1",
             base_url=env.get("ANTHROPIC_BEDROCK_BASE_URL") or None, **common)
-    return anthropic.AsyncAnthropicVertex(
+    from anthropic.lib.vertex import AsyncAnthropicVertex
+
+    return AsyncAnthropicVertex(
         region=env.get("CLOUD_ML_REGION") or "us-east5",
-        project_id=env.get("ANTHROPIC_VERTEX_PROJECT_ID") or None,
+        # the client keeps `project_id: str | None` and resolves a None from the credentials;
+        # its __init__ annotation leaves None out
+        project_id=env.get("ANTHROPIC_VERTEX_PROJECT_ID") or None,  # pyright: ignore[reportArgumentType]
         base_url=env.get("ANTHROPIC_VERTEX_BASE_URL") or None, **common)
 
 

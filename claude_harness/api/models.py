@@ -79,7 +79,7 @@ class ModelSpec:
         if wanted in self.efforts:
             return wanted
         rank = EFFORT_LEVELS.index(wanted)
-        below = [e for e in self.efforts if EFFORT_LEVELS.index(e) < rank]
+        below: list[EffortLevel] = [e for e in self.efforts if EFFORT_LEVELS.index(e) < rank]
         return below[-1] if below else self.efforts[0]
 
 

@@ -110,13 +110,13 @@ def user_skills_dir() -> Path:
 def command_dirs(cwd: Path) -> list[tuple[Path, Scope]]:
     """Commands folders, highest precedence first (user, then nearest project folder)."""
     dirs: list[tuple[Path, Scope]] = [(user_commands_dir(), "user")]
-    dirs += [(r / ".claude" / "commands", "project") for r in project_roots(cwd)]
+    dirs.extend((r / ".claude" / "commands", "project") for r in project_roots(cwd))
     return dirs
 
 
 def skill_dirs(cwd: Path) -> list[tuple[Path, Scope]]:
     dirs: list[tuple[Path, Scope]] = [(user_skills_dir(), "user")]
-    dirs += [(r / ".claude" / "skills", "project") for r in project_roots(cwd)]
+    dirs.extend((r / ".claude" / "skills", "project") for r in project_roots(cwd))
     return dirs
 
 

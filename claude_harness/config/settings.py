@@ -127,7 +127,7 @@ def _validate_permissions(value: Any, origin: str, warnings: list[str]) -> dict[
             out[key] = item
             continue
         try:
-            checked = adapter.validate_python(item, strict=True)
+            checked: Any = adapter.validate_python(item, strict=True)  # the adapter's type
         except ValidationError as exc:
             warnings.append(f"{origin}: key 'permissions.{key}' ignored ({_first_error(exc)})")
             continue

@@ -120,11 +120,12 @@ class Guardian:
         `stdin_fd` (/dev/null when None); raises OSError."""
         payload = json.dumps({"argv": list(argv), "cwd": str(cwd), "env": dict(env)})
         memfd = os.memfd_create("claude-harness-spawn", os.MFD_CLOEXEC)
-        devnull = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC) if stdin_fd is None else None
+        devnull: int | None = None
+        if stdin_fd is None:
+            stdin_fd = devnull = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         try:
             os.write(memfd, payload.encode("utf-8", "surrogateescape"))
-            stdin = devnull if devnull is not None else stdin_fd
-            reply = self._request({"op": "spawn"}, [memfd, stdin, stdout_fd, stderr_fd])
+            reply = self._request({"op": "spawn"}, [memfd, stdin_fd, stdout_fd, stderr_fd])
         finally:
             os.close(memfd)
             if devnull is not None:

@@ -128,6 +128,7 @@ async def run_process(
     timed_out = aborted = False
     try:
         out_pipe, out_closed = await _read_pipe(loop, process.stdout, out)
+        assert process.stderr is not None  # no stderr_fd given: it has a pipe of its own
         err_pipe, err_closed = await _read_pipe(loop, process.stderr, err)
         assert process.stdin is not None
         transports += [out_pipe, err_pipe, await _feed(loop, process.stdin, stdin_data)]

@@ -46,7 +46,7 @@ _SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "x-api-key"
 def run_mcp(args: list[str], cwd: Path) -> int:
     """Dispatch one `mcp` subcommand; output on stdout, problems on stderr."""
     if not args or args[0] in ("-h", "--help", "help"):
-        print(__doc__.split("\n\n")[1])
+        print((__doc__ or "").split("\n\n")[1])
         return 0
     verb, rest = args[0], args[1:]
     handlers = {"add": _add, "add-json": _add_json, "get": _get, "remove": _remove,

@@ -22,7 +22,7 @@ from typing import Any
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.mcp.config import Scope, local_project_key, user_config_file
 
-SCOPES: tuple[str, ...] = ("local", "project", "user")
+SCOPES: tuple[Scope, ...] = ("local", "project", "user")  # the ones a file holds
 SCOPE_NAMES = {"local": "Local config (private to you in this project)",
                "project": "Project config (shared via .mcp.json)",
                "user": "User config (available in all your projects)"}

@@ -453,7 +453,8 @@ def _roots_changed() -> Any:
 async def _http_transport(url: str, headers: dict[str, str], auth: Any = None
                           ) -> AsyncIterator[Any]:
     """Streamable HTTP with our headers (and OAuth); the HTTP client is ours to close."""
-    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client  # defined there, re-exported nowhere
 
     async with create_mcp_http_client(headers=headers, auth=auth) as http:
         async with streamable_http_client(url, http_client=http) as streams:

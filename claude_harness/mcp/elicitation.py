@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from mcp.client.session import ElicitationFnT
 
 Action = Literal["accept", "decline", "cancel"]
 Mode = Literal["form", "url"]
@@ -152,7 +155,8 @@ def _field(name: str, prop: dict[str, Any], required: bool) -> FormField:
     labels: tuple[str, ...] = ()
     typ = prop.get("type")
     if typ == "array":
-        items = prop.get("items") if isinstance(prop.get("items"), dict) else {}
+        given = prop.get("items")
+        items: dict[str, Any] = given if isinstance(given, dict) else {}
         options, labels = _choices(items)
         kind = "multi_choice"
     elif typ in ("number", "integer", "boolean"):
@@ -303,7 +307,7 @@ class ElicitationRouter:
             return ElicitationAnswer.cancel()  # never send the server what it did not ask for
         return ElicitationAnswer.accept(content)
 
-    def callback(self, server: str) -> Callable[[Any, Any], Awaitable[Any]]:
+    def callback(self, server: str) -> ElicitationFnT:
         """The SDK's ElicitationFnT for one server."""
 
         async def elicit(context: Any, params: Any) -> Any:
@@ -322,7 +326,7 @@ def request_from_params(server: str, params: Any) -> ElicitationRequest:
         return ElicitationRequest(server, params.message, "url", url=str(params.url),
                                   elicitation_id=getattr(params, "elicitation_id", None))
     schema = getattr(params, "requested_schema", None)
-    if hasattr(schema, "model_dump"):
+    if schema is not None and hasattr(schema, "model_dump"):
         schema = schema.model_dump(mode="json", by_alias=True, exclude_none=True)
     return ElicitationRequest(server, params.message, "form",
                               schema=dict(schema) if isinstance(schema, dict) else {})

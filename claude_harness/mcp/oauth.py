@@ -221,6 +221,7 @@ def build_auth(server: str, url: str, authorizer: Authorizer,
     """The httpx auth object for one remote server and the listener its redirect targets."""
     from mcp.client.auth import OAuthClientProvider
     from mcp.shared.auth import OAuthClientMetadata
+    from pydantic import AnyUrl
 
     storage = FileTokenStorage(storage_path(server, url))
     registered = storage.registered_redirect()
@@ -228,7 +229,7 @@ def build_auth(server: str, url: str, authorizer: Authorizer,
     listener = RedirectListener(port or free_port())
     authorizer.listener = listener
     metadata = OAuthClientMetadata(
-        client_name="claude-harness", redirect_uris=[listener.redirect_uri],
+        client_name="claude-harness", redirect_uris=[AnyUrl(listener.redirect_uri)],
         grant_types=["authorization_code", "refresh_token"], response_types=["code"],
         token_endpoint_auth_method="none", scope=scope,
     )

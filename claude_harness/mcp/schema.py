@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 
 class McpToolInput(BaseModel):
@@ -34,7 +34,7 @@ def normalised_schema(raw: Any) -> dict[str, Any]:
 
 
 def _validator(schema: dict[str, Any]) -> Any:
-    import jsonschema
+    import jsonschema.validators
 
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
@@ -45,7 +45,7 @@ def _validator(schema: dict[str, Any]) -> Any:
     return cls(schema)
 
 
-def _line_errors(error: Any, instance: Any) -> list[dict[str, Any]]:
+def _line_errors(error: Any, instance: Any) -> list[InitErrorDetails]:
     loc = tuple(error.absolute_path)
     if error.validator == "required" and isinstance(error.instance, dict):
         missing = [k for k in error.validator_value if k not in error.instance]
@@ -67,7 +67,7 @@ def make_input_model(tool_name: str, schema: dict[str, Any]) -> type[McpToolInpu
     class Input(McpToolInput):
         @classmethod
         def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Input:  # type: ignore[override]
-            problems: list[dict[str, Any]] = []
+            problems: list[InitErrorDetails] = []
             for error in sorted(validator.iter_errors(obj), key=lambda e: [str(p) for p in e.path]):
                 problems.extend(_line_errors(error, obj))
             if problems:

@@ -61,7 +61,7 @@ def _policy(cwd: Path) -> ProjectPolicy:
 def run_mcp_command(args: list[str], cwd: Path) -> int:
     """`claude-harness mcp ...`; prints to stdout, problems to stderr; exit 0 on success."""
     if not args or args[0] in ("-h", "--help"):
-        print(__doc__.split("\n\n")[1])
+        print((__doc__ or "").split("\n\n")[1])
         return 0
     verb, names = args[0], args[1:]
     rows = server_states(cwd, _policy(cwd))

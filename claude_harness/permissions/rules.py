@@ -27,7 +27,7 @@ from claude_harness.protocol.permission_data import PermissionRule, RuleBehavior
 try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern as _Pattern
 except ImportError:  # pragma: no cover - older pathspec
-    from pathspec.patterns import GitWildMatchPattern as _Pattern
+    from pathspec.patterns.gitwildmatch import GitWildMatchPattern as _Pattern
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})

@@ -24,7 +24,7 @@ NO_KEY = "3"  # "No" where three options are shown; kept for No where only two a
 def numbered(options: list[tuple[Choice, str]]) -> dict[str, Choice]:
     """The keys that pick each option: its number as shown (1, 2(, 3): no gaps), and 3 for
     "No" even where only two options are shown."""
-    keys = {str(index): choice for index, (choice, _label) in enumerate(options, 1)}
+    keys: dict[str, Choice] = {str(index): choice for index, (choice, _label) in enumerate(options, 1)}
     keys.setdefault(NO_KEY, "no")
     return keys
 

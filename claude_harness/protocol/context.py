@@ -36,10 +36,27 @@ if TYPE_CHECKING:
     from claude_harness.protocol.tool import Tool
 
 
+class HookCaller(Protocol):
+    """The session's hooks as the loop and the tools call them (hooks/runner.HookRunner)."""
+
+    def has_hooks(self, event: str) -> bool: ...
+
+    def with_config(self, extra: Any) -> HookCaller:
+        """These hooks and a hooks.HookConfig's more (a sub-agent's own)."""
+        ...
+
+    async def run(self, event: str, payload: Mapping[str, Any], *,
+                  matcher_value: str | None = None, abort: Any = None) -> Any:
+        """Run the hooks matching `event`; their hooks.HookOutcome (typed there: protocol/
+        imports nothing of ours)."""
+        ...
+
+
 class FileCheckpointer(Protocol):
     """Keeps a file's content before a tool changes it (session/checkpoints.py implements it)."""
 
-    enabled: bool
+    @property
+    def enabled(self) -> bool: ...  # read only: a class attribute or a property
 
     def before_change(self, path: str | os.PathLike[str]) -> None: ...
 
@@ -206,7 +223,8 @@ class ToolUseContext:
     # Agent context
     agent_id: str | None = None
     rendered_system_prompt: str | None = None
-    hooks: TurnHooks | None = None  # None: no hooks configured
+    # Hooks runner (None = no hooks configured); see claude_harness.hooks
+    hooks: HookCaller | None = None
     session_id: str = ""
     transcript_path: str = ""
     # Services of the session running this call (None: nobody to ask / no sub-agents here).
@@ -268,21 +286,6 @@ def create_subagent_context(
         messages=(),
         agent_id=agent_id,
     )
-
-
-class TurnHooks(Protocol):
-    """The hook runner as a turn's loop and tools call it (hooks/runner.py's HookRunner)."""
-
-    def has_hooks(self, event: str) -> bool: ...
-
-    async def run(self, event: str, payload: Mapping[str, Any], *,
-                  matcher_value: str | None = None, abort: AbortSignal | None = None) -> Any:
-        """Run every matching hook for `event`: their combined outcome (a HookOutcome)."""
-        ...
-
-    def with_config(self, extra: Any) -> TurnHooks:
-        """A runner with `extra` hooks (a HookConfig) added: an agent definition's."""
-        ...
 
 
 class Prompter(Protocol):

@@ -715,6 +715,7 @@ AgentEvent = (
     | StopNotice
     | ServerToolUse
     | SideUsage
+    | StreamEvent
 )
 """What the loop yields for one turn."""
 

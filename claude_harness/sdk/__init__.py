@@ -8,6 +8,7 @@ session's own contract (ops in, events out) on a pipe.
 
     flags.py      the flags the SDKs send (applied, or accepted with a stderr note)
     wire.py       stdin lines as they arrive, compact JSON lines out
+    messages.py   the protocol's messages as TypedDicts (the SDK's names; pyright checks them)
     control.py    control_request / control_response plumbing, both directions
     handshake.py  `initialize`: what it configures, and its answer
     requests.py   the answers to mcp_status and get_context_usage

@@ -27,9 +27,9 @@ import asyncio
 import json
 import os
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from claude_harness import __version__
 from claude_harness.bootstrap import DEFAULT_MODEL, StartupError, build_session
@@ -59,8 +59,33 @@ from claude_harness.protocol.permission_data import PERMISSION_MODES
 from claude_harness.sdk import handshake
 from claude_harness.sdk.control import ControlChannel, ControlError, error, success
 from claude_harness.sdk.lines import Shaper, new_uuid
+from claude_harness.sdk.messages import (
+    ContextUsageResponse,
+    InboundControlRequest,
+    McpStatusResponse,
+    PermissionResult,
+    PermissionRuleValue,
+    PermissionUpdate,
+    RewindFilesResult,
+    SDKControlGetContextUsageRequest,
+    SDKControlInitializeRequest,
+    SDKControlInterruptRequest,
+    SDKControlMcpReconnectRequest,
+    SDKControlMcpStatusRequest,
+    SDKControlMcpToggleRequest,
+    SDKControlPermissionRequest,
+    SDKControlRewindFilesRequest,
+    SDKControlSetModelRequest,
+    SDKControlSetPermissionModeRequest,
+    SDKControlStopTaskRequest,
+    SDKHookCallbackRequest,
+    SDKUserMessage,
+)
 from claude_harness.sdk.requests import context_usage, mcp_status
 from claude_harness.sdk.wire import LineWriter, StdinLines
+
+if TYPE_CHECKING:
+    from claude_harness.session.core import Session
 
 STATE_ENV = "CLAUDE_CODE_SDK_READS_SESSION_STATE"  # the SDK asks for session_state_changed
 # ... and the name Claude Code also honours (Zed's ACP adapter sets it: it ends a prompt on idle)
@@ -103,7 +128,7 @@ class SdkBridge:
         self.out = out
         self.err = err
         self.control = ControlChannel(out.write)
-        self.session: Any = None
+        self.session: Session | None = None  # built at the first line (see _build)
         self.shaper = Shaper(__version__, partial=opts.include_partial_messages,
                              hook_events=opts.include_hook_events,
                              prompts_answered=opts.permission_prompt_tool == "stdio",
@@ -123,6 +148,12 @@ class SdkBridge:
         self._waiters: list[_Waiter] = []
         self._idle = asyncio.Event()
         self._closed = False
+
+    @property
+    def live(self) -> Session:
+        """The session, for what happens once it is built (every line handled after it)."""
+        assert self.session is not None, "the session is used before it was built"
+        return self.session
 
     # ── the pipe ───────────────────────────────────────────────────────────────────────────
 
@@ -148,7 +179,7 @@ class SdkBridge:
             pump = asyncio.create_task(self._pump(), name="sdk-events")
         self._start_next()
         await self._idle_after_eof()
-        self.session.submit(ops.Shutdown())
+        self.live.submit(ops.Shutdown())
         await pump
         return 1 if self.last_error else 0
 
@@ -165,7 +196,7 @@ class SdkBridge:
         if line is None or not isinstance(kind, str):
             self._note(f"stdin line is not a JSON object: {raw[:80]!r}")
         elif kind == "user":
-            self._user(line)
+            self._user(cast(SDKUserMessage, line))
         elif kind == "control_request":
             self._spawn_handler(line)
         elif kind == "control_response":
@@ -191,6 +222,7 @@ class SdkBridge:
         request = line.get("request") if line.get("type") == "control_request" else None
         initialize = isinstance(request, dict) and request.get("subtype") == "initialize"
         if initialize:
+            request = cast(SDKControlInitializeRequest, request)
             for note in handshake.apply_initialize(request, self.opts):
                 self._note(note)
         try:
@@ -207,7 +239,7 @@ class SdkBridge:
         return True
 
     async def _pump(self) -> None:
-        async for event in self.session.events():
+        async for event in self.live.events():
             for line in self.shaper.feed(event):
                 self.out.write(line)
             self._react(event)
@@ -242,7 +274,7 @@ class SdkBridge:
             case ElicitationRequested(request_id=rid):
                 # No form on a pipe: an MCP server's question that no hook answered is
                 # cancelled at once (as in -p), so its call never waits on nobody.
-                self.session.submit(ops.AnswerElicitation(rid, "cancel"))
+                self.live.submit(ops.AnswerElicitation(rid, "cancel"))
             case TurnEnd() if self.turn is not None:
                 self.turn.end = event
             case Busy(running=True) if self.turn is not None:
@@ -259,9 +291,10 @@ class SdkBridge:
 
     # ── turns ──────────────────────────────────────────────────────────────────────────────
 
-    def _user(self, line: dict[str, Any]) -> None:
+    def _user(self, line: SDKUserMessage) -> None:
         message = line.get("message")
         content = message.get("content") if isinstance(message, dict) else None
+        work: list[ops.Op]
         if isinstance(content, str):
             work = _prompt_ops(content)
         elif isinstance(content, list):
@@ -287,7 +320,7 @@ class SdkBridge:
         self.out.write(self.shaper.init_line())
         op_id = 0
         for op in work:
-            op_id = self.session.submit(op)
+            op_id = self.live.submit(op)
         self.turn = _Turn(op_id)
 
     def _turn_over(self) -> None:
@@ -317,12 +350,15 @@ class SdkBridge:
 
     def _spawn_handler(self, line: dict[str, Any]) -> None:
         request_id = str(line.get("request_id"))
-        request = line.get("request") if isinstance(line.get("request"), dict) else {}
+        given = line.get("request")
+        # the program's JSON, shaped as InboundControlRequest only as far as `subtype` says:
+        # each handler reads its fields with `.get` and checks them
+        request = cast(InboundControlRequest, given if isinstance(given, dict) else {})
         task = self._spawn(self._answer(request_id, request))
         self._handlers[request_id] = task
         task.add_done_callback(lambda _t: self._handlers.pop(request_id, None))
 
-    async def _answer(self, request_id: str, request: dict[str, Any]) -> None:
+    async def _answer(self, request_id: str, request: InboundControlRequest) -> None:
         subtype = str(request.get("subtype"))
         handler = self._handlers_by_subtype().get(subtype)
         try:
@@ -334,7 +370,8 @@ class SdkBridge:
         except (ControlError, ValueError, TypeError, KeyError) as exc:
             self.out.write(error(request_id, f"{subtype} failed: {exc}"))
 
-    def _handlers_by_subtype(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[Any]]]:
+    def _handlers_by_subtype(self) -> dict[str, Callable[[Any], Awaitable[Any]]]:
+        """Each takes its own request type (messages.py), chosen by the `subtype`."""
         return {
             "initialize": self._initialize, "interrupt": self._interrupt,
             "set_permission_mode": self._set_permission_mode, "set_model": self._set_model,
@@ -349,24 +386,25 @@ class SdkBridge:
         `until_done` False (an op that starts a job), the first such event whenever it comes
         (None if the session closes first)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiters.append(_Waiter(self.session.submit(op), wanted, future, until_done))
+        self._waiters.append(_Waiter(self.live.submit(op), wanted, future, until_done))
         return await future
 
-    async def _initialize(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _initialize(self, request: SDKControlInitializeRequest) -> dict[str, Any]:
         if self._initialized:
             raise RequestFailed("Already initialized")
         self._initialized = True
         matchers = handshake.hook_matchers(request)
         if matchers:
-            self.session.submit(ops.RegisterHookCallbacks(matchers))
+            self.live.submit(ops.RegisterHookCallbacks(matchers))
         return handshake.initialize_response(self.opts, hooks_sent=bool(matchers))
 
-    async def _interrupt(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _interrupt(self, request: SDKControlInterruptRequest) -> dict[str, Any]:
         if self.turn is not None:
-            self.session.submit(ops.Interrupt())
+            self.live.submit(ops.Interrupt())
         return {"still_queued": []}
 
-    async def _set_permission_mode(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _set_permission_mode(self, request: SDKControlSetPermissionModeRequest
+                                   ) -> dict[str, Any]:
         mode = request.get("mode")
         if mode not in MODES:
             raise RequestFailed("Cannot set permission mode: must be one of "
@@ -376,7 +414,7 @@ class SdkBridge:
             raise RequestFailed(f"Cannot set permission mode {mode} in this session")
         return {"mode": changed.mode}
 
-    async def _set_model(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _set_model(self, request: SDKControlSetModelRequest) -> dict[str, Any]:
         model = request.get("model") or DEFAULT_MODEL
         changed = await self._apply(ops.SetModel(str(model)),
                                     lambda e: isinstance(e, ModelChanged))
@@ -389,31 +427,33 @@ class SdkBridge:
                                    lambda e: isinstance(e, Report) and e.topic == topic)
         return report.data if report is not None else None
 
-    async def _mcp_status(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _mcp_status(self, request: SDKControlMcpStatusRequest) -> McpStatusResponse:
         return mcp_status(await self._describe("mcp_status") or [])
 
-    async def _context_usage(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _context_usage(self, request: SDKControlGetContextUsageRequest
+                             ) -> ContextUsageResponse:
         return context_usage(await self._describe("context") or {})
 
-    async def _server(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _server(self, request: SDKControlMcpReconnectRequest | SDKControlMcpToggleRequest
+                      ) -> dict[str, Any]:
         name = str(request.get("serverName"))
         for server in await self._describe("mcp_status") or []:
             if server["name"] == name:
                 return server
         raise RequestFailed(f"Server not found: {name}")
 
-    async def _mcp_reconnect(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _mcp_reconnect(self, request: SDKControlMcpReconnectRequest) -> dict[str, Any]:
         server = await self._server(request)
         if server["status"] != "connected":
-            self.session.submit(ops.McpServer("reconnect", server["name"]))
+            self.live.submit(ops.McpServer("reconnect", server["name"]))
         return {}
 
-    async def _mcp_toggle(self, request: dict[str, Any]) -> None:
+    async def _mcp_toggle(self, request: SDKControlMcpToggleRequest) -> None:
         server = await self._server(request)
-        self.session.submit(ops.McpServer("enable" if request.get("enabled") else "disable",
+        self.live.submit(ops.McpServer("enable" if request.get("enabled") else "disable",
                                           server["name"]))
 
-    async def _rewind_files(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _rewind_files(self, request: SDKControlRewindFilesRequest) -> Mapping[str, Any]:
         """The files back as they were before the prompt `user_message_id` (its uuid, as
         --replay-user-messages writes it back), or with `dry_run` what that would change:
         Claude Code's RewindFilesResult. The conversation is left as it is."""
@@ -433,7 +473,7 @@ class SdkBridge:
         if not isinstance(done, Rewound):
             raise RequestFailed("Cannot rewind files: " + (done.text if done
                                                             else "the session ended"))
-        result: dict[str, Any] = {"canRewind": True,
+        result: RewindFilesResult = {"canRewind": True,
                                   "filesChanged": [*done.written, *done.deleted],
                                   "insertions": done.insertions, "deletions": done.deletions}
         if done.conflicts:
@@ -441,7 +481,7 @@ class SdkBridge:
                                "are: " + ", ".join(done.conflicts))
         return result
 
-    async def _stop_task(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _stop_task(self, request: SDKControlStopTaskRequest) -> dict[str, Any]:
         """Stop a background agent or shell by its task id (an unknown id is answered the
         same, as Claude Code answers it; the error goes to stderr)."""
         task_id = str(request.get("task_id") or "")
@@ -458,7 +498,7 @@ class SdkBridge:
 
     async def _can_use_tool(self, request: PermissionRequest) -> None:
         """Ask the program (can_use_tool); its answer goes back as the AnswerPermission op."""
-        body: dict[str, Any] = {
+        body: SDKControlPermissionRequest = {
             "subtype": "can_use_tool", "tool_name": request.tool_name,
             "display_name": request.tool_name, "input": request.input,
             "description": request.reason, "permission_suggestions": _suggestions(request),
@@ -466,8 +506,9 @@ class SdkBridge:
         if request.agent_id:
             body["agent_id"] = request.agent_id
         self._state("requires_action")
+        answer: PermissionResult
         try:
-            answer = await self.control.request(body)
+            answer = cast(PermissionResult, await self.control.request(body))
         except ControlError as exc:
             answer = {"behavior": "deny", "message": f"The permission callback failed: {exc}"}
         finally:
@@ -477,41 +518,43 @@ class SdkBridge:
             rewritten = answer.get("updatedInput")
             if not isinstance(rewritten, dict) or rewritten == request.input:
                 rewritten = None
-            self.session.submit(ops.AnswerPermission(request.request_id, "yes",
-                                                     updated_input=rewritten))
+            self.live.submit(ops.AnswerPermission(request.request_id, "yes",
+                                                  updated_input=rewritten))
             return
-        self.session.submit(ops.AnswerPermission(request.request_id, "no",
-                                                 str(answer.get("message") or "")))
+        self.live.submit(ops.AnswerPermission(request.request_id, "no",
+                                              str(answer.get("message") or "")))
         if answer.get("interrupt"):
-            self.session.submit(ops.Interrupt())
+            self.live.submit(ops.Interrupt())
 
-    def _apply_updates(self, updates: Any) -> None:
-        """An allow's `updatedPermissions`: rules and the mode change now; the rest is noted."""
+    def _apply_updates(self, updates: list[PermissionUpdate] | None) -> None:
+        """An allow's `updatedPermissions`: rules and the mode change now; the rest is noted.
+        The program's JSON: each update and rule is checked before it is read."""
         for update in updates if isinstance(updates, list) else []:
             kind = update.get("type") if isinstance(update, dict) else None
-            if kind == "setMode" and update.get("mode") in MODES:
-                self.session.submit(ops.SetMode(update["mode"]))
-            elif kind in ("addRules", "removeRules") and update.get("behavior") in (
+            if kind == "setMode" and (mode := update.get("mode")) in MODES:
+                self.live.submit(ops.SetMode(str(mode)))
+            elif kind in ("addRules", "removeRules") and (behavior := update.get("behavior")) in (
                     "allow", "deny", "ask"):
                 persist = update.get("destination") == "localSettings"
                 for rule in update.get("rules") or []:
                     text = str(rule.get("toolName"))
-                    if rule.get("ruleContent"):
-                        text += f"({rule['ruleContent']})"
-                    self.session.submit(ops.AddRule(update["behavior"], text, persist)
-                                        if kind == "addRules" else ops.RemoveRule(text))
+                    if content := rule.get("ruleContent"):
+                        text += f"({content})"
+                    self.live.submit(ops.AddRule(behavior, text, persist)
+                                     if kind == "addRules" else ops.RemoveRule(text))
             else:
                 self._note(f"permission update {kind!r} is accepted but not applied")
 
     async def _hook_callback(self, request: HookCallbackRequest) -> None:
+        body: SDKHookCallbackRequest = {
+            "subtype": "hook_callback", "callback_id": request.callback_id,
+            "input": request.input, "tool_use_id": request.tool_use_id}
         try:
-            output = await self.control.request({
-                "subtype": "hook_callback", "callback_id": request.callback_id,
-                "input": request.input, "tool_use_id": request.tool_use_id})
+            output = await self.control.request(body)
         except ControlError as exc:
-            self.session.submit(ops.AnswerHookCallback(request.request_id, None, str(exc)))
+            self.live.submit(ops.AnswerHookCallback(request.request_id, None, str(exc)))
             return
-        self.session.submit(ops.AnswerHookCallback(request.request_id, output))
+        self.live.submit(ops.AnswerHookCallback(request.request_id, output))
 
 
 def _parse(raw: str) -> dict[str, Any] | None:
@@ -554,17 +597,17 @@ def _is_prompt(work: list[ops.Op]) -> bool:
     return len(work) == 1 and isinstance(work[0], ops.UserPrompt)
 
 
-def _suggestions(request: PermissionRequest) -> list[dict[str, Any]]:
+def _suggestions(request: PermissionRequest) -> list[PermissionUpdate]:
     """The "don't ask again" rule as Claude Code's permission_suggestions."""
     if not request.suggestion:
         return []
-    rules = []
+    rules: list[PermissionRuleValue] = []
     for text in split_rules(request.suggestion):
         try:
             value = parse_rule(text)
         except ValueError:
             continue
-        rule: dict[str, Any] = {"toolName": value.tool_name}
+        rule: PermissionRuleValue = {"toolName": value.tool_name}
         if value.rule_content is not None:
             rule["ruleContent"] = value.rule_content
         rules.append(rule)

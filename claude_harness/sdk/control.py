@@ -17,25 +17,35 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-Line = dict[str, Any]
+from claude_harness.sdk.messages import (
+    ControlErrorResponse,
+    ControlResponse,
+    OutboundControlRequest,
+    SDKControlCancelRequest,
+    SDKControlMcpMessageRequest,
+    SDKControlRequest,
+    SDKControlResponse,
+)
+
+Line = Mapping[str, Any]  # one JSON object on the pipe (a TypedDict of messages.py, mostly)
 
 
 class ControlError(Exception):
     """The program answered with an error, or can no longer answer (stdin ended)."""
 
 
-def success(request_id: str, response: dict[str, Any] | None = None) -> Line:
-    body: dict[str, Any] = {"subtype": "success", "request_id": request_id}
+def success(request_id: str, response: Mapping[str, Any] | None = None) -> SDKControlResponse:
+    body: ControlResponse = {"subtype": "success", "request_id": request_id}
     if response is not None:
         body["response"] = response
     return {"type": "control_response", "response": body}
 
 
-def error(request_id: str, message: str, code: str | None = None) -> Line:
-    body: dict[str, Any] = {"subtype": "error", "request_id": request_id, "error": message}
+def error(request_id: str, message: str, code: str | None = None) -> SDKControlResponse:
+    body: ControlErrorResponse = {"subtype": "error", "request_id": request_id, "error": message}
     if code is not None:
         body["error_code"] = code
     return {"type": "control_response", "response": body}
@@ -49,25 +59,30 @@ class ControlChannel:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._closed = ""
 
-    async def request(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def request(self, body: OutboundControlRequest) -> dict[str, Any]:
         """Send `body` as a control_request; its success answer's `response` (or {})."""
         if self._closed:
             raise ControlError(self._closed)
         request_id = str(uuid.uuid4())
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
-        self._write({"type": "control_request", "request_id": request_id, "request": body})
+        line: SDKControlRequest = {"type": "control_request", "request_id": request_id,
+                                   "request": body}
+        self._write(line)
         try:
             return await future
         except asyncio.CancelledError:
             if not self._closed:
-                self._write({"type": "control_cancel_request", "request_id": request_id})
+                cancel: SDKControlCancelRequest = {"type": "control_cancel_request",
+                                                   "request_id": request_id}
+                self._write(cancel)
             raise
         finally:
             self._waiting.pop(request_id, None)
 
-    def answered(self, response: dict[str, Any]) -> None:
-        """A control_response line's `response` object arrived."""
+    def answered(self, response: Mapping[str, Any]) -> None:
+        """A control_response line's `response` object arrived (ControlResponse or
+        ControlErrorResponse, unchecked: read with `.get`)."""
         future = self._waiting.get(str(response.get("request_id")))
         if future is None or future.done():
             return
@@ -86,7 +101,8 @@ class ControlChannel:
 
     async def send(self, server: str, message: dict[str, Any]) -> dict[str, Any] | None:
         """An `sdk` MCP server's JSON-RPC message (the mcp.sdk_transport.SdkMcpChannel)."""
-        answer = await self.request({"subtype": "mcp_message", "server_name": server,
-                                     "message": message})
+        body: SDKControlMcpMessageRequest = {"subtype": "mcp_message", "server_name": server,
+                                             "message": message}
+        answer = await self.request(body)
         reply = answer.get("mcp_response")
         return reply if isinstance(reply, dict) else None

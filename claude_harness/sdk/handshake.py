@@ -19,6 +19,7 @@ from claude_harness.bootstrap import DEFAULT_MODEL, MODEL_ALIASES
 from claude_harness.commands.registry import BUILTINS, custom_commands
 from claude_harness.options import RunOptions
 from claude_harness.protocol.ops import HookCallbackMatcher
+from claude_harness.sdk.messages import SDKControlInitializeRequest
 from claude_harness.tools.agent.definitions import agent_definitions
 
 # initialize fields that change nothing here (one stderr note each when sent)
@@ -29,7 +30,7 @@ UNAPPLIED = {
 }
 
 
-def apply_initialize(request: dict[str, Any], opts: RunOptions) -> list[str]:
+def apply_initialize(request: SDKControlInitializeRequest, opts: RunOptions) -> list[str]:
     """Fold what `initialize` configures into `opts` (before the session is built); returns a
     note per field accepted without effect."""
     prompt = request.get("systemPrompt")
@@ -37,12 +38,12 @@ def apply_initialize(request: dict[str, Any], opts: RunOptions) -> list[str]:
         opts.system_prompt = "\n\n".join(str(p) for p in prompt)
     elif isinstance(prompt, str):
         opts.system_prompt = prompt
-    if isinstance(request.get("appendSystemPrompt"), str):
-        opts.append_system_prompt = request["appendSystemPrompt"]
-    if request.get("jsonSchema") is not None:
-        opts.json_schema = json.dumps(request["jsonSchema"])
-    if isinstance(request.get("agents"), dict) and request["agents"]:
-        opts.agents_json = json.dumps(request["agents"])  # as --agents would give them
+    if isinstance(append := request.get("appendSystemPrompt"), str):
+        opts.append_system_prompt = append
+    if (schema := request.get("jsonSchema")) is not None:
+        opts.json_schema = json.dumps(schema)
+    if isinstance(agents := request.get("agents"), dict) and agents:
+        opts.agents_json = json.dumps(agents)  # as --agents would give them
     servers = request.get("sdkMcpServers")
     if isinstance(servers, list) and servers:
         opts.mcp_config.append(json.dumps({"mcpServers": {
@@ -51,7 +52,7 @@ def apply_initialize(request: dict[str, Any], opts: RunOptions) -> list[str]:
             for key, why in UNAPPLIED.items() if request.get(key)]
 
 
-def hook_matchers(request: dict[str, Any]) -> tuple[HookCallbackMatcher, ...]:
+def hook_matchers(request: SDKControlInitializeRequest) -> tuple[HookCallbackMatcher, ...]:
     """`hooks: {event: [{matcher, hookCallbackIds, timeout}]}` as RegisterHookCallbacks data."""
     hooks = request.get("hooks")
     if not isinstance(hooks, dict):

@@ -40,6 +40,7 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.view import SessionView
+from claude_harness.sdk.messages import SDKResultMessage, SystemInitData
 from claude_harness.tools.structured_output import NAME as STRUCTURED_OUTPUT
 
 Line = dict[str, Any]
@@ -227,12 +228,12 @@ class Shaper:
         self.turn = TurnTally(api_seconds_before=self.view.totals.api_seconds)
         self.structured_output = None
 
-    def init_line(self) -> Line:
+    def init_line(self) -> SystemInitData:
         """system/init: the session's tools, servers and configuration lists (agents, slash
         commands, skills, plugins as the catalog lists them, in Claude Code's order)."""
         started = self.view.started
         assert started is not None, "init_line() before SessionStarted"
-        return self._stamp({
+        return {
             "type": "system", "subtype": "init", "cwd": started.cwd,
             "tools": list(started.tools),
             "mcp_servers": [dict(s) for s in started.mcp_servers],  # name, status[, error]
@@ -241,16 +242,17 @@ class Shaper:
             "apiKeySource": started.api_key_source,
             "claude_code_version": self.version, "output_style": started.output_style,
             "agents": list(started.agents), "skills": list(started.skills),
-            "plugins": [dict(p) for p in started.plugins]})
+            "plugins": [dict(p) for p in started.plugins],
+            "session_id": self.session_id, "uuid": new_uuid()}  # as _stamp puts them
 
-    def result_line(self, end: TurnEnd | None) -> Line:
+    def result_line(self, end: TurnEnd | None) -> SDKResultMessage:
         reason = end.reason if end is not None else "error"
         if reason == "refusal":
             self.turn.stop_reason = "refusal"  # even when the refused message was empty
         subtype, terminal = ENDINGS.get(reason, ("success", "completed"))
         is_error = subtype != "success" or reason == "error"
         totals: TotalsChanged = self.view.totals
-        line: Line = {
+        line: SDKResultMessage = {
             "type": "result", "subtype": subtype, "is_error": is_error,
             "duration_ms": int((time.monotonic() - self.turn.started) * 1000),
             "duration_api_ms": int((totals.api_seconds - self.turn.api_seconds_before) * 1000),
@@ -266,22 +268,24 @@ class Shaper:
         elif subtype == "success":
             line["result"] = self.turn.last_text
         else:  # the reason as `errors` (what the SDKs read) and as `result` (what -p prints)
-            line["errors"] = [_error_text(reason, end, self)]
-            line["result"] = line["errors"][0]
+            text = _error_text(reason, end, self)
+            line["errors"] = [text]
+            line["result"] = text
         if self.structured_output is not None:
             line["structured_output"] = self.structured_output
             line["result"] = json.dumps(self.structured_output, separators=(",", ":"),
                                         ensure_ascii=False)
-        line.update(self._transcript_error())
+        if (problem := self._transcript_error()) is not None:
+            line["transcript_error"] = problem
         return line
 
-    def _transcript_error(self) -> dict[str, str]:
+    def _transcript_error(self) -> str | None:
         """`transcript_error`, only when the transcript could not be written at some point."""
         problem = self.view.transcript_problem
         if not problem:
-            return {}
-        return {"transcript_error": problem if not self.view.transcript_written else
-                f"{problem} (It was written again later: nothing was lost.)"}
+            return None
+        return (problem if not self.view.transcript_written else
+                f"{problem} (It was written again later: nothing was lost.)")
 
 
 def _error_text(reason: str, end: TurnEnd | None, shaper: Shaper) -> str:

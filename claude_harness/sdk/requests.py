@@ -3,17 +3,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from claude_harness.sdk.messages import (
+    ContextUsageCategory,
+    ContextUsageResponse,
+    McpServerStatus,
+    McpStatusResponse,
+)
+
+ConnectionStatus = Literal["connected", "pending", "failed", "disabled"]
 # our connection states -> the SDK's McpServerConnectionStatus
-STATUS = {"connected": "connected", "pending": "pending", "failed": "failed",
-          "needs-approval": "pending", "disabled": "disabled", "closed": "failed"}
+STATUS: dict[str, ConnectionStatus] = {
+    "connected": "connected", "pending": "pending", "failed": "failed",
+    "needs-approval": "pending", "disabled": "disabled", "closed": "failed"}
 
 
-def mcp_status(servers: list[dict[str, Any]]) -> dict[str, Any]:
-    found = []
+def mcp_status(servers: list[dict[str, Any]]) -> McpStatusResponse:
+    found: list[McpServerStatus] = []
     for server in servers:
-        entry: dict[str, Any] = {"name": server["name"],
+        entry: McpServerStatus = {"name": server["name"],
                                  "status": STATUS.get(server["status"], "failed"),
                                  "config": {"type": server["transport"]},
                                  "scope": server["scope"]}
@@ -25,7 +34,7 @@ def mcp_status(servers: list[dict[str, Any]]) -> dict[str, Any]:
     return {"mcpServers": found}
 
 
-def context_usage(facts: dict[str, Any]) -> dict[str, Any]:
+def context_usage(facts: dict[str, Any]) -> ContextUsageResponse:
     """What the context holds, by category: the system prompt and tools as the loop estimates
     them, the conversation from the last request's prompt size."""
     window = int(facts.get("window") or 200_000)
@@ -34,13 +43,13 @@ def context_usage(facts: dict[str, Any]) -> dict[str, Any]:
     total = max(int(facts.get("tokens", 0)), system + tools)
     messages = max(0, total - system - tools)
     threshold = facts.get("compact_threshold")
-    categories = [
+    categories: list[ContextUsageCategory] = [
         {"name": "System prompt", "tokens": system, "color": "promptBorder"},
         {"name": "System tools", "tokens": tools, "color": "inactive"},
         {"name": "Messages", "tokens": messages, "color": "purple"},
         {"name": "Free space", "tokens": max(0, window - total), "color": "promptBorder"},
     ]
-    usage: dict[str, Any] = {
+    usage: ContextUsageResponse = {
         "categories": categories, "totalTokens": total, "maxTokens": window,
         "rawMaxTokens": window, "percentage": round(100.0 * total / window, 2),
         "model": facts.get("model", ""), "isAutoCompactEnabled": threshold is not None,

@@ -25,7 +25,7 @@ def _stop_on_signals(bridge: SdkBridge) -> ShutdownSignals:
 
     loop = asyncio.get_running_loop()
 
-    def leave(code: int) -> None:
+    def leave(code: int) -> NoReturn:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Mapping
 from typing import IO, Any
 
 
@@ -51,7 +52,7 @@ class LineWriter:
         self._out = out
         self.closed = False
 
-    def write(self, line: dict[str, Any]) -> None:
+    def write(self, line: Mapping[str, Any]) -> None:
         if self.closed:
             return
         try:

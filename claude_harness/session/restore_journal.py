@@ -99,8 +99,8 @@ class RestoreJournal:
             return True
         if self.pending_path.exists():
             for entry in self._load(self.pending_path):
-                if entry.get("tmp"):
-                    Path(entry["tmp"]).unlink(missing_ok=True)
+                if tmp := entry.get("tmp"):
+                    Path(tmp).unlink(missing_ok=True)
             self.pending_path.unlink(missing_ok=True)
             return True
         return False

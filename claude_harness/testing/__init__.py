@@ -19,7 +19,11 @@ A request the real API would refuse gets HTTP 400 (invalid_request_error, naming
 and consumes no turn; see `validation.py`.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what __getattr__ gives, for the type checker
+    from claude_harness.testing.mock_api import MockApiServer
+    from claude_harness.testing.script import ScriptError, load_script
 
 __all__ = ["MockApiServer", "ScriptError", "load_script"]
 

@@ -146,7 +146,7 @@ class _Handler(BaseHTTPRequestHandler):
                 **reply.log_tag)
         message = build_message(turn, f"msg_mock_{index:06d}", model, reply.usage,
                                 reply.omit_thinking)
-        self._send_json(index, 200, message, **reply.log_tag)
+        self._send_json(index, 200, message, None, **reply.log_tag)
 
     def _stream(self, index: int, reply: TurnReply, model: str) -> None:
         turn, fault = reply.turn, reply.turn.fault

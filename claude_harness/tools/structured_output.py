@@ -40,7 +40,7 @@ class AnyObject(BaseModel):
 
 def structured_output_tool(schema: dict[str, Any]) -> ToolType:
     """The tool for one schema (a schema that is not an object schema is wrapped as one)."""
-    import jsonschema  # only a --json-schema run pays for it
+    import jsonschema.validators  # only a --json-schema run pays for it
 
     api_schema = schema if schema.get("type") == "object" else {"type": "object", **schema}
     checker = jsonschema.validators.validator_for(api_schema)(api_schema)

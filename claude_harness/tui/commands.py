@@ -38,9 +38,12 @@ class Host(Protocol):
     """What the commands need of the app."""
 
     cwd: Path
-    view: SessionView | None  # None until the session has started
     theme: str
-    available_themes: dict[str, Any]
+
+    @property
+    def view(self) -> SessionView | None: ...  # None until the session has started
+    @property
+    def available_themes(self) -> dict[str, Any]: ...
 
     @property
     def has_session(self) -> bool: ...
@@ -59,6 +62,14 @@ class Host(Protocol):
 Action = Callable[[Host, str], Awaitable[None]]
 NEEDS_SESSION = {"model", "mode", "resume", "todos", "export", "memory", "rewind",
                  "tasks", "output-style", "effort", "config", "permissions", "hooks"}
+
+
+def session_view(host: Host) -> SessionView:
+    """The session's view, for a command of NEEDS_SESSION (run_command runs those only once
+    the session has started)."""
+    view = host.view
+    assert view is not None, "a command that needs the session ran before it started"
+    return view
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -92,7 +103,7 @@ async def _model(host: Host, _args: str) -> None:
 
 
 async def _mode(host: Host, _args: str) -> None:
-    await host.post_notice(f"Mode: {host.view.mode}. Use /mode <mode> or Shift+Tab to switch.")
+    await host.post_notice(f"Mode: {session_view(host).mode}. Use /mode <mode> or Shift+Tab to switch.")
 
 
 async def _resume(host: Host, args: str) -> None:
@@ -100,7 +111,7 @@ async def _resume(host: Host, args: str) -> None:
     if not host.has_session:
         await host.post_notice("/resume needs the agent, which is still starting.", "warning")
         return
-    sessions = [p for p in list_sessions(history_roots(data_dir()), host.cwd) if p.stem != host.view.session_id]
+    sessions = [p for p in list_sessions(history_roots(data_dir()), host.cwd) if p.stem != session_view(host).session_id]
     choice = args.strip()
     if choice.isdigit() and 1 <= int(choice) <= len(sessions):
         host.submit(Resume(sessions[int(choice) - 1].stem))
@@ -151,7 +162,7 @@ async def _status(host: Host, _args: str) -> None:
 
 async def _effort(host: Host, _args: str) -> None:
     """/effort without a level: what is in force, and the words that change it."""
-    current = effort_status(host.view.controls) or ["Effort: not known yet"]
+    current = effort_status(session_view(host).controls) or ["Effort: not known yet"]
     await host.post_notice(f"{current[0]} · /effort low|medium|high|xhigh|max|auto")
 
 
@@ -185,7 +196,7 @@ async def _export(host: Host, args: str) -> None:
     if not target.is_absolute():
         target = host.cwd / target
     try:
-        atomic_write_text(target, conversation_markdown(host.view.messages))
+        atomic_write_text(target, conversation_markdown(session_view(host).messages))
     except OSError as exc:
         await host.post_notice(f"Could not export: {exc}", "error")
         return
@@ -193,7 +204,7 @@ async def _export(host: Host, args: str) -> None:
 
 
 async def _memory(host: Host, _args: str) -> None:
-    started = host.view.started
+    started = session_view(host).started
     files = list(started.memory_files) if started is not None else []
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     target = files[-1] if files else str(host.cwd / "CLAUDE.md")

@@ -36,6 +36,7 @@ from claude_harness.protocol.events import (
 from claude_harness.tui.widgets.choice_list import ChoiceList, Row
 from claude_harness.tui.widgets.history_search import HistorySearch
 from claude_harness.tui.widgets.rewind_picker import RewindPicker
+from claude_harness.tui.widgets.status_line import StatusLineView
 
 EVENTS = SELF_DRAWN_EVENTS
 DOUBLE_ESCAPE_SECONDS = 0.8
@@ -170,7 +171,7 @@ class PickerDock(Vertical):
 
                 await self.host.conversation.add(ContextGrid(usage))
             case StatusLineChanged(text=text):
-                self.app.query_one("#status-line").show_line(text)
+                self.app.query_one("#status-line", StatusLineView).show_line(text)
             case OutputStylesListed(styles=styles, current=current) if "styles" in self.wanted:
                 self.wanted.discard("styles")
                 rows = [Row(s.name, s.name, f"{s.description} ({s.source})",

@@ -209,7 +209,8 @@ def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
             continue  # a sub-agent's transcript (its Agent call sums it up), a harness
             # instruction (continue...), a note to the model
         content = message.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        blocks: list[dict[str, Any]] = ([{"type": "text", "text": content}]
+                                        if isinstance(content, str) else content or [])
         for block in blocks:
             kind = block.get("type")
             if kind == "text" and str(block.get("text", "")).strip():
@@ -228,7 +229,8 @@ def history_widgets(messages: list[dict[str, Any]]) -> list[Widget]:
                 view.finished = view.started
                 pending[view.tool_use_id] = view
                 widgets.append(view)
-            elif kind == "tool_result" and (view := pending.pop(block.get("tool_use_id"), None)):
+            elif kind == "tool_result" and (view := pending.pop(block["tool_use_id"], None)
+                                            if "tool_use_id" in block else None):
                 view.finish(block.get("content") or "", bool(block.get("is_error")))
     for view in pending.values():
         view.finish("(no result)", True)

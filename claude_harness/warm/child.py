@@ -15,7 +15,7 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from claude_harness.warm import wire
 
@@ -65,8 +65,8 @@ def become_child(conn: socket.socket, server: Server, run: Callable[[list[str]],
         code = _exit_status(exc.code)
     except KeyboardInterrupt:
         raise  # the interpreter's own ending (it reports the signal)
-    except BaseException:
-        sys.excepthook(*sys.exc_info())
+    except BaseException as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
         code = 1
     _exit_without_teardown(code)
 
@@ -81,7 +81,7 @@ def _exit_status(code: object) -> int:
     return 1
 
 
-def _exit_without_teardown(code: int) -> None:
+def _exit_without_teardown(code: int) -> NoReturn:
     """End as the interpreter does (non-daemon threads joined, atexit handlers run, the
     standard streams flushed, status 120 when stdout cannot be), without tearing down the
     modules and objects the warm process loaded: that teardown is ~60 ms of every run's wall
@@ -119,7 +119,7 @@ def _leave_server(conn: socket.socket, server: Server) -> None:
     os.setsid()
 
 
-def _decline(conn: socket.socket, why: str) -> None:
+def _decline(conn: socket.socket, why: str) -> NoReturn:
     try:
         wire.send_line(conn, {"cold": why})
     except OSError:

@@ -233,7 +233,8 @@ def update_marketplace(name: str) -> None:
     entry = known_marketplaces().get(name)
     if not isinstance(entry, dict):
         raise StoreError(f"marketplace {name!r} is not known")
-    source = entry.get("source") if isinstance(entry.get("source"), dict) else {}
+    given = entry.get("source")
+    source: dict[str, Any] = given if isinstance(given, dict) else {}
     url = source.get("url") or (f"https://github.com/{source['repo']}.git"
                                 if source.get("repo") else None)
     if source.get("source") in ("git", "github") and isinstance(url, str):

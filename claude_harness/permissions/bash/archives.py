@@ -92,7 +92,7 @@ def tar(inv: Invocation, scope: Scope) -> Effect:
                 eff.writes.append(path_use(arg, cwd))
     archives = parsed.values("archive")
     archive = archives[-1] if archives else "-"
-    archive_use = None if archive in {"-", None} else path_use(Arg(archive, source=archive), cwd)
+    archive_use = None if archive is None or archive == "-" else path_use(Arg(archive, source=archive), cwd)
     dests = parsed.values("dest")
     dest = path_use(Arg(dests[-1], source=dests[-1] or "?"), cwd) if dests else PathUse(".", cwd)
     if mode in {"list", "diff", "test-label"}:

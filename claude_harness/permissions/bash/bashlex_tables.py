@@ -46,7 +46,7 @@ def load_bashlex() -> ModuleType:
     package = importlib.util.module_from_spec(spec)
     sys.modules["bashlex"] = package
     try:
-        yacc = importlib.import_module("bashlex.yacc")
+        yacc: Any = importlib.import_module("bashlex.yacc")  # its LRTable is swapped below
         original = yacc.LRTable
         yacc.LRTable = _cached_table_class(original)
         try:

@@ -393,11 +393,11 @@ def _cat_file_content(args: list[Arg]) -> bool:
     """Does this `git cat-file` print the content of an object not named by its path
     (`-p OID`, `blob OID`, `--batch`, `--batch-command`, `--textconv`, `--filters`)? A
     `REV:path` operand is a read of that path, checked as such."""
-    values = [a.value for a in args]
-    if any(v is None for v in values):
-        return True
-    options = {v.split("=", 1)[0] for v in values if v.startswith("-")}  # type: ignore[union-attr]
-    operands = [v for v in values if not v.startswith("-")]  # type: ignore[union-attr]
+    values = [a.value for a in args if a.value is not None]
+    if len(values) < len(args):
+        return True  # an operand only known at run time
+    options = {v.split("=", 1)[0] for v in values if v.startswith("-")}
+    operands = [v for v in values if not v.startswith("-")]
     if options & {"--batch", "--batch-command"}:
         return True  # object names come from standard input
     if not (options & {"-p", "--textconv", "--filters"} or len(operands) >= 2):

@@ -89,7 +89,7 @@ def patch_writes(args: list[Arg], inv: Invocation, *, strip_default: int,
 
 
 def _source(value: str | None, inv: Invocation) -> PathUse:
-    if value in {None, "-"}:
+    if value is None or value == "-":
         return inv.stdin_file or PathUse("a patch on standard input", None)
     path = Path(value) if value.startswith("/") else (inv.cwd / value if inv.cwd else None)
     return PathUse(value, path)

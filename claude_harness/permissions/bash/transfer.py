@@ -81,7 +81,7 @@ def wget(inv: Invocation, scope: Scope) -> Effect:
         target = attached if eq else nxt
         if name in {"-O", "--output-document", "-o", "--output-file", "-a", "--append-output"}:
             named_output = named_output or name in {"-O", "--output-document"}
-            if target not in {None, "-"}:
+            if target is not None and target != "-":
                 eff.writes.append(path_use(Arg(target, source=target), cwd))
         elif value.startswith("-O") and len(value) > 2:
             named_output = True

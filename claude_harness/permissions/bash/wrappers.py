@@ -214,7 +214,7 @@ def _command_strings(argv: list[Arg], cwd, out: Peeled) -> None:
 
 def _suffixes(argv: list[Arg], cwd) -> list[Invocation]:
     return [Invocation(argv[i:], cwd) for i in range(1, len(argv))
-            if argv[i].value is not None and not argv[i].value.startswith("-")]
+            if (value := argv[i].value) is not None and not value.startswith("-")]
 
 
 def _table_wrapper(name: str, argv: list[Arg], cwd, out: Peeled):

@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from claude_harness.protocol.context import AbortSignal
 from claude_harness.protocol.tool import Progress
@@ -125,7 +125,7 @@ async def _wait(started: _Started, done: asyncio.Event, requested: asyncio.Event
     """Wait for the process to finish; say why we stopped waiting if it did not."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms / 1000
-    waits = {asyncio.ensure_future(e.wait()) for e in (done, requested)}
+    waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(e.wait()) for e in (done, requested)}
     waits.add(asyncio.ensure_future(abort.wait()))
     try:
         while not done.is_set():

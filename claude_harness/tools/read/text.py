@@ -44,7 +44,7 @@ class TextView:
         return self.first_line == 1 and self.reached_eof and not self.cut_lines
 
 
-def _text_stream(fd: int, encoding: TextEncoding) -> io.TextIOWrapper:
+def _text_stream(fd: int, encoding: TextEncoding) -> io.TextIOWrapper[io.BufferedReader[io.FileIO]]:
     """A decoder over the fd that splits lines on \\n only and leaves \\r in place (we strip the
     \\r of CRLF ourselves), so line numbers agree with what Edit and grep count."""
     codec = encoding.codec

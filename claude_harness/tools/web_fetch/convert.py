@@ -44,7 +44,7 @@ def _decode(fetched: Fetched) -> str:
 def _html_to_markdown(html: str) -> str:
     from html_to_markdown import convert  # imported on the first HTML page
 
-    return convert(html).content.strip()
+    return (convert(html).content or "").strip()
 
 
 def _pdf_text(data: bytes, url: str) -> str:

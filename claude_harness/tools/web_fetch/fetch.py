@@ -17,11 +17,15 @@ import asyncio
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from claude_harness.protocol.tool import ToolError
 from claude_harness.sandbox.hosts import ip_literal
 from claude_harness.tools.web_fetch.target import FetchUrl, checked_target, parse_url, upgraded
+
+if TYPE_CHECKING:
+    import httpx2  # imported by the fetch itself, on the first WebFetch
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_REDIRECTS = 10
@@ -106,7 +110,8 @@ async def fetch(url: str, timeout: float | None = None,
                         code="fetch_error") from exc
 
 
-async def _follow(client: object, url: str, consent: Consent) -> Fetched | Redirected:
+async def _follow(client: httpx2.AsyncClient, url: str,
+                  consent: Consent) -> Fetched | Redirected:
     current = url
     for _ in range(MAX_REDIRECTS + 1):
         response, current = await _send_pinned(client, parse_url(current), consent)
@@ -130,8 +135,8 @@ async def _follow(client: object, url: str, consent: Consent) -> Fetched | Redir
                     code="too_many_redirects")
 
 
-async def _send_pinned(client: object, target: FetchUrl,
-                       consent: Consent) -> tuple[object, str]:
+async def _send_pinned(client: httpx2.AsyncClient, target: FetchUrl,
+                       consent: Consent) -> tuple[httpx2.Response, str]:
     """GET `target` at one of the addresses target.py checked (tried in the order DNS gave
     them), carrying the real name in the Host header and TLS SNI: (the response, the URL as
     requested, http upgraded to https unless the address is local)."""
@@ -148,20 +153,20 @@ async def _send_pinned(client: object, target: FetchUrl,
         shown = f"[{address}]" if address.version == 6 else str(address)
         pinned_url = urlunsplit((parts.scheme, f"{shown}:{target.port}", parts.path or "/",
                                  parts.query, ""))
-        request = client.build_request(  # type: ignore[attr-defined]
+        request = client.build_request(
             "GET", pinned_url, headers={"Host": parts.netloc}, extensions=extensions)
         try:
-            return await client.send(request, stream=True), target.url  # type: ignore[attr-defined]
+            return await client.send(request, stream=True), target.url
         except httpx2.ConnectError as exc:
             failure = exc
     assert failure is not None
     raise failure
 
 
-async def _read_capped(response: object) -> tuple[bytes, bool]:
+async def _read_capped(response: httpx2.Response) -> tuple[bytes, bool]:
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():  # type: ignore[attr-defined]
+    async for chunk in response.aiter_bytes():
         chunks.append(chunk)
         size += len(chunk)
         if size >= MAX_BYTES:

@@ -170,7 +170,7 @@ def split_turns(messages: Sequence[Message]) -> list[list[Message]]:
 
 def _drawn_tree(widgets: Sequence[Widget]) -> list[Widget]:
     """The widgets and everything inside them (taken before they are removed)."""
-    return [each for widget in widgets for each in (widget, *widget.walk_children())]
+    return [each for widget in widgets for each in (widget, *widget.walk_children(Widget))]
 
 
 def _forget_drawn_lines(widgets: Sequence[Widget]) -> None:
