@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -30,6 +30,7 @@ from textual.widgets import Static
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
+from claude_harness.prompt_stash import PromptStash
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.terminal_filter import TerminalSafeFilter
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
@@ -77,6 +78,7 @@ class HarnessApp(App[None]):
         Binding("ctrl+g", "edit_prompt", "Edit in $EDITOR", show=False, priority=True),
         Binding("ctrl+v", "paste_image", "Paste image", show=False, priority=True),
         Binding("alt+t", "toggle_thinking", "Thinking", show=False, priority=True),
+        Binding("ctrl+s", "stash", "Stash", show=False, priority=True),
     ]
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
@@ -107,6 +109,8 @@ class HarnessApp(App[None]):
         self._at_popup: Any = None  # tui/at_popup.py, on the first `@`
         self._shortcuts_shown = False  # the `?` panel is what the hint shows
         self._safe_filter = TerminalSafeFilter()
+        self.stash = PromptStash()  # Ctrl+S
+        self.keymap: Any = None  # tui/keymap.AppKeymap when keybindings.json binds anything
 
     def get_line_filters(self) -> list[LineFilter]:
         """Textual's filters, then ours: no displayed text can act on the terminal."""
@@ -150,6 +154,7 @@ class HarnessApp(App[None]):
         self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt,
                                            self.answer_permission)
         self.prompt.focus()
+        self.apply_editor_mode()
         self.call_after_refresh(self._start_background)
         if self.first_prompt and self.first_prompt.strip():
             # as if typed and sent: slash commands run, a prompt waits for the session
@@ -158,6 +163,7 @@ class HarnessApp(App[None]):
 
     def _start_background(self) -> None:
         self._install_shutdown_signals()
+        self.load_keymap()
         if self.preload:
             self._preload_sdk()
         if self.ask_trust:
@@ -286,6 +292,7 @@ class HarnessApp(App[None]):
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
         self._hide_completion()
+        self.restore_stash()
         if text.startswith("/"):
             # The command table is loaded on the first `/`, not before the first paint.
             from claude_harness.tui import commands
@@ -537,6 +544,60 @@ class HarnessApp(App[None]):
         from claude_harness.commands.mcp_prompts import prompt_rows  # loaded with the `/` list
 
         return prompt_rows(self.view.mcp_prompts, prefix) if self.view is not None else []
+
+    # ── vim mode, custom keybindings, stash (tui/keymap.py, tui/widgets/vim_keys.py) ──────
+
+    def apply_editor_mode(self, mode: str | None = None) -> None:
+        """`editorMode` from the settings (at start), or as /vim just set it."""
+        if mode is None:
+            from claude_harness.config.editor_mode import editor_mode
+
+            mode = editor_mode(self.cwd)
+        if (mode == "vim") != (self.prompt.vim is not None):
+            self.prompt.set_vim(mode == "vim")
+
+    def on_prompt_input_vim_mode_changed(self, message: PromptInput.VimModeChanged) -> None:
+        self.status.set_state(vim=message.label)
+
+    def load_keymap(self) -> None:
+        """The keybindings file (at start, and after /keybindings edited it)."""
+        from claude_harness.config.keybindings import load_keybindings
+        from claude_harness.tui.keymap import AppKeymap
+
+        keymap = AppKeymap(self, load_keybindings())
+        self.keymap = None if keymap.empty else keymap
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.keymap is not None and isinstance(event, events.Key) \
+                and not event.is_forwarded and await self.keymap.intercept(event):
+            return
+        await super().on_event(event)
+
+    def action_stash(self) -> None:
+        """Ctrl+S: the draft aside (input cleared), or back when the input is empty."""
+        if self.focused is not self.prompt:
+            return
+        done = self.stash.toggle(self.prompt.text, self.prompt.pasted)
+        if done is not None:
+            self.prompt.set_text(done[0])
+            self.notify(done[1], timeout=3)
+
+    def restore_stash(self) -> None:
+        """A prompt went out: the stashed draft comes back into the emptied input."""
+        if self.stash.held and not self.prompt.text.strip():
+            self.prompt.set_text(self.stash.take(self.prompt.pasted))
+            self.notify("draft restored", timeout=5)
+
+    async def open_keybindings(self, path: Path) -> None:
+        """/keybindings: the file in $VISUAL/$EDITOR (when one is set), then read again."""
+        from claude_harness.tui.edit_file import edit_file  # on /keybindings only
+
+        await edit_file(self, path)
+        self.load_keymap()
+        problems = self.keymap.bindings.problems if self.keymap is not None else []
+        if problems:
+            await self.post_notice("\n".join(f"Keybindings: {p.message}" for p in problems),
+                                   "warning")
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
