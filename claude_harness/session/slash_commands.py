@@ -49,6 +49,8 @@ KEY_BINDINGS = (
     ("Ctrl+V", "paste an image from the clipboard"), ("Up/Down", "browse the prompt history"),
     ("Ctrl+O", "details (the app)"), ("Ctrl+T", "the todo list (the app)"),
     ("Alt+P", "choose the model"), ("Alt+T", "toggle extended thinking"),
+    ("Ctrl+S", "stash the prompt (back after the next one, or Ctrl+S again)"),
+    ("Esc (vim mode)", "INSERT to NORMAL; /vim switches vim mode"),
 )
 
 
