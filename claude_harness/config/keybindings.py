@@ -113,6 +113,15 @@ def keybindings_path() -> Path:
     return user_config_dir() / "keybindings.json"
 
 
+def file_stamp(path: Path | None = None) -> int | None:
+    """The file's modification time (None when missing): a changed file is read again, as
+    Claude Code applies an edited keybindings file without a restart."""
+    try:
+        return (path or keybindings_path()).stat().st_mtime_ns
+    except OSError:
+        return None
+
+
 def parse_keystroke(text: str) -> tuple[Chord | None, str]:
     """A keystroke pattern as a chord of canonical keystrokes, or (None, why not)."""
     strokes: list[str] = []

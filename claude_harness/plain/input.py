@@ -59,7 +59,7 @@ class PromptInput:
                  extra_commands: Callable[[], dict[str, str]] | None = None,
                  recent_files: Callable[[], list[str]] | None = None,
                  vi_mode: bool = False) -> None:
-        from claude_harness.config.keybindings import load_keybindings
+        from claude_harness.config.keybindings import file_stamp, load_keybindings
         from claude_harness.plain.input_modes import custom_bindings, repl_handlers, stash_bindings
 
         enable_shift_enter()
@@ -73,6 +73,7 @@ class PromptInput:
         self._own_keys = [prompt_bindings(on_cycle_mode), grapheme_bindings(),
                           shortcut_bindings(), paste_bindings(self.pasted, cwd),
                           stash_bindings(self.stash, self.pasted)]
+        self._keys_stamp = file_stamp()
         self.keybindings = load_keybindings()
         custom = custom_bindings(self.keybindings, self._handlers)
         self.session: PromptSession[str] = PromptSession(
@@ -93,12 +94,22 @@ class PromptInput:
 
     def reload_keybindings(self) -> None:
         """The keybindings file again (after /keybindings edited it)."""
-        from claude_harness.config.keybindings import load_keybindings
+        from claude_harness.config.keybindings import file_stamp, load_keybindings
         from claude_harness.plain.input_modes import custom_bindings
 
+        self._keys_stamp = file_stamp()
         self.keybindings = load_keybindings()
         self.session.key_bindings = merge_key_bindings(
             [*self._own_keys, custom_bindings(self.keybindings, self._handlers)])
+
+    def _reload_keys_if_changed(self) -> None:
+        """An edited keybindings file applies from the next prompt, without a restart."""
+        from claude_harness.config.keybindings import file_stamp
+
+        if file_stamp() != self._keys_stamp:
+            self.reload_keybindings()
+            for problem in self.keybindings.problems:
+                self.notify(f"Keybindings: {problem.message}")
 
     def set_vi_mode(self, enabled: bool) -> None:
         """/vim: prompt-toolkit's vi editing on or off from the next prompt on."""
@@ -107,6 +118,7 @@ class PromptInput:
         self.session.editing_mode = EditingMode.VI if enabled else EditingMode.EMACS
 
     async def read(self, default: str = "") -> str | None:
+        self._reload_keys_if_changed()
         if self.stash.held:  # the prompt before went out: the stashed draft comes back
             draft = self.stash.take(self.pasted)
             default = f"{draft}\n{default}" if default else draft

@@ -293,6 +293,7 @@ class HarnessApp(App[None]):
         text = message.text
         self._hide_completion()
         self.restore_stash()
+        await self.reload_keymap_if_changed()
         if text.startswith("/"):
             # The command table is loaded on the first `/`, not before the first paint.
             from claude_harness.tui import commands
@@ -559,13 +560,25 @@ class HarnessApp(App[None]):
     def on_prompt_input_vim_mode_changed(self, message: PromptInput.VimModeChanged) -> None:
         self.status.set_state(vim=message.label)
 
-    def load_keymap(self) -> None:
-        """The keybindings file (at start, and after /keybindings edited it)."""
-        from claude_harness.config.keybindings import load_keybindings
+    def load_keymap(self) -> list[str]:
+        """The keybindings file (at start, after /keybindings, and when it changed since:
+        checked as each prompt goes out); the problems it has."""
+        from claude_harness.config.keybindings import file_stamp, load_keybindings
         from claude_harness.tui.keymap import AppKeymap
 
+        self._keymap_stamp = file_stamp()
         keymap = AppKeymap(self, load_keybindings())
         self.keymap = None if keymap.empty else keymap
+        return [p.message for p in keymap.bindings.problems]
+
+    async def reload_keymap_if_changed(self) -> None:
+        from claude_harness.config.keybindings import file_stamp
+
+        if getattr(self, "_keymap_stamp", None) != file_stamp():
+            problems = self.load_keymap()
+            if problems:
+                await self.post_notice("\n".join(f"Keybindings: {p}" for p in problems),
+                                       "warning")
 
     async def on_event(self, event: events.Event) -> None:
         if self.keymap is not None and isinstance(event, events.Key) \
@@ -593,11 +606,9 @@ class HarnessApp(App[None]):
         from claude_harness.tui.edit_file import edit_file  # on /keybindings only
 
         await edit_file(self, path)
-        self.load_keymap()
-        problems = self.keymap.bindings.problems if self.keymap is not None else []
+        problems = self.load_keymap()
         if problems:
-            await self.post_notice("\n".join(f"Keybindings: {p.message}" for p in problems),
-                                   "warning")
+            await self.post_notice("\n".join(f"Keybindings: {p}" for p in problems), "warning")
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 

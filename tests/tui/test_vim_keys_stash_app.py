@@ -169,3 +169,25 @@ async def test_keybindings_command_creates_the_file_and_reads_it_after_the_edito
         await type_text(pilot, "draft")
         await pilot.press("ctrl+e")
         assert app.prompt.text == ""
+
+
+async def test_an_edited_keybindings_file_applies_from_the_next_prompt(
+        api: Any, make_app: Any, home: Path) -> None:
+    server = api(["one", "two"])
+    app = make_app(server)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await pilot.press("ctrl+y")
+        assert app.keymap is None
+        write_json(home / ".claude" / "keybindings.json", {"bindings": [
+            {"context": "Chat", "bindings": {"ctrl+y": "chat:stash", "ctrl+z": "chat:oops"}}]})
+        await send(pilot, "first")
+        await wait_for(pilot, lambda: app.keymap is not None, what="file read again")
+        await wait_for(pilot, lambda: 'Unknown action "chat:oops"' in screen_text(app),
+                       what="its problem shown")
+        await type_text(pilot, "later")
+        await pilot.press("ctrl+y")
+        assert app.prompt.text == ""
+        await wait_for(pilot, lambda: "one" in screen_text(app) and not app.busy, what="answer")
+        await send(pilot, "second")
+        await wait_for(pilot, lambda: app.prompt.text == "later", what="restored")
