@@ -96,18 +96,6 @@ class KeyBindings:
     actions: dict[str, dict[Chord, str | None]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
-    def unsupported(self, supported: frozenset[str]) -> list[str]:
-        """Claude Code actions in the file this front end does not have."""
-        used = {a for block in self.actions.values() for a in block.values() if a}
-        return sorted(a for a in used if a not in supported and not a.startswith("command:"))
-
-    def report(self, supported: frozenset[str] | None = None) -> list[str]:
-        """The lines /doctor shows (empty when there is nothing to say)."""
-        lines = [f"[{p.severity}] {p.message}" for p in self.problems]
-        for action in self.unsupported(supported or frozenset()) if supported else ():
-            lines.append(f"[warning] {action} has no effect in claude-harness")
-        return lines
-
 
 def keybindings_path() -> Path:
     return user_config_dir() / "keybindings.json"
