@@ -97,3 +97,31 @@ def test_a_custom_key_from_the_keybindings_file(plain_tmux: Any, home: Path) -> 
     session.wait_for("Got it.")
     session.wait_for("> draft!")
     assert "other" in sent(server) and not any("draft" in t for t in sent(server))
+
+
+def test_keybindings_command_creates_opens_and_applies_the_file(
+        plain_tmux: Any, home: Path, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import json, sys\n"
+        "data = json.load(open(sys.argv[1]))\n"
+        "data['bindings'].append({'context': 'Chat', 'bindings': {'ctrl+e': 'chat:stash'}})\n"
+        "json.dump(data, open(sys.argv[1], 'w'))\n", encoding="utf-8")
+    import sys
+
+    session, server = plain_tmux(["Fine."], env={"EDITOR": f"{sys.executable} {editor}"})
+    session.wait_for(READY)
+    session.type("/keybindings")
+    session.send("Enter")
+    session.wait_for("Claude Code's format")
+    session.wait_for(READY)
+    data = json.loads((home / ".claude" / "keybindings.json").read_text())
+    assert data["$schema"].endswith("claude-code-keybindings.json")
+    session.type("draft")
+    session.send("C-e")
+    session.wait_for("stashed · ctrl+s to restore")
+    session.type("now")
+    session.send("Enter")
+    session.wait_for("Fine.")
+    session.wait_for("> draft")
+    assert "now" in sent(server)
