@@ -71,7 +71,6 @@ UNSUPPORTED_REASONS: dict[str, str] = {
                      "prUrlTemplate", "tui", "timeFormat", "timeZone", "keybindingFlavor",
                      "showThinkingSummaries", "bashEditDiffEnabled", "askUserQuestionTimeout",
                      "dialogExpiry", "promptSuggestionEnabled", "fileSuggestion"), _SCREEN),
-    "vimInsertModeRemaps": "vim mode's INSERT keys are not remapped yet (Esc leaves INSERT)",
     "alwaysAllowSandbox": "the sandbox asks as its own settings say (sandbox.* keys)",
     "disableAutoMode": "this harness has no auto (classifier) permission mode to disable",
     "skipDangerousModePermissionPrompt": "bypassPermissions is chosen with "

@@ -59,8 +59,14 @@ class PromptInput:
                  extra_commands: Callable[[], dict[str, str]] | None = None,
                  recent_files: Callable[[], list[str]] | None = None,
                  vi_mode: bool = False) -> None:
+        from claude_harness.config.editor_mode import insert_remaps
         from claude_harness.config.keybindings import file_stamp, load_keybindings
-        from claude_harness.plain.input_modes import custom_bindings, repl_handlers, stash_bindings
+        from claude_harness.plain.input_modes import (
+            custom_bindings,
+            remap_bindings,
+            repl_handlers,
+            stash_bindings,
+        )
 
         enable_shift_enter()
         self.style = Style.from_dict(style)
@@ -72,7 +78,8 @@ class PromptInput:
         self._handlers = repl_handlers(on_cycle_mode, self.stash, self.pasted)
         self._own_keys = [prompt_bindings(on_cycle_mode), grapheme_bindings(),
                           shortcut_bindings(), paste_bindings(self.pasted, cwd),
-                          stash_bindings(self.stash, self.pasted)]
+                          stash_bindings(self.stash, self.pasted),
+                          remap_bindings(insert_remaps(cwd))]
         self._keys_stamp = file_stamp()
         self.keybindings = load_keybindings()
         custom = custom_bindings(self.keybindings, self._handlers)

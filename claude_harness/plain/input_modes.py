@@ -38,6 +38,22 @@ def vi_label(app: Any) -> str:
     return "-- REPLACE --" if mode == InputMode.REPLACE else ""
 
 
+def remap_bindings(remaps: frozenset[str]) -> KeyBindings:
+    """`vimInsertModeRemaps` ({"jj": "<Esc>"}): the two characters leave INSERT, as Esc does
+    (prompt-toolkit holds the first back until the second shows whether it is the pair)."""
+    kb = KeyBindings()
+
+    def leave_insert(event: KeyPressEvent) -> None:
+        event.app.vi_state.input_mode = InputMode.NAVIGATION
+        buffer = event.current_buffer
+        if buffer.document.cursor_position_col > 0:
+            buffer.cursor_left()
+
+    for pair in sorted(remaps):
+        kb.add(pair[0], pair[1], filter=vi_insert)(leave_insert)
+    return kb
+
+
 def stash_bindings(stash: PromptStash, pasted: PastedTexts) -> KeyBindings:
     kb = KeyBindings()
 

@@ -556,6 +556,10 @@ class HarnessApp(App[None]):
             mode = editor_mode(self.cwd)
         if (mode == "vim") != (self.prompt.vim is not None):
             self.prompt.set_vim(mode == "vim")
+        if self.prompt.vim is not None:
+            from claude_harness.config.editor_mode import insert_remaps
+
+            self.prompt.vim.remaps = insert_remaps(self.cwd)
 
     def on_prompt_input_vim_mode_changed(self, message: PromptInput.VimModeChanged) -> None:
         self.status.set_state(vim=message.label)

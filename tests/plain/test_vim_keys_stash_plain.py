@@ -125,3 +125,16 @@ def test_keybindings_command_creates_opens_and_applies_the_file(
     session.wait_for("Fine.")
     session.wait_for("> draft")
     assert "now" in sent(server)
+
+
+def test_vim_insert_mode_remap_in_the_repl(plain_tmux: Any, home: Path) -> None:
+    write_json(home / ".claude" / "settings.json",
+               {"editorMode": "vim", "vimInsertModeRemaps": {"jj": "<Esc>"}})
+    session, server = plain_tmux(["Remapped."])
+    session.wait_for("-- INSERT --")
+    session.type("abcjj")
+    session.wait_for(lambda s: "-- INSERT --" not in s and "> abc" in s)
+    session.type("x")  # NORMAL: deletes the c
+    session.send("Enter")
+    session.wait_for("Remapped.")
+    assert "ab" in sent(server)

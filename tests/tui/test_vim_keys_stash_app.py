@@ -191,3 +191,17 @@ async def test_an_edited_keybindings_file_applies_from_the_next_prompt(
         await wait_for(pilot, lambda: "one" in screen_text(app) and not app.busy, what="answer")
         await send(pilot, "second")
         await wait_for(pilot, lambda: app.prompt.text == "later", what="restored")
+
+
+async def test_vim_insert_mode_remaps_leave_insert(api: Any, make_app: Any, home: Path) -> None:
+    write_json(home / ".claude" / "settings.json",
+               {"editorMode": "vim", "vimInsertModeRemaps": {"jj": "<Esc>", "xyz": "<Esc>"}})
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await type_text(pilot, "ja")  # a lone j stays typed
+        assert app.prompt.text == "ja" and "-- INSERT --" in footer(app)
+        await type_text(pilot, "bjj")
+        assert app.prompt.text == "jab" and "-- INSERT --" not in footer(app)
+        await pilot.press("x")  # NORMAL now: x deletes the b
+        assert app.prompt.text == "ja"

@@ -26,7 +26,7 @@ def handle_vim_key(area: TextArea, vim: VimKeys, event: events.Key) -> bool:
     """Apply `event` in vim mode; True when it was taken (the caller stops it)."""
     if vim.mode == INSERT:
         if event.key != "escape":
-            return False
+            return bool(vim.remaps) and _insert_remap(area, vim, event)
         text, cursor = _state(area)
         apply_edit(area, vim.escape(text, cursor))
         return True
@@ -41,6 +41,24 @@ def handle_vim_key(area: TextArea, vim: VimKeys, event: events.Key) -> bool:
     if edit is not None:
         apply_edit(area, edit)
     return True
+
+
+def _insert_remap(area: TextArea, vim: VimKeys, event: events.Key) -> bool:
+    """`vimInsertModeRemaps`: the second character of "jj" takes back the first and leaves
+    INSERT, when the first was typed just before it."""
+    text, cursor = _state(area)
+    char = event.character if event.is_printable else None
+    if char is None:
+        vim.typed_at = -1
+        return False
+    if vim.typed_at == cursor and text[cursor - 1:cursor] + char in vim.remaps:
+        vim.typed_at = -1
+        without = text[:cursor - 1] + text[cursor:]
+        apply_edit(area, Edit(without, cursor - 1))
+        apply_edit(area, vim.escape(without, cursor - 1))
+        return True
+    vim.typed_at = cursor + len(char)
+    return False
 
 
 def _state(area: TextArea) -> tuple[str, int]:

@@ -45,6 +45,8 @@ class VimKeys:
     last_change: tuple[str, str] | None = None  # (keys, text typed in the INSERT it opened)
     last_find: tuple[str, str] | None = None  # (f/F/t/T, char) for ; and ,
     _insert_from: tuple[str, int, str] | None = None  # (text, cursor, keys) at INSERT start
+    remaps: frozenset[str] = frozenset()  # vimInsertModeRemaps: "jj" leaves INSERT
+    typed_at: int = -1  # where the last INSERT character went in (the first of a remap)
 
     # ── mode changes ────────────────────────────────────────────────────────────────────────
 
