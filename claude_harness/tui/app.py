@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import events, work
+from textual import work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -31,6 +31,7 @@ from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
 from claude_harness.prompt_stash import PromptStash
+from claude_harness.tui.input_modes import InputModes
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.terminal_filter import TerminalSafeFilter
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
@@ -60,7 +61,7 @@ EXIT_WINDOW = 2.0  # seconds between two Ctrl+C on an empty prompt
 WELCOME = ("✻ claude-harness · /help for commands and keys · Shift+Tab switches permission mode "
            "· Esc interrupts · !cmd runs a shell command · @ completes files")
 
-class HarnessApp(App[None]):
+class HarnessApp(InputModes, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "claude-harness"
     ENABLE_COMMAND_PALETTE = False
@@ -545,74 +546,6 @@ class HarnessApp(App[None]):
         from claude_harness.commands.mcp_prompts import prompt_rows  # loaded with the `/` list
 
         return prompt_rows(self.view.mcp_prompts, prefix) if self.view is not None else []
-
-    # ── vim mode, custom keybindings, stash (tui/keymap.py, tui/widgets/vim_keys.py) ──────
-
-    def apply_editor_mode(self, mode: str | None = None) -> None:
-        """`editorMode` from the settings (at start), or as /vim just set it."""
-        if mode is None:
-            from claude_harness.config.editor_mode import editor_mode
-
-            mode = editor_mode(self.cwd)
-        if (mode == "vim") != (self.prompt.vim is not None):
-            self.prompt.set_vim(mode == "vim")
-        if self.prompt.vim is not None:
-            from claude_harness.config.editor_mode import insert_remaps
-
-            self.prompt.vim.remaps = insert_remaps(self.cwd)
-
-    def on_prompt_input_vim_mode_changed(self, message: PromptInput.VimModeChanged) -> None:
-        self.status.set_state(vim=message.label)
-
-    def load_keymap(self) -> list[str]:
-        """The keybindings file (at start, after /keybindings, and when it changed since:
-        checked as each prompt goes out); the problems it has."""
-        from claude_harness.config.keybindings import file_stamp, load_keybindings
-        from claude_harness.tui.keymap import AppKeymap
-
-        self._keymap_stamp = file_stamp()
-        keymap = AppKeymap(self, load_keybindings())
-        self.keymap = None if keymap.empty else keymap
-        return [p.message for p in keymap.bindings.problems]
-
-    async def reload_keymap_if_changed(self) -> None:
-        from claude_harness.config.keybindings import file_stamp
-
-        if getattr(self, "_keymap_stamp", None) != file_stamp():
-            problems = self.load_keymap()
-            if problems:
-                await self.post_notice("\n".join(f"Keybindings: {p}" for p in problems),
-                                       "warning")
-
-    async def on_event(self, event: events.Event) -> None:
-        if self.keymap is not None and isinstance(event, events.Key) \
-                and not event.is_forwarded and await self.keymap.intercept(event):
-            return
-        await super().on_event(event)
-
-    def action_stash(self) -> None:
-        """Ctrl+S: the draft aside (input cleared), or back when the input is empty."""
-        if self.focused is not self.prompt:
-            return
-        done = self.stash.toggle(self.prompt.text, self.prompt.pasted)
-        if done is not None:
-            self.prompt.set_text(done[0])
-            self.notify(done[1], timeout=3)
-
-    def restore_stash(self) -> None:
-        """A prompt went out: the stashed draft comes back into the emptied input."""
-        if self.stash.held and not self.prompt.text.strip():
-            self.prompt.set_text(self.stash.take(self.prompt.pasted))
-            self.notify("draft restored", timeout=5)
-
-    async def open_keybindings(self, path: Path) -> None:
-        """/keybindings: the file in $VISUAL/$EDITOR (when one is set), then read again."""
-        from claude_harness.tui.edit_file import edit_file  # on /keybindings only
-
-        await edit_file(self, path)
-        problems = self.load_keymap()
-        if problems:
-            await self.post_notice("\n".join(f"Keybindings: {p}" for p in problems), "warning")
 
     # ── teardown ────────────────────────────────────────────────────────────────────────────
 
