@@ -76,6 +76,8 @@ class VimKeys:
         """One character typed in NORMAL mode; None while a command is still incomplete."""
         self.pending += char
         match = _COMMAND.match(self.pending)
+        if match is not None and _zero_in_count(match):
+            return None  # "10": a count still being typed, not 1 then the `0` motion
         if match is None:
             if not _PARTIAL.match(self.pending):
                 self.pending = ""
@@ -330,6 +332,11 @@ class VimKeys:
             edit = self.escape(new, at + len(typed))
         self.last_change = saved
         return edit
+
+
+def _zero_in_count(match: re.Match[str]) -> bool:
+    return (match["motion"] == "0" and bool(match["count"])) or \
+        (match["target"] == "0" and bool(match["count2"]))
 
 
 def _typed_between(before: str, after: str, start: int) -> str:
