@@ -8,6 +8,7 @@ One per front end's input; nothing here knows of Textual or prompt-toolkit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from claude_harness.pasted_text import PastedTexts
@@ -20,6 +21,9 @@ RESTORED = "draft restored"
 class PromptStash:
     text: str | None = None
     _pastes: tuple[dict[int, str], int] | None = None
+    # A new stash replaces the old one, as in Claude Code; the old draft goes here (the
+    # prompt history) so Up still finds it
+    on_replaced: Callable[[str], None] | None = None
 
     @property
     def held(self) -> bool:
@@ -29,6 +33,8 @@ class PromptStash:
         """Ctrl+S: (what the input now holds, what to tell the user), or None when there is
         nothing to do (an empty input and no stash)."""
         if current.strip():
+            if self.text is not None and self.on_replaced is not None:
+                self.on_replaced(_expanded(self.text, self._pastes))
             self.text, self._pastes = current, pasted.snapshot()
             pasted.clear()
             return "", STASHED
@@ -43,3 +49,10 @@ class PromptStash:
         if saved is not None:
             pasted.restore(saved)
         return text
+
+
+def _expanded(text: str, saved: tuple[dict[int, str], int] | None) -> str:
+    pastes = PastedTexts()
+    if saved is not None:
+        pastes.restore(saved)
+    return pastes.expand(text)

@@ -74,7 +74,7 @@ class PromptInput:
         self._last_interrupt = 0.0
         self._stopped = False  # the REPL is exiting: no prompt starts any more
         self.pasted = PastedTexts()  # long pastes shown as placeholders until sent
-        self.stash = PromptStash()  # Ctrl+S
+        self.stash = PromptStash()  # Ctrl+S; an old stash replaced goes into the history
         self._handlers = repl_handlers(on_cycle_mode, self.stash, self.pasted)
         self._own_keys = [prompt_bindings(on_cycle_mode), grapheme_bindings(),
                           shortcut_bindings(), paste_bindings(self.pasted, cwd),
@@ -98,6 +98,7 @@ class PromptInput:
             enable_history_search=False,
             reserve_space_for_menu=4,
         )
+        self.stash.on_replaced = self.session.history.append_string
 
     def reload_keybindings(self) -> None:
         """The keybindings file again (after /keybindings edited it)."""

@@ -110,7 +110,7 @@ class HarnessApp(InputModes, App[None]):
         self._at_popup: Any = None  # tui/at_popup.py, on the first `@`
         self._shortcuts_shown = False  # the `?` panel is what the hint shows
         self._safe_filter = TerminalSafeFilter()
-        self.stash = PromptStash()  # Ctrl+S
+        self.stash = PromptStash(on_replaced=self.history.add)  # Ctrl+S
         self.keymap: Any = None  # tui/keymap.AppKeymap when keybindings.json binds anything
 
     def get_line_filters(self) -> list[LineFilter]:

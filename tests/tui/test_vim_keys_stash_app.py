@@ -205,3 +205,18 @@ async def test_vim_insert_mode_remaps_leave_insert(api: Any, make_app: Any, home
         assert app.prompt.text == "jab" and "-- INSERT --" not in footer(app)
         await pilot.press("x")  # NORMAL now: x deletes the b
         assert app.prompt.text == "ja"
+
+
+async def test_a_second_stash_keeps_the_first_draft_in_the_history(
+        api: Any, make_app: Any) -> None:
+    app = make_app(api([]))
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await type_text(pilot, "first draft")
+        await pilot.press("ctrl+s")
+        await type_text(pilot, "second draft")
+        await pilot.press("ctrl+s")  # replaces the stash, as in Claude Code
+        await pilot.press("up")
+        assert app.prompt.text == "first draft"  # not lost: Up finds it
+        await pilot.press("down", "ctrl+c", "ctrl+s")
+        assert app.prompt.text == "second draft"
