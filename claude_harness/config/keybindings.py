@@ -75,6 +75,8 @@ SUPPORTED = frozenset({
     "history:search", "history:previous", "history:next", "chat:cancel", "chat:cycleMode",
     "chat:modelPicker", "chat:thinkingToggle", "chat:submit", "chat:newline", "chat:undo",
     "chat:externalEditor", "chat:stash", "chat:imagePaste", "chat:clearInput", "task:background",
+    "confirm:yes", "confirm:no", "confirm:previous", "confirm:next", "select:previous",
+    "select:next", "select:accept", "select:cancel",
 })
 """The actions claude-harness carries out (the app all of them, the REPL those it has keys
 for); `command:<name>` runs that slash command as if typed, in both."""

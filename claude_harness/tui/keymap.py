@@ -1,6 +1,6 @@
 """The user's keybindings file applied in the app: a key press is looked up in the bindings of
-the contexts that are active (Chat while the prompt has focus, Task while a turn runs, Global
-always) before Textual's own bindings, so a custom key can take over a default one, a null
+the contexts that are active (Chat while the prompt has focus, Confirmation in a permission
+prompt, Select in a choice list, Task while a turn runs, Global always) before Textual's own bindings, so a custom key can take over a default one, a null
 entry silences a default, and a chord (`ctrl+x ctrl+e`) waits for its second key.
 
 Only the user's entries are looked up here; the defaults stay Textual bindings, so an app with
@@ -27,7 +27,13 @@ DEFAULTS: dict[str, dict[str, str]] = {
              "enter": "chat:submit", "ctrl+j": "chat:newline", "up": "history:previous",
              "down": "history:next"},
     "Task": {"ctrl+b": "task:background"},
+    "Confirmation": {"enter": "confirm:yes", "escape": "confirm:no", "up": "confirm:previous",
+                     "down": "confirm:next"},
+    "Select": {"enter": "select:accept", "escape": "select:cancel", "up": "select:previous",
+               "down": "select:next"},
 }
+# The widgets a dialog context belongs to (by class name: nothing is imported for this).
+DIALOGS = {"PermissionPrompt": "Confirmation", "ChoiceList": "Select"}
 _TEXTUAL_NAMES = {"slash": "solidus", "backslash": "reverse_solidus", "at": "commercial_at",
                   "minus": "hyphen_minus", "plus": "plus_sign", "underscore": "low_line"}
 
@@ -71,8 +77,12 @@ class AppKeymap:
         active = []
         if app.busy:
             active.append("Task")
-        if app.focused is app.prompt:
+        focused = app.focused
+        if focused is app.prompt:
             active.append("Chat")
+        dialog = DIALOGS.get(type(focused).__name__)  # the dialog itself, not a field in it
+        if dialog:
+            active.append(dialog)
         return [*active, "Global"]
 
     async def intercept(self, event: events.Key) -> bool:
@@ -102,6 +112,10 @@ async def run_action(app: Any, action: str) -> None:
 
         app.prompt.post_message(PromptInput.Submitted("/" + action.removeprefix("command:")))
         return
+    dialog = _dialog(app.focused)
+    if dialog is not None and action in _DIALOG_ACTIONS:
+        _DIALOG_ACTIONS[action](dialog)
+        return
     handler = _ACTIONS.get(action)
     if handler is None:
         app.notify(f"{action} has no effect in claude-harness.")
@@ -109,6 +123,23 @@ async def run_action(app: Any, action: str) -> None:
     result = handler(app)
     if result is not None:
         await result
+
+
+def _dialog(focused: Any) -> Any:
+    """The permission prompt or choice list that has focus (a text field in it is typed in)."""
+    return focused if type(focused).__name__ in DIALOGS else None
+
+
+_DIALOG_ACTIONS: dict[str, Callable[[Any], None]] = {
+    "confirm:yes": lambda dialog: dialog.action_choose(0),
+    "confirm:no": lambda dialog: dialog.action_decline(),
+    "confirm:previous": lambda dialog: dialog.action_move(-1),
+    "confirm:next": lambda dialog: dialog.action_move(1),
+    "select:previous": lambda dialog: dialog.action_move(-1),
+    "select:next": lambda dialog: dialog.action_move(1),
+    "select:accept": lambda dialog: dialog.action_choose(),
+    "select:cancel": lambda dialog: dialog.action_cancel(),
+}
 
 
 def _prompt_history(app: Any, older: bool) -> None:

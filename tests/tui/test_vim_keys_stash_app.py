@@ -220,3 +220,20 @@ async def test_a_second_stash_keeps_the_first_draft_in_the_history(
         assert app.prompt.text == "first draft"  # not lost: Up finds it
         await pilot.press("down", "ctrl+c", "ctrl+s")
         assert app.prompt.text == "second draft"
+
+
+async def test_confirmation_keys_from_the_file_answer_a_permission_prompt(
+        api: Any, make_app: Any, home: Path, project: Path) -> None:
+    write_json(home / ".claude" / "keybindings.json", {"bindings": [
+        {"context": "Confirmation", "bindings": {"y": "confirm:yes", "n": "confirm:no"}}]})
+    tool = {"type": "tool_use", "id": "toolu_1", "name": "Bash",
+            "input": {"command": "touch made.txt"}}
+    server = api([{"content": [tool]}, "Created."])
+    app = make_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready and app.keymap is not None, what="keymap")
+        await send(pilot, "make the file")
+        await wait_for(pilot, lambda: app.prompt_widget is not None, what="permission prompt")
+        await pilot.press("y")  # not typed into the feedback field: confirm:yes
+        await wait_for(pilot, lambda: not app.busy, what="turn end")
+    assert (project / "made.txt").exists()
