@@ -31,7 +31,7 @@ from claude_harness.config.trust import is_trusted
 from claude_harness.hooks.config import HookConfig, hook_config_from_settings
 from claude_harness.mcp import McpManager, ProjectPolicy, hook_answerer, hook_reviewer
 from claude_harness.options import RunOptions
-from claude_harness.session.config_report import configuration_report
+from claude_harness.session.config_report import configuration_report, keybindings_notice
 from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.model_policy import ModelPolicy
@@ -186,6 +186,8 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         context=session.tool_context, run_agent=session.run_agent)
     session.config.load_report = configuration_report(cwd, loaded, catalog, hook_config,
                                                       _mcp_policy(loaded, trusted))
+    if notice := keybindings_notice(session.config.load_report):
+        warnings.append(notice)
     _bash_environment(session)
     _wire_mcp(session.config.mcp, session.config.hooks, permission.additional_dirs)
     _prestart_command_guardian(session)

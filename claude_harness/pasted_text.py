@@ -70,6 +70,13 @@ class PastedTexts:
         self._texts.clear()
         self._next = 1
 
+    def snapshot(self) -> tuple[dict[int, str], int]:
+        """The pastes as they stand, for a stashed draft to take along (prompt_stash.py)."""
+        return dict(self._texts), self._next
+
+    def restore(self, saved: tuple[dict[int, str], int]) -> None:
+        self._texts, self._next = dict(saved[0]), saved[1]
+
 
 def dropped_image(pasted: str, cwd: Path) -> Path | None:
     """The image a paste names when it is a single path to an existing image file."""

@@ -15,7 +15,7 @@ Status = Literal["loaded", "skipped", "unsupported", "warning"]
 KIND_ORDER = ("plugin", "agent", "command", "skill", "hook", "setting", "mcp", "rule")
 PLURAL = {"agent": "agents", "command": "commands", "skill": "skills", "hook": "hooks",
           "setting": "settings keys", "mcp": "MCP servers", "plugin": "plugins",
-          "rule": "rules files"}
+          "rule": "rules files", "keybinding": "keybindings"}
 
 
 @dataclass(frozen=True)

@@ -71,9 +71,6 @@ UNSUPPORTED_REASONS: dict[str, str] = {
                      "prUrlTemplate", "tui", "timeFormat", "timeZone", "keybindingFlavor",
                      "showThinkingSummaries", "bashEditDiffEnabled", "askUserQuestionTimeout",
                      "dialogExpiry", "promptSuggestionEnabled", "fileSuggestion"), _SCREEN),
-    "editorMode": "read and shown by /doctor; the vim key bindings of the input are a later "
-                  "issue, so the input keeps its normal (readline) keys",
-    "vimInsertModeRemaps": "vim key bindings of the input are a later issue",
     "alwaysAllowSandbox": "the sandbox asks as its own settings say (sandbox.* keys)",
     "disableAutoMode": "this harness has no auto (classifier) permission mode to disable",
     "skipDangerousModePermissionPrompt": "bypassPermissions is chosen with "

@@ -39,6 +39,8 @@ EXPOSED = {
     "language": "the system prompt (the language Claude answers in)",
     "includeGitInstructions": "the system prompt (git snapshot and commit instructions)",
     "claudeMdExcludes": "the memory loader (CLAUDE.md files left out)",
+    "editorMode": "the front ends' input (\"vim\": vim's NORMAL/INSERT editing, as /vim sets)",
+    "vimInsertModeRemaps": "the front ends' vim input (two typed characters that leave INSERT)",
 }
 # Documented by Claude Code, not supported here: reported once with the reason, never an error.
 UNSUPPORTED = frozenset(UNSUPPORTED_REASONS)

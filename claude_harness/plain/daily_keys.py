@@ -16,6 +16,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from claude_harness.clipboard_image import mention_for, paste_image
+from claude_harness.plain.input_modes import vi_insert
 
 REWIND = "/rewind"
 MODEL = "/model"
@@ -25,11 +26,11 @@ def shortcut_bindings() -> KeyBindings:
     kb = KeyBindings()
     empty = Condition(lambda: _current_text() == "")
 
-    @kb.add("escape", "escape", filter=empty)
+    @kb.add("escape", "escape", filter=empty & ~vi_insert)  # vim's Esc leaves INSERT at once
     def _rewind(event: KeyPressEvent) -> None:
         event.app.exit(result=REWIND)
 
-    @kb.add("escape", "p")
+    @kb.add("escape", "p", filter=~vi_insert)
     def _model(event: KeyPressEvent) -> None:
         event.app.exit(result=MODEL)
 

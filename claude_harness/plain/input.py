@@ -35,6 +35,7 @@ from claude_harness.plain.keys import (
     paste_bindings,
     prompt_bindings,
 )
+from claude_harness.prompt_stash import RESTORED, PromptStash
 
 EXIT_WINDOW = 3.0  # seconds between two Ctrl+C on an empty line that exit
 EXIT_HINT = "Press Ctrl+C again to exit."
@@ -56,13 +57,32 @@ class PromptInput:
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
                  notify: Callable[[str], None],
                  extra_commands: Callable[[], dict[str, str]] | None = None,
-                 recent_files: Callable[[], list[str]] | None = None) -> None:
+                 recent_files: Callable[[], list[str]] | None = None,
+                 vi_mode: bool = False) -> None:
+        from claude_harness.config.editor_mode import insert_remaps
+        from claude_harness.config.keybindings import file_stamp, load_keybindings
+        from claude_harness.plain.input_modes import (
+            custom_bindings,
+            remap_bindings,
+            repl_handlers,
+            stash_bindings,
+        )
+
         enable_shift_enter()
         self.style = Style.from_dict(style)
         self.notify = notify
         self._last_interrupt = 0.0
         self._stopped = False  # the REPL is exiting: no prompt starts any more
         self.pasted = PastedTexts()  # long pastes shown as placeholders until sent
+        self.stash = PromptStash()  # Ctrl+S; an old stash replaced goes into the history
+        self._handlers = repl_handlers(on_cycle_mode, self.stash, self.pasted)
+        self._own_keys = [prompt_bindings(on_cycle_mode), grapheme_bindings(),
+                          shortcut_bindings(), paste_bindings(self.pasted, cwd),
+                          stash_bindings(self.stash, self.pasted),
+                          remap_bindings(insert_remaps(cwd))]
+        self._keys_stamp = file_stamp()
+        self.keybindings = load_keybindings()
+        custom = custom_bindings(self.keybindings, self._handlers)
         self.session: PromptSession[str] = PromptSession(
             message=FormattedText([("class:prompt", "> ")]),
             multiline=True,
@@ -71,16 +91,46 @@ class PromptInput:
             completer=ThreadedCompleter(PlainCompleter(cwd, extra=extra_commands,
                                                        recent=recent_files)),
             complete_while_typing=True,
-            key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
-                                             grapheme_bindings(), shortcut_bindings(),
-                                             paste_bindings(self.pasted, cwd)]),
+            key_bindings=merge_key_bindings([*self._own_keys, custom]),
+            vi_mode=vi_mode,
             bottom_toolbar=toolbar,
             style=self.style,
             enable_history_search=False,
             reserve_space_for_menu=4,
         )
+        self.stash.on_replaced = self.session.history.append_string
+
+    def reload_keybindings(self) -> None:
+        """The keybindings file again (after /keybindings edited it)."""
+        from claude_harness.config.keybindings import file_stamp, load_keybindings
+        from claude_harness.plain.input_modes import custom_bindings
+
+        self._keys_stamp = file_stamp()
+        self.keybindings = load_keybindings()
+        self.session.key_bindings = merge_key_bindings(
+            [*self._own_keys, custom_bindings(self.keybindings, self._handlers)])
+
+    def _reload_keys_if_changed(self) -> None:
+        """An edited keybindings file applies from the next prompt, without a restart."""
+        from claude_harness.config.keybindings import file_stamp
+
+        if file_stamp() != self._keys_stamp:
+            self.reload_keybindings()
+            for problem in self.keybindings.problems:
+                self.notify(f"Keybindings: {problem.message}")
+
+    def set_vi_mode(self, enabled: bool) -> None:
+        """/vim: prompt-toolkit's vi editing on or off from the next prompt on."""
+        from prompt_toolkit.enums import EditingMode
+
+        self.session.editing_mode = EditingMode.VI if enabled else EditingMode.EMACS
 
     async def read(self, default: str = "") -> str | None:
+        self._reload_keys_if_changed()
+        if self.stash.held:  # the prompt before went out: the stashed draft comes back
+            draft = self.stash.take(self.pasted)
+            default = f"{draft}\n{default}" if default else draft
+            self.notify(RESTORED)
         while not self._stopped:
             try:
                 text = await self.session.prompt_async(default=default, handle_sigint=False,

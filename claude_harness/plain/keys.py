@@ -15,6 +15,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from claude_harness.pasted_text import PastedTexts
+from claude_harness.plain.input_modes import vi_insert
 
 SHIFT_ENTER_SEQUENCES = ("\x1b[27;2;13~", "\x1b[13;2u")
 
@@ -41,7 +42,7 @@ def prompt_bindings(on_cycle_mode: Callable[[], None]) -> KeyBindings:
             return
         buf.validate_and_handle()
 
-    @kb.add("escape", "enter")
+    @kb.add("escape", "enter", filter=~vi_insert)  # vim's Esc leaves INSERT at once
     def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 

@@ -24,6 +24,7 @@ from claude_harness import previews as shared_previews
 from claude_harness.bootstrap import NO_KEY_HELP, StartupError, build_session, data_dir, preload_sdk
 from claude_harness.commands.mcp_prompts import prompt_rows
 from claude_harness.commands.registry import invoke
+from claude_harness.config.editor_mode import editor_mode
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.event_text import effort_label
 from claude_harness.file_suggestions import recent_files
@@ -42,6 +43,7 @@ from claude_harness.plain.input import (
 )
 from claude_harness.plain.panels import ACTIONS as PANEL_ACTIONS
 from claude_harness.plain.panels import PlainPanels
+from claude_harness.plain.keybindings_file import edit_keybindings, input_mode_parts
 from claude_harness.plain.questions import answer_question
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
@@ -52,11 +54,13 @@ from claude_harness.plain.turnkeys import TurnKeys
 from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import (
     Busy,
+    EditorModeChanged,
     ElicitationRequested,
     HistoryReplaced,
     ModeChanged,
     OpDone,
     PermissionRequest,
+    Report,
     SessionClosed,
     SessionStarted,
 )
@@ -104,7 +108,8 @@ class PlainRepl:
             return PromptInput(cwd, cwd, self.theme.prompt_style(), self.toolbar, self.cycle_mode,
                                lambda text: self.out.line(text, "ch.dim"),
                                extra_commands=self._mcp_prompt_commands,
-                               recent_files=lambda: recent_files(self.view.messages, cwd))
+                               recent_files=lambda: recent_files(self.view.messages, cwd),
+                               vi_mode=editor_mode(cwd) == "vim")
         return LineInput(history_cwd=cwd)
 
     def toolbar(self) -> FormattedText:
@@ -112,6 +117,7 @@ class PlainRepl:
         label = MODE_LABELS.get(v.mode, v.mode)
         effort = effort_label(v.controls)
         parts = [
+            *input_mode_parts(self.input),
             ("class:toolbar.mode", f" {label}"),
             ("class:toolbar.info", f" (shift+tab to cycle) · {v.model} · "
                                    + (f"{effort} · " if effort else "")
@@ -284,6 +290,12 @@ class PlainRepl:
             await self.elicit(event)
         elif isinstance(event, HistoryReplaced) and event.reason == "resume":
             replay_history(list(event.messages), self.out)
+        elif isinstance(event, EditorModeChanged):
+            if isinstance(self.input, PromptInput):
+                self.input.set_vi_mode(event.mode == "vim")
+        elif isinstance(event, Report) and event.topic == "keybindings" and event.data:
+            self.out.render(event)
+            await edit_keybindings(self.input, event.data, self.out.line)
         elif isinstance(event, ModeChanged) and self._prompt_drawn():
             # Shift+Tab at the prompt: the toolbar says it. A line printed under a drawn
             # prompt-toolkit prompt leaves a stale toolbar behind and the redraw drops letters.

@@ -685,6 +685,13 @@ class DirectoriesChanged:
 
 
 @dataclass(frozen=True)
+class EditorModeChanged:
+    """/vim switched `editorMode`: the front ends' inputs follow ("vim" or "normal")."""
+
+    mode: str
+
+
+@dataclass(frozen=True)
 class McpAuthUrl:
     """`/mcp authenticate NAME`: open `url` in a browser to log in to the server."""
 
@@ -757,6 +764,7 @@ SessionEvent = (
     | McpPromptsChanged
     | DirectoriesChanged
     | McpAuthUrl
+    | EditorModeChanged
 )
 """Everything `Session.events()` yields."""
 

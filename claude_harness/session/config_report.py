@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from claude_harness.config.keybindings import add_to_report as add_keybindings
 from claude_harness.config.load_report import LoadReport
 from claude_harness.config.rules import load_rules
 from claude_harness.config.settings_keys import settings_report
@@ -33,6 +34,7 @@ def configuration_report(cwd: Path, loaded: Any, catalog: Any, hooks: HookConfig
     for rule in load_rules(cwd):
         report.add("rule", rule.path.name, str(rule.path), "loaded",
                    f"applies to {', '.join(rule.globs)}" if rule.globs else "")
+    add_keybindings(report)
     return report
 
 
@@ -54,3 +56,14 @@ def unsupported_settings(report: LoadReport | None) -> tuple[str, ...]:
     if report is None:
         return ()
     return tuple(f"{e.name} ({e.source})" for e in report.of("setting", "unsupported"))
+
+
+def keybindings_notice(report: LoadReport) -> str | None:
+    """The one start-up line for a keybindings file with entries that cannot apply."""
+    skipped = [e for e in report.of("keybinding") if e.status in ("skipped", "unsupported")]
+    if not skipped:
+        return None
+    first = skipped[0].reason or skipped[0].name
+    more = f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""
+    return (f"Keybindings: {len(skipped)} entr{'ies' if len(skipped) > 1 else 'y'} of "
+            f"{skipped[0].source} left out: {first}{more}; /doctor lists them.")

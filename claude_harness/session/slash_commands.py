@@ -20,7 +20,7 @@ from claude_harness.commands.more_builtins import PROMPTS, UNAVAILABLE
 from claude_harness.config.paths import user_config_dir, user_settings_path
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.protocol import ops
-from claude_harness.protocol.events import ClipboardText, Notice, Report
+from claude_harness.protocol.events import ClipboardText, EditorModeChanged, Notice, Report
 
 if TYPE_CHECKING:
     from claude_harness.agent.loop import QueryParams
@@ -49,6 +49,8 @@ KEY_BINDINGS = (
     ("Ctrl+V", "paste an image from the clipboard"), ("Up/Down", "browse the prompt history"),
     ("Ctrl+O", "details (the app)"), ("Ctrl+T", "the todo list (the app)"),
     ("Alt+P", "choose the model"), ("Alt+T", "toggle extended thinking"),
+    ("Ctrl+S", "stash the prompt (back after the next one, or Ctrl+S again)"),
+    ("Esc (vim mode)", "INSERT to NORMAL; /vim switches vim mode"),
 )
 
 
@@ -270,10 +272,23 @@ def _skills(services: SlashServices, _args: str) -> None:
 
 
 def _keybindings(services: SlashServices, _args: str) -> None:
+    """Claude Code's /keybindings: the file is created when missing; the interactive front ends
+    then open it in the editor (the Report carries its path) and read it again."""
+    from claude_harness.config.keybindings import create_keybindings_file, load_keybindings
+
     path = user_config_dir() / "keybindings.json"
+    try:
+        created = create_keybindings_file(path)
+    except OSError as exc:
+        services.emit(Notice(f"Could not create {path}: {exc}", "error"))
+        return
+    bindings = load_keybindings(path)
+    count = sum(len(table) for table in bindings.actions.values())
     lines = [f"{keys:34} {what}" for keys, what in KEY_BINDINGS]
-    state = "exists, but custom bindings are not read yet" if path.exists() else "not found"
-    _report(services, "keybindings", [*lines, "", f"Custom bindings file: {path} ({state})."])
+    state = "created" if created else f"{count} custom binding{'s' if count != 1 else ''}"
+    lines += ["", f"Custom bindings file: {path} ({state}; Claude Code's format)."]
+    lines += [f"  {p.severity}: {p.message}" for p in bindings.problems]
+    services.emit(Report("keybindings", tuple(lines), str(path)))
 
 
 def _user_settings(services: SlashServices, change: Callable[[dict[str, Any]], None]) -> bool:
@@ -370,9 +385,8 @@ def _vim(services: SlashServices, _args: str) -> None:
         settings["editorMode"] = chosen[0]
 
     if _user_settings(services, toggle):
-        extra = (" The vim input itself is not in this build yet; the setting is saved for it."
-                 if chosen[0] == "vim" else "")
-        services.emit(Notice(f"Editor mode set to {chosen[0]} in {user_settings_path()}.{extra}"))
+        services.emit(EditorModeChanged(chosen[0]))
+        services.emit(Notice(f"Editor mode set to {chosen[0]} in {user_settings_path()}."))
 
 
 def _btw(services: SlashServices, question: str) -> None:

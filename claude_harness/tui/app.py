@@ -30,6 +30,8 @@ from textual.widgets import Static
 from claude_harness.config.paths import data_dir
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.history import PromptHistory
+from claude_harness.prompt_stash import PromptStash
+from claude_harness.tui.input_modes import InputModes
 from claude_harness.tui.permission_queue import PermissionQueue
 from claude_harness.tui.terminal_filter import TerminalSafeFilter
 from claude_harness.tui.themes import DEFAULT_THEME, load_themes, settings_theme
@@ -59,7 +61,7 @@ EXIT_WINDOW = 2.0  # seconds between two Ctrl+C on an empty prompt
 WELCOME = ("✻ claude-harness · /help for commands and keys · Shift+Tab switches permission mode "
            "· Esc interrupts · !cmd runs a shell command · @ completes files")
 
-class HarnessApp(App[None]):
+class HarnessApp(InputModes, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "claude-harness"
     ENABLE_COMMAND_PALETTE = False
@@ -77,6 +79,7 @@ class HarnessApp(App[None]):
         Binding("ctrl+g", "edit_prompt", "Edit in $EDITOR", show=False, priority=True),
         Binding("ctrl+v", "paste_image", "Paste image", show=False, priority=True),
         Binding("alt+t", "toggle_thinking", "Thinking", show=False, priority=True),
+        Binding("ctrl+s", "stash", "Stash", show=False, priority=True),
     ]
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
@@ -107,6 +110,8 @@ class HarnessApp(App[None]):
         self._at_popup: Any = None  # tui/at_popup.py, on the first `@`
         self._shortcuts_shown = False  # the `?` panel is what the hint shows
         self._safe_filter = TerminalSafeFilter()
+        self.stash = PromptStash(on_replaced=self.history.add)  # Ctrl+S
+        self.keymap: Any = None  # tui/keymap.AppKeymap when keybindings.json binds anything
 
     def get_line_filters(self) -> list[LineFilter]:
         """Textual's filters, then ours: no displayed text can act on the terminal."""
@@ -150,6 +155,7 @@ class HarnessApp(App[None]):
         self.permissions = PermissionQueue(self.query_one("#input-area"), self.prompt,
                                            self.answer_permission)
         self.prompt.focus()
+        self.apply_editor_mode()
         self.call_after_refresh(self._start_background)
         if self.first_prompt and self.first_prompt.strip():
             # as if typed and sent: slash commands run, a prompt waits for the session
@@ -158,6 +164,7 @@ class HarnessApp(App[None]):
 
     def _start_background(self) -> None:
         self._install_shutdown_signals()
+        self.load_keymap()
         if self.preload:
             self._preload_sdk()
         if self.ask_trust:
@@ -286,6 +293,8 @@ class HarnessApp(App[None]):
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
         self._hide_completion()
+        self.restore_stash()
+        await self.reload_keymap_if_changed()
         if text.startswith("/"):
             # The command table is loaded on the first `/`, not before the first paint.
             from claude_harness.tui import commands

@@ -9,6 +9,7 @@ activity line, the permission prompt and the conversation.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from textual.worker import Worker
@@ -17,6 +18,7 @@ from claude_harness.event_text import effort_label
 from claude_harness.protocol.events import (
     Busy,
     ClipboardText,
+    EditorModeChanged,
     ElicitationRequested,
     ElicitationSettled,
     HistoryReplaced,
@@ -165,6 +167,10 @@ class SessionLink:
                 await app.conversation.add(NoticeView(display, "error" if failed else "info"))
             case Report(lines=lines):
                 await app.post_notice("\n".join(lines), boxed=len(lines) > 1)
+                if event.topic == "keybindings" and event.data:
+                    await app.open_keybindings(Path(event.data))
+            case EditorModeChanged(mode=mode):
+                app.apply_editor_mode(mode)
             case ClipboardText(text=text):
                 app.copy_to_clipboard(text)  # Textual writes OSC 52 to the terminal
             case ModelChanged(model=model):

@@ -9,6 +9,7 @@ SHORTCUTS = (
     ("@ for file paths", "ctrl+c twice to exit", "ctrl+g to edit in $EDITOR"),
     ("\\⏎ or shift+⏎ for newline", "ctrl+o for details", "ctrl+v to paste an image"),
     ("pageup/pagedown to scroll", "ctrl+t for todos", "alt+p to switch model"),
+    ("/vim for vim keys", "ctrl+s to stash prompt", "/keybindings to rebind keys"),
 )
 
 

@@ -62,7 +62,7 @@ def test_doctor_json_names_every_key_applied_or_unsupported_with_a_reason(
                for r in unsupported), [r for r in unsupported if len(r["reason"]) <= 30]
     assert "typo" not in json.dumps(unsupported)
     assert "API key" in rows["forceLoginMethod"]["reason"]
-    assert "vim" in rows["editorMode"]["reason"] and "later issue" in rows["editorMode"]["reason"]
+    assert rows["editorMode"]["status"] == "loaded" and "vim" in rows["editorMode"]["reason"]
     write(home / ".claude" / "settings.json", {"editorMode": "vim"})
     again = json.loads(run_cli(["doctor", "--json"], project).stdout)["entries"]
     [mode] = [e for e in again if e["name"] == "editorMode"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import events
 from textual.binding import Binding
@@ -63,6 +64,16 @@ class PromptInput(TextArea):
             super().__init__()
             self.text = text
 
+    class VimModeChanged(Message):
+        """Vim mode went on or off, or between NORMAL and INSERT: the footer shows it."""
+
+        def __init__(self, label: str) -> None:
+            super().__init__()
+            self.label = label  # "-- INSERT --", or "" (NORMAL, or vim mode off)
+
+    class StashToggled(Message):
+        """Ctrl+S (chat:stash): the app stashes the draft, or brings the stash back."""
+
     class ShortcutsToggled(Message):
         """`?` on an empty prompt: the app shows (or puts away) the shortcuts panel."""
 
@@ -83,6 +94,22 @@ class PromptInput(TextArea):
         self.accept_popup: Callable[[], bool] | None = None  # the app's `@` popup, if open
         self.move_popup: Callable[[int], bool] | None = None  # its Up/Down
         self.cursor_blink = False  # a blinking cursor is a timer: an idle app runs none
+        self.vim: Any = None  # a vim_keys.VimKeys while editorMode is "vim"
+
+    def set_vim(self, enabled: bool) -> None:
+        """`/vim`, `editorMode`: vim's NORMAL/INSERT editing on or off (loaded when on)."""
+        if enabled and self.vim is None:
+            from claude_harness.tui.widgets.vim_keys import VimKeys
+
+            self.vim = VimKeys()
+        elif not enabled:
+            self.vim = None
+        self._vim_changed()
+
+    def _vim_changed(self) -> None:
+        from claude_harness.tui.widgets.vim_input import mode_label
+
+        self.post_message(self.VimModeChanged(mode_label(self.vim)))
 
     def set_text(self, text: str) -> None:
         self.text = text
@@ -91,6 +118,10 @@ class PromptInput(TextArea):
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
+        if self.vim is not None and self._vim_key(event):
+            event.stop()
+            event.prevent_default()
+            return
         if key == "enter":
             event.stop()
             event.prevent_default()
@@ -148,6 +179,18 @@ class PromptInput(TextArea):
             return
         await super()._on_key(event)
 
+    def _vim_key(self, event: events.Key) -> bool:
+        from claude_harness.tui.widgets.vim_input import handle_vim_key
+
+        mode = self.vim.mode
+        if mode == "NORMAL" and event.character == "?" and not self.vim.pending:
+            self.post_message(self.ShortcutsToggled())  # `?` in NORMAL: help, as in Claude Code
+            return True
+        taken = handle_vim_key(self, self.vim, event)
+        if self.vim.mode != mode:
+            self._vim_changed()
+        return taken
+
     async def _on_paste(self, event: events.Paste) -> None:
         """A dropped image path becomes an `@` mention; a long paste a placeholder (both as
         Claude Code does); anything else is inserted as typed."""
@@ -196,4 +239,7 @@ class PromptInput(TextArea):
         self.prompt_history.add(text)
         self.clear()
         self.pasted.clear()
+        if self.vim is not None and self.vim.mode != "INSERT":
+            self.vim.mode = "INSERT"  # the next prompt is typed at once
+            self._vim_changed()
         self.post_message(self.Submitted(text))

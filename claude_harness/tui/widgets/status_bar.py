@@ -44,6 +44,7 @@ class StatusBar(Horizontal):
         self.cwd = Path.cwd()
         self.note = ""
         self.effort = ""  # "◐ medium", "thinking off" (Alt+T, /effort)
+        self.vim = ""  # "-- INSERT --" in vim mode's INSERT (as Claude Code shows it)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-mode")
@@ -66,7 +67,8 @@ class StatusBar(Horizontal):
         label = MODE_LABELS.get(self.mode, self.mode)
         narrow = 0 < self.size.width < 100
         hint = "" if narrow else " [dim](shift+tab to cycle)[/]"
-        mode_view.update(Content.from_markup(f"{escape(label)}{hint}"))
+        vim = f"[dim]{escape(self.vim)}[/] " if self.vim else ""
+        mode_view.update(Content.from_markup(f"{vim}{escape(label)}{hint}"))
         mode_view.set_classes(f"-{self.mode}")
         parts = [p for p in (self.note, self.model, self.effort) if p]
         parts.append(f"ctx {self.context_percent:.0f}%")
