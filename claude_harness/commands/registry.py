@@ -55,15 +55,22 @@ def _permissions(args: str) -> list[ops.Op]:
 
 
 def _agents(args: str) -> list[ops.Op]:
-    """`/agents`: the list; `create` and `edit` are the front end's (a form, an editor)."""
-    if args.split(" ", 1)[0] in ("create", "new", "edit"):
+    """`/agents`: the list (the app: its panel); `view NAME` one agent; `create`, `edit` and
+    the panel are the front end's (a form, an editor)."""
+    verb, _, name = args.partition(" ")
+    if verb == "view" and name.strip():
+        return [ops.SessionCommand("agent-view", name.strip())]
+    if verb in ("create", "new", "edit") or not args:
         return []
     return [ops.Describe("agents")]
 
 
 def _mcp(args: str) -> list[ops.Op]:
+    """`/mcp` alone is the front end's (the app's panel, the REPL's list)."""
     verb, _, name = args.partition(" ")
-    if verb in ("approve", "reconnect") and name.strip():
+    if not args:
+        return []
+    if verb in ("approve", "reconnect", "enable", "disable") and name.strip():
         return [ops.McpServer(verb, name.strip())]  # type: ignore[arg-type]
     if verb == "authenticate" and name.strip():
         return [ops.McpAuthenticate(name.strip())]
@@ -91,8 +98,9 @@ BUILTINS: tuple[Command, ...] = (
     Command("export", "write the conversation as Markdown", "[file]", action="export"),
     Command("hooks", "list configured hooks and where they come from",
             to_ops=lambda a: [ops.Describe("hooks")]),
-    Command("mcp", "MCP servers and their status; approve|reconnect|authenticate <name>",
-            "[approve|reconnect|authenticate <name>]", to_ops=_mcp),
+    Command("mcp", "MCP servers: status, tools; reconnect|enable|disable|approve|"
+            "authenticate <name>", "[reconnect|enable|disable|approve|authenticate <name>]",
+            to_ops=_mcp, action="mcp"),
     Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",
             action="memory"),
     Command("init", "ask the model to write a CLAUDE.md for this project",
@@ -104,8 +112,10 @@ BUILTINS: tuple[Command, ...] = (
     # the configuration: load report, agents, plugins
     Command("doctor", "what the configuration loaded, skipped or does not support, and why",
             to_ops=lambda a: [ops.Describe("doctor")]),
-    Command("agents", "agent types; create <name> <description>, edit <name> (with $EDITOR)",
-            "[create <name> <description> | edit <name>]", to_ops=lambda a: _agents(a),
+    Command("agents", "agent types: view, create, delete; view <name>, create <name> "
+            "<description>, edit <name> ($EDITOR)",
+            "[view <name> | create <name> <description> | edit <name>]",
+            to_ops=lambda a: _agents(a),
             action="agents"),
     Command("plugin", "plugins and what each one contributes", aliases=("plugins",),
             to_ops=lambda a: [ops.Describe("plugins")]),

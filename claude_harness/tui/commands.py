@@ -58,7 +58,7 @@ class Host(Protocol):
 
 Action = Callable[[Host, str], Awaitable[None]]
 NEEDS_SESSION = {"model", "mode", "resume", "todos", "export", "memory", "rewind",
-                 "tasks", "output-style", "effort"}
+                 "tasks", "output-style", "effort", "mcp", "agents"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -206,8 +206,21 @@ async def _memory(host: Host, _args: str) -> None:
         await host.post_notice("Set $EDITOR to edit them from here.")
 
 
+async def _mcp(host: Host, _args: str) -> None:
+    """`/mcp` alone: the servers panel (its actions are ops, as `/mcp reconnect NAME` is)."""
+    from claude_harness.tui.panels.mcp import McpPanel  # a rare screen
+
+    host.push_screen(McpPanel(host.submit))
+
+
 async def _agents(host: Host, args: str) -> None:
-    """`/agents create <name> <description>` / `/agents edit <name>`, then $EDITOR."""
+    """`/agents`: the panel; `/agents create <name> <description>` / `/agents edit <name>`,
+    then $EDITOR."""
+    if not args.strip():
+        from claude_harness.tui.panels.agents import AgentsPanel  # a rare screen
+
+        host.push_screen(AgentsPanel(host.submit))
+        return
     from claude_harness.commands.agent_files import agent_command  # a rare command
 
     message, level, path = agent_command(host.cwd, args)
@@ -237,6 +250,6 @@ async def _rename(host: Host, _args: str) -> None:
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "resume": _resume,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
-    "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,
+    "memory": _memory, "agents": _agents, "mcp": _mcp, "rewind": _rewind, "tasks": _tasks,
     "output-style": _output_style, "rename": _rename, "effort": _effort, "add-dir": _add_dir,
 }

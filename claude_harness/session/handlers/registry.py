@@ -9,6 +9,7 @@ from typing import Any
 
 from claude_harness.protocol import ops
 from claude_harness.session.handlers import (
+    agents,
     context,
     conversation,
     directories,
@@ -42,4 +43,4 @@ HANDLERS: dict[type[ops.Op], Handler] = _join(
     rewind.HANDLERS, tasks.HANDLERS, output_styles.HANDLERS, memory.HANDLERS, models.HANDLERS,
     naming.HANDLERS, context.HANDLERS, questions.HANDLERS, slash.HANDLERS,
     permissions.HANDLERS, mcp.HANDLERS, hooks.HANDLERS, directories.HANDLERS,
-    conversation.HANDLERS)
+    conversation.HANDLERS, agents.HANDLERS)
