@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import ThreadedCompleter
@@ -56,7 +56,8 @@ class PromptInput:
                  toolbar: Callable[[], FormattedText], on_cycle_mode: Callable[[], None],
                  notify: Callable[[str], None],
                  extra_commands: Callable[[], dict[str, str]] | None = None,
-                 recent_files: Callable[[], list[str]] | None = None) -> None:
+                 recent_files: Callable[[], list[str]] | None = None,
+                 resources: Callable[[], Any] | None = None) -> None:
         enable_shift_enter()
         self.style = Style.from_dict(style)
         self.notify = notify
@@ -69,7 +70,8 @@ class PromptInput:
             prompt_continuation="  ",
             history=_history(history_cwd, self.pasted.expand),
             completer=ThreadedCompleter(PlainCompleter(cwd, extra=extra_commands,
-                                                       recent=recent_files)),
+                                                       recent=recent_files,
+                                                       resources=resources)),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([prompt_bindings(on_cycle_mode),
                                              grapheme_bindings(), shortcut_bindings(),

@@ -100,7 +100,8 @@ class PlainRepl:
             return PromptInput(cwd, cwd, self.theme.prompt_style(), self.toolbar, self.cycle_mode,
                                lambda text: self.out.line(text, "ch.dim"),
                                extra_commands=self._mcp_prompt_commands,
-                               recent_files=lambda: recent_files(self.view.messages, cwd))
+                               recent_files=lambda: recent_files(self.view.messages, cwd),
+                               resources=lambda: self.view.mcp_resources)
         return LineInput(history_cwd=cwd)
 
     def toolbar(self) -> FormattedText:
