@@ -136,3 +136,24 @@ async def test_agents_panel_lists_views_creates_and_deletes(make_app: Any, api: 
         await choose(pilot, panel, "Yes, delete")
         await wait_for(pilot, lambda: not (agents / "reviewer.md").exists(), what="deleted")
         await wait_for(pilot, lambda: "reviewer ·" not in panel_text(panel), what="unlisted")
+
+
+async def test_a_project_server_pending_approval_is_approved_from_the_panel(
+        api: Any, project: Path) -> None:
+    (project / ".mcp.json").write_text("{}")
+    server = api(["ok"])
+    proj = demo("team", scope="project", source=str(project / ".mcp.json"))
+    app = mcp_app(server, project, [proj])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await send(pilot, "/mcp")
+        panel = await wait_for(pilot, lambda: app.screen if isinstance(app.screen, McpPanel)
+                               else None, what="the panel")
+        await wait_for(pilot, lambda: "? team   pending approval" in panel_text(panel)
+                       and "Project MCPs (.mcp.json)" in panel_text(panel), what="pending")
+        await choose(pilot, panel, "team")
+        await choose(pilot, panel, "Approve")
+        await wait_for(pilot, lambda: "Status:           ✔ connected" in panel_text(panel),
+                       what="approved and connected")
+        doc = json.loads(user_config_file().read_text())
+        assert doc["projects"][str(project)]["enabledMcpjsonServers"] == ["team"]
