@@ -84,3 +84,14 @@ def panel_text(panel: Any) -> str:
         parts += [str(options.get_option_at_index(i).prompt)
                   for i in range(options.option_count)]
     return "\n".join(parts)
+
+
+async def choose(pilot: Any, panel: Any, label: str) -> None:
+    """Highlight the first row of the panel's option list holding `label`; press Enter."""
+    from textual.widgets import OptionList
+
+    options = panel.query_one(OptionList)
+    index = next(i for i in range(options.option_count)
+                 if label in str(options.get_option_at_index(i).prompt))
+    options.highlighted = index
+    await pilot.press("enter")

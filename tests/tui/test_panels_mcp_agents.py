@@ -10,23 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input, OptionList, TextArea
+from textual.widgets import Input, TextArea
 
 from claude_harness.mcp.config import McpServerConfig, user_config_file
 from claude_harness.tui.panels.agents import AgentsPanel
 from claude_harness.tui.panels.mcp import McpPanel
 from tests.mcp.support import demo
-from tests.tui.helpers import panel_text, send, type_text, wait_for
+from tests.tui.helpers import choose, panel_text, send, type_text, wait_for
 from tests.tui.test_mcp_in_app import mcp_app
-
-
-async def choose(pilot: Any, panel: Any, label: str) -> None:
-    """Highlight the option whose text holds `label` and press Enter."""
-    options = panel.query_one(OptionList)
-    index = next(i for i in range(options.option_count)
-                 if label in str(options.get_option_at_index(i).prompt))
-    options.highlighted = index
-    await pilot.press("enter")
 
 
 def broken() -> McpServerConfig:
