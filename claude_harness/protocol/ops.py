@@ -126,8 +126,10 @@ class Describe:
 
 @dataclass(frozen=True)
 class McpServer:
-    """`/mcp approve <name>`, `/mcp reconnect <name>`, or a program's toggle (`disable`
-    stops the server, `enable` starts it again; its tools stay as listed at the start)."""
+    """`/mcp approve|reconnect|enable|disable <name>` (the /mcp panel's actions), or a
+    program's toggle: `disable` stops the server, `enable` starts it again (its tools stay
+    as listed at the start); both are saved for this project in Claude Code's
+    `disabledMcpServers`."""
 
     action: Literal["approve", "reconnect", "disable", "enable"]
     name: str

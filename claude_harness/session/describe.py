@@ -83,9 +83,9 @@ def _agents(session: Any) -> list[str]:
         lines.append(f"  {agent.name}  [{agent.scope}] {where}")
         lines.append(f"    {agent.description}  (tools: {agent.tools_summary}"
                      + (f"; {detail})" if detail else ")"))
-    lines += ["", "/agents create <name> <description> writes .claude/agents/<name>.md; "
-              "/agents edit <name> opens an agent's file in $EDITOR (both apply from the next "
-              "session)."]
+    lines += ["", "/agents view <name> shows one; /agents create <name> <description> writes "
+              ".claude/agents/<name>.md; /agents edit <name> opens an agent's file in $EDITOR "
+              "(both apply from the next session)."]
     return lines
 
 

@@ -165,6 +165,8 @@ class SessionLink:
                 await app.conversation.add(NoticeView(display, "error" if failed else "info"))
             case Report() | Notice() if panels.deliver(app, event):
                 pass  # an open panel asked for it (tui/panels)
+            case Report(lines=()):
+                pass  # data for a panel closed since it asked
             case Report(lines=lines):
                 await app.post_notice("\n".join(lines), boxed=len(lines) > 1)
             case ClipboardText(text=text):

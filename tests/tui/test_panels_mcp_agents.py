@@ -15,8 +15,9 @@ from textual.widgets import Input, TextArea
 from claude_harness.mcp.config import McpServerConfig, user_config_file
 from claude_harness.tui.panels.agents import AgentsPanel
 from claude_harness.tui.panels.mcp import McpPanel
+from claude_harness.tui.widgets.notice import NoticeView
 from tests.mcp.support import demo
-from tests.tui.helpers import choose, panel_text, send, type_text, wait_for
+from tests.tui.helpers import choose, panel_text, screen_text, send, type_text, wait_for
 from tests.tui.test_mcp_in_app import mcp_app
 
 
@@ -64,6 +65,10 @@ async def test_mcp_panel_lists_status_and_toggles_a_server_as_claude_code_saves_
         await pilot.press("escape")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, McpPanel), what="closed")
+        await app.link.session.config.mcp.wait_ready(5)
+        await pilot.pause(1.5)  # an answer to the panel's last question lands after it closed
+        assert not [n for n in app.query(NoticeView) if not n.text.strip()]
+        assert "Disabled srv in this project." in screen_text(app)
 
 
 async def test_a_server_disabled_in_claude_codes_list_does_not_start(
