@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from claude_harness.protocol.events import McpResourceInfo
+from claude_harness.protocol.events import McpResourceInfo, Notice
 from claude_harness.resource_suggestions import suggest_resources
 from claude_harness.session.mcp_resources import find_resource_mentions
 from tests.e2e.support import run_cli
@@ -86,3 +86,38 @@ def test_print_mode_leaves_the_mention_as_text_as_claude_code_does(
     assert run.returncode == 0, run.stderr
     sent = json.dumps(server.requests[0]["messages"])
     assert "summarize @srv:memo://notes please" in sent and "Full contents" not in sent
+
+
+async def test_a_resource_the_deny_rules_protect_is_not_read(api: Any, project: Path) -> None:
+    from claude_harness.api.client import ApiSettings
+    from claude_harness.mcp import McpManager
+    from claude_harness.permissions.rules import parse_rule
+    from claude_harness.protocol.ops import Describe
+    from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
+    from claude_harness.session.core import Session, SessionConfig
+    from claude_harness.tools.registry import assemble_tool_pool
+    from tests.e2e.support import run_op, run_prompt
+
+    server = api(["Cannot see it."])
+    deny = (PermissionRule("userSettings", "deny", parse_rule("ReadMcpResourceTool")),)
+    perm = PermissionContext(mode="default", cwd=project, interactive=True, rules=deny)
+    session = Session(SessionConfig(
+        cwd=project, model="claude-sonnet-5-5", permission=perm,
+        tools=assemble_tool_pool(perm), system_prompt="You are a test assistant.",
+        api=ApiSettings(api_key="test", auth_token=None, base_url=server.url,
+                        retry_base_delay=0.05, max_retries=1),
+        data_dir=project.parent / "home" / "data",
+        mcp=McpManager([demo("srv")], cwd=project, startup_timeout=30)))
+    try:
+        await run_op(session, Describe("mcp"))
+        assert await session.config.mcp.wait_ready(40)
+        events = await run_prompt(session, "what is in @srv:memo://notes")
+    finally:
+        await session.config.mcp.close()
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any(n.startswith("Did not read MCP resource ") and n.endswith(
+        " from srv (blocked by permission settings)") for n in notices), notices
+    sent = json.dumps(server.requests[0]["messages"])
+    assert ('<mcp-resource server=\\"srv\\" uri=\\"memo://notes\\">(Not read: this '
+            "session's permissions do not allow it)</mcp-resource>") in sent
+    assert "notes from srv" not in sent
