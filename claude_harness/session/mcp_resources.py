@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from claude_harness.protocol.events import McpResourceInfo, Notice
@@ -62,9 +61,14 @@ def find_resource_mentions(text: str, servers: Iterable[str],
     return list(found.values())
 
 
+def _attribute(value: str) -> str:
+    """An attribute's value as Claude Code writes it: quotes as `&quot;`, the rest as is."""
+    return value.replace('"', "&quot;")
+
+
 def _tag(mention: ResourceMention, why: str) -> str:
-    return (f'<mcp-resource server="{escape(mention.server)}" uri="{escape(mention.uri)}">'
-            f"({why})</mcp-resource>")
+    return (f'<mcp-resource server="{_attribute(mention.server)}" '
+            f'uri="{_attribute(mention.uri)}">({why})</mcp-resource>')
 
 
 def contents_text(mention: ResourceMention, contents: list[Any]) -> str:
