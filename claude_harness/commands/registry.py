@@ -55,21 +55,19 @@ def _permissions(args: str) -> list[ops.Op]:
 
 
 def _agents(args: str) -> list[ops.Op]:
-    """`/agents`: the list (the app: its panel); `view NAME` one agent; `create`, `edit` and
-    the panel are the front end's (a form, an editor)."""
+    """`/agents`: the list (the app opens its panel instead: tui/commands.PANELS); `view NAME`
+    one agent; `create` and `edit` are the front end's (a form, an editor)."""
     verb, _, name = args.partition(" ")
     if verb == "view" and name.strip():
         return [ops.SessionCommand("agent-view", name.strip())]
-    if verb in ("create", "new", "edit") or not args:
+    if verb in ("create", "new", "edit"):
         return []
     return [ops.Describe("agents")]
 
 
 def _mcp(args: str) -> list[ops.Op]:
-    """`/mcp` alone is the front end's (the app's panel, the REPL's list)."""
+    """`/mcp`: the status list (the app opens its panel instead); a verb acts on a server."""
     verb, _, name = args.partition(" ")
-    if not args:
-        return []
     if verb in ("approve", "reconnect", "enable", "disable") and name.strip():
         return [ops.McpServer(verb, name.strip())]  # type: ignore[arg-type]
     if verb == "authenticate" and name.strip():
@@ -100,7 +98,7 @@ BUILTINS: tuple[Command, ...] = (
             to_ops=lambda a: [ops.Describe("hooks")]),
     Command("mcp", "MCP servers: status, tools; reconnect|enable|disable|approve|"
             "authenticate <name>", "[reconnect|enable|disable|approve|authenticate <name>]",
-            to_ops=_mcp, action="mcp"),
+            to_ops=_mcp),
     Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",
             action="memory"),
     Command("init", "ask the model to write a CLAUDE.md for this project",

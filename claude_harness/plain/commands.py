@@ -59,10 +59,7 @@ def all_commands(view: SessionView | None = None) -> dict[str, str]:
 
 
 def _agents(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
-    """`/agents`: the list (`/agents view NAME` is the session's); `/agents create <name>
-    <description>` / `/agents edit <name>`, then $EDITOR."""
-    if not args.strip():
-        return [Describe("agents")]
+    """`/agents create <name> <description>` / `/agents edit <name>`, then $EDITOR."""
     from claude_harness.commands.agent_files import agent_command  # a rare command
 
     cwd = Path(view.started.cwd) if view.started else Path.cwd()
@@ -72,13 +69,6 @@ def _agents(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
         os.system(f"{editor} {shlex.quote(str(path))}")  # noqa: S605 - the user's editor
     out.line(message, "ch.error" if level == "error" else "")
     return []
-
-
-def _mcp(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
-    """`/mcp`: the servers' status as text; `/mcp reconnect|enable|disable NAME` act."""
-    out.line("/mcp reconnect|enable|disable|approve|authenticate <name> acts on one server",
-             "ch.dim")
-    return [Describe("mcp")]
 
 
 def _model(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
@@ -142,6 +132,6 @@ def _resume(view: SessionView, out: EventRenderer, args: str) -> list[Op]:
 Action = Callable[[SessionView, "EventRenderer", str], list[Op]]
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "status": _status,
-    "todos": _todos, "memory": _memory, "resume": _resume, "agents": _agents, "mcp": _mcp,
+    "todos": _todos, "memory": _memory, "resume": _resume, "agents": _agents,
     "effort": _effort, "add-dir": _add_dir,
 }

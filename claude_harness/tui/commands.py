@@ -58,7 +58,7 @@ class Host(Protocol):
 
 Action = Callable[[Host, str], Awaitable[None]]
 NEEDS_SESSION = {"model", "mode", "resume", "todos", "export", "memory", "rewind",
-                 "tasks", "output-style", "effort", "mcp", "agents"}
+                 "tasks", "output-style", "effort"}
 
 
 async def run_command(host: Host, line: str) -> bool:
@@ -69,6 +69,10 @@ async def run_command(host: Host, line: str) -> bool:
     if (invocation.ops or invocation.action in NEEDS_SESSION) and host.view is None:
         await host.post_notice(f"/{invocation.name} needs the agent, which is still starting.",
                                "warning")
+        return True
+    panel = PANELS.get(invocation.name) if not invocation.args else None
+    if panel is not None:  # the list the other front ends print: a panel here
+        await panel(host, "")
         return True
     for op in invocation.ops:
         host.submit(op)
@@ -213,14 +217,15 @@ async def _mcp(host: Host, _args: str) -> None:
     host.push_screen(McpPanel(host.submit))
 
 
-async def _agents(host: Host, args: str) -> None:
-    """`/agents`: the panel; `/agents create <name> <description>` / `/agents edit <name>`,
-    then $EDITOR."""
-    if not args.strip():
-        from claude_harness.tui.panels.agents import AgentsPanel  # a rare screen
+async def _agents_panel(host: Host, _args: str) -> None:
+    """`/agents` alone: the agents panel (view, create, delete)."""
+    from claude_harness.tui.panels.agents import AgentsPanel  # a rare screen
 
-        host.push_screen(AgentsPanel(host.submit))
-        return
+    host.push_screen(AgentsPanel(host.submit))
+
+
+async def _agents(host: Host, args: str) -> None:
+    """`/agents create <name> <description>` / `/agents edit <name>`, then $EDITOR."""
     from claude_harness.commands.agent_files import agent_command  # a rare command
 
     message, level, path = agent_command(host.cwd, args)
@@ -250,6 +255,7 @@ async def _rename(host: Host, _args: str) -> None:
 ACTIONS: dict[str, Action] = {
     "help": _help, "model": _model, "mode": _mode, "resume": _resume,
     "status": _status, "todos": _todos, "theme": _theme, "exit": _exit, "export": _export,
-    "memory": _memory, "agents": _agents, "mcp": _mcp, "rewind": _rewind, "tasks": _tasks,
+    "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,
     "output-style": _output_style, "rename": _rename, "effort": _effort, "add-dir": _add_dir,
 }
+PANELS: dict[str, Action] = {"mcp": _mcp, "agents": _agents_panel}  # the bare command opens one

@@ -72,9 +72,9 @@ async def test_a_listed_server_starts_disabled_and_a_broken_file_is_left_alone(
 
 
 def test_the_commands_the_panels_and_the_repl_send() -> None:
-    assert invoke("/mcp").ops == () and invoke("/mcp").action == "mcp"
+    assert invoke("/mcp").ops == (ops.Describe("mcp"),)  # the list (the app: its panel)
     assert invoke("/mcp disable srv").ops == (ops.McpServer("disable", "srv"),)
     assert invoke("/mcp enable srv").ops == (ops.McpServer("enable", "srv"),)
     assert invoke("/mcp reconnect srv").ops == (ops.McpServer("reconnect", "srv"),)
-    assert invoke("/agents").ops == () and invoke("/agents").action == "agents"
+    assert invoke("/agents").ops == (ops.Describe("agents"),)
     assert invoke("/agents view reviewer").ops == (ops.SessionCommand("agent-view", "reviewer"),)
