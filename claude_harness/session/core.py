@@ -758,7 +758,8 @@ class Session:
         prompts = self.mcp_wiring.prompts_event()
         if prompts is not None:
             self._emit(prompts)
-        self.mcp_wiring.resources_changed()
+        if self.permission.interactive:  # for the `@` popup; -p leaves @server:uri as text
+            self.mcp_wiring.resources_changed()
         if not self._tool_list_fixed:
             return  # the first request takes every tool connected by then
         update = self.mcp_wiring.tool_update(self.config.tools, self.permission)
