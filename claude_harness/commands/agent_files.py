@@ -22,9 +22,13 @@ class AgentFileError(ValueError):
     """The answers cannot make an agent file (the message says why)."""
 
 
-def agent_path(cwd: Path, name: str) -> Path:
-    """Where `/agents create NAME` writes: `.claude/agents/<name>.md` (spaces become dashes)."""
-    return Path(cwd) / ".claude" / "agents" / (re.sub(r"\s+", "-", name.strip()) + ".md")
+def agent_path(cwd: Path, name: str, scope: str = "project") -> Path:
+    """Where `/agents create NAME` writes: `.claude/agents/<name>.md` of the project, or of
+    the user's config folder (`~/.claude/agents/`) for scope "user"; spaces become dashes."""
+    from claude_harness.commands.agents import user_agents_dir
+
+    folder = user_agents_dir() if scope == "user" else Path(cwd) / ".claude" / "agents"
+    return folder / (re.sub(r"\s+", "-", name.strip()) + ".md")
 
 
 def agent_text(name: str, description: str, *, tools: list[str] | None = None,
@@ -41,21 +45,27 @@ def agent_text(name: str, description: str, *, tools: list[str] | None = None,
     return f"---\n{front}---\n\n{(prompt or PROMPT_PLACEHOLDER).strip()}\n"
 
 
-def create_agent(cwd: Path, name: str, description: str, **fields: object) -> Path:
-    """Write a new project agent; refuses a bad name, an empty description or an existing
-    file (edit that one instead)."""
+def create_agent(cwd: Path, name: str, description: str, *, scope: str = "project",
+                 **fields: object) -> Path:
+    """Write a new agent (project or user scope); refuses a bad name, an empty description
+    or an existing file (edit that one instead)."""
     name = name.strip()
     if not NAME.match(name):
         raise AgentFileError(f"{name!r} is not an agent name: use letters, digits, spaces, "
                              "dots, dashes or underscores (up to 64)")
     if not description.strip():
         raise AgentFileError("an agent needs a description: it tells the model when to use it")
-    path = agent_path(cwd, name)
+    path = agent_path(cwd, name, scope)
     if path.exists():
         raise AgentFileError(f"{path} exists already; use /agents edit {name}")
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, agent_text(name, description.strip(), **fields))  # type: ignore[arg-type]
     return path
+
+
+def delete_agent(path: Path) -> None:
+    """Remove an agent's file (only a project or user agent has one to remove)."""
+    Path(path).unlink()
 
 
 def agent_command(cwd: Path, args: str) -> tuple[str, str, Path | None]:

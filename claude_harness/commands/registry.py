@@ -46,15 +46,20 @@ def _optional(make: Callable[[str], ops.Op]) -> Callable[[str], list[ops.Op]]:
 
 
 def _agents(args: str) -> list[ops.Op]:
-    """`/agents`: the list; `create` and `edit` are the front end's (a form, an editor)."""
-    if args.split(" ", 1)[0] in ("create", "new", "edit"):
+    """`/agents`: the list (the app opens its panel instead: tui/commands.PANELS); `view NAME`
+    one agent; `create` and `edit` are the front end's (a form, an editor)."""
+    verb, _, name = args.partition(" ")
+    if verb == "view" and name.strip():
+        return [ops.SessionCommand("agent-view", name.strip())]
+    if verb in ("create", "new", "edit"):
         return []
     return [ops.Describe("agents")]
 
 
 def _mcp(args: str) -> list[ops.Op]:
+    """`/mcp`: the status list (the app opens its panel instead); a verb acts on a server."""
     verb, _, name = args.partition(" ")
-    if verb in ("approve", "reconnect") and name.strip():
+    if verb in ("approve", "reconnect", "enable", "disable") and name.strip():
         return [ops.McpServer(verb, name.strip())]  # type: ignore[arg-type]
     if verb == "authenticate" and name.strip():
         return [ops.McpAuthenticate(name.strip())]
@@ -80,8 +85,9 @@ BUILTINS: tuple[Command, ...] = (
     Command("theme", "show or switch the theme", "[name]", action="theme"),
     Command("export", "write the conversation as Markdown", "[file]", action="export"),
     PANEL_COMMANDS[2],  # /hooks
-    Command("mcp", "MCP servers and their status; approve|reconnect|authenticate <name>",
-            "[approve|reconnect|authenticate <name>]", to_ops=_mcp),
+    Command("mcp", "MCP servers: status, tools; reconnect|enable|disable|approve|"
+            "authenticate <name>", "[reconnect|enable|disable|approve|authenticate <name>]",
+            to_ops=_mcp),
     Command("memory", "list (and with $EDITOR, edit) the CLAUDE.md memory files",
             action="memory"),
     Command("init", "ask the model to write a CLAUDE.md for this project",
@@ -93,8 +99,10 @@ BUILTINS: tuple[Command, ...] = (
     # the configuration: load report, agents, plugins
     Command("doctor", "what the configuration loaded, skipped or does not support, and why",
             to_ops=lambda a: [ops.Describe("doctor")]),
-    Command("agents", "agent types; create <name> <description>, edit <name> (with $EDITOR)",
-            "[create <name> <description> | edit <name>]", to_ops=lambda a: _agents(a),
+    Command("agents", "agent types: view, create, delete; view <name>, create <name> "
+            "<description>, edit <name> ($EDITOR)",
+            "[view <name> | create <name> <description> | edit <name>]",
+            to_ops=lambda a: _agents(a),
             action="agents"),
     Command("plugin", "plugins and what each one contributes", aliases=("plugins",),
             to_ops=lambda a: [ops.Describe("plugins")]),

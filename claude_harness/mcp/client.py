@@ -30,6 +30,7 @@ from typing import Any
 from claude_harness.mcp.approvals import ProjectPolicy, approval_state
 from claude_harness.mcp.config import McpServerConfig, load_mcp_configs, parse_server
 from claude_harness.mcp.connection import ClientServices, McpConnection, State
+from claude_harness.mcp.disabled import disabled_servers
 from claude_harness.mcp.elicitation import ElicitationRouter
 from claude_harness.mcp.names import sanitize
 from claude_harness.mcp.oauth import LOGIN_TIMEOUT_SECONDS, Authorizer, ShowUrl
@@ -133,6 +134,7 @@ class McpManager:
         self._toggles: dict[str, asyncio.Future[None]] = {}  # stops and restarts under way
         self.services = ClientServices(roots=Roots([self.cwd]))
         self.services.roots.on_change(self._roots_changed)
+        self._disabled = disabled_servers(self.cwd)  # `disabledMcpServers` of this project
         self.connections: list[McpConnection] = [
             self._connection(cfg, self._initial_state(cfg, approve_project)) for cfg in servers
         ]
@@ -172,6 +174,8 @@ class McpManager:
         return [c.config for c in self.connections if c.state == "needs-approval"]
 
     def _initial_state(self, cfg: McpServerConfig, approve_project: bool) -> State:
+        if cfg.name in self._disabled:
+            return "disabled"
         approved = approval_state(cfg, self.cwd, self.policy)
         if approved is False:
             return "disabled"
@@ -196,8 +200,12 @@ class McpManager:
             self._changed(conn)
 
     def reconnect(self, name: str) -> bool:
-        """Start a failed or closed server again (for /mcp); False when it cannot be."""
+        """Start a failed or closed server again (for /mcp); False when it cannot be. A
+        connected one is closed and started again as the same object (its tools hold it)."""
         old = self.get(name)
+        if old is not None and old.state == "connected":
+            self._restart(old, after=asyncio.ensure_future(old.stop("closed")))
+            return True
         if old is None or old.state not in ("failed", "closed", "needs-auth") or old.config.error:
             return False
         self._replace(old, self._connection(old.config))

@@ -27,10 +27,13 @@ MAX_PATHS = 200
 class PlainCompleter(Completer):
     def __init__(self, cwd: Path, commands: dict[str, str] | None = None,
                  extra: Callable[[], dict[str, str]] | None = None,
-                 recent: Callable[[], list[str]] | None = None) -> None:
+                 recent: Callable[[], list[str]] | None = None,
+                 resources: Callable[[], Iterable[Any]] | None = None) -> None:
         """`extra`: commands known only while the session runs (MCP prompts), asked each time;
-        `recent`: the files this session read or edited, newest first."""
+        `recent`: the files this session read or edited, newest first; `resources`: the
+        connected MCP servers' resources, offered as `@server:uri`."""
         self.cwd = cwd
+        self.resources = resources
         self.commands = commands  # None: built-ins and the catalog's, looked up on each Tab
         self.extra = extra
         self.recent = recent
@@ -60,6 +63,13 @@ class PlainCompleter(Completer):
         for row in suggest(fragment, self._index, recent):
             name = f'"{row}"' if " " in row else row
             yield Completion(name, start_position=-len(fragment), display=f"+ {row}")
+        if self.resources is not None:
+            from claude_harness.resource_suggestions import resource_row, suggest_resources
+
+            for resource in suggest_resources(fragment, self.resources()):
+                mention, about = resource_row(resource)
+                yield Completion(mention + " ", start_position=-len(fragment),
+                                 display=f"◇ {mention}", display_meta=about)
 
     def _commands(self, typed: str) -> Iterable[Completion]:
         commands = self.commands if self.commands is not None else all_commands()

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import ThreadedCompleter
@@ -58,7 +58,8 @@ class PromptInput:
                  notify: Callable[[str], None],
                  extra_commands: Callable[[], dict[str, str]] | None = None,
                  recent_files: Callable[[], list[str]] | None = None,
-                 vi_mode: bool = False) -> None:
+                 vi_mode: bool = False,
+                 resources: Callable[[], Any] | None = None) -> None:
         from claude_harness.config.editor_mode import insert_remaps
         from claude_harness.config.keybindings import file_stamp, load_keybindings
         from claude_harness.plain.input_modes import (
@@ -89,7 +90,8 @@ class PromptInput:
             prompt_continuation="  ",
             history=_history(history_cwd, self.pasted.expand),
             completer=ThreadedCompleter(PlainCompleter(cwd, extra=extra_commands,
-                                                       recent=recent_files)),
+                                                       recent=recent_files,
+                                                       resources=resources)),
             complete_while_typing=True,
             key_bindings=merge_key_bindings([*self._own_keys, custom]),
             vi_mode=vi_mode,

@@ -41,9 +41,9 @@ from claude_harness.plain.input import (
     PromptInput,
     terminal_capable,
 )
+from claude_harness.plain.keybindings_file import edit_keybindings, input_mode_parts
 from claude_harness.plain.panels import ACTIONS as PANEL_ACTIONS
 from claude_harness.plain.panels import PlainPanels
-from claude_harness.plain.keybindings_file import edit_keybindings, input_mode_parts
 from claude_harness.plain.questions import answer_question
 from claude_harness.plain.render import EventRenderer, make_console
 from claude_harness.plain.replay import replay_history
@@ -109,7 +109,8 @@ class PlainRepl:
                                lambda text: self.out.line(text, "ch.dim"),
                                extra_commands=self._mcp_prompt_commands,
                                recent_files=lambda: recent_files(self.view.messages, cwd),
-                               vi_mode=editor_mode(cwd) == "vim")
+                               vi_mode=editor_mode(cwd) == "vim",
+                               resources=lambda: self.view.mcp_resources)
         return LineInput(history_cwd=cwd)
 
     def toolbar(self) -> FormattedText:

@@ -678,6 +678,23 @@ class McpPromptsChanged:
 
 
 @dataclass(frozen=True)
+class McpResourceInfo:
+    """One resource a connected MCP server offers, mentioned in a prompt as `@server:uri`."""
+
+    server: str
+    uri: str
+    name: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class McpResourcesChanged:
+    """The connected servers' resources (for the `@` popup) changed."""
+
+    resources: tuple[McpResourceInfo, ...]
+
+
+@dataclass(frozen=True)
 class DirectoriesChanged:
     """The working directories beyond the cwd (`--add-dir`, `/add-dir`) changed."""
 
@@ -762,6 +779,7 @@ SessionEvent = (
     | ElicitationRequested
     | ElicitationSettled
     | McpPromptsChanged
+    | McpResourcesChanged
     | DirectoriesChanged
     | McpAuthUrl
     | EditorModeChanged

@@ -129,8 +129,10 @@ class Describe:
 
 @dataclass(frozen=True)
 class McpServer:
-    """`/mcp approve <name>`, `/mcp reconnect <name>`, or a program's toggle (`disable`
-    stops the server, `enable` starts it again; its tools stay as listed at the start)."""
+    """`/mcp approve|reconnect|enable|disable <name>` (the /mcp panel's actions), or a
+    program's toggle: `disable` stops the server, `enable` starts it again (its tools stay
+    as listed at the start); both are saved for this project in Claude Code's
+    `disabledMcpServers`."""
 
     action: Literal["approve", "reconnect", "disable", "enable"]
     name: str
@@ -319,10 +321,31 @@ class SessionCommand:
     args: str = ""
 
 
+@dataclass(frozen=True)
+class CreateAgent:
+    """The /agents panel's new agent: a `<name>.md` file in Claude Code's format (front matter
+    `name`, `description`, `tools`, `model`; the body is its system prompt) in the project's
+    `.claude/agents/` or the user's `~/.claude/agents/`. `tools` empty: every tool."""
+
+    scope: Literal["project", "user"]
+    name: str
+    description: str
+    prompt: str
+    tools: tuple[str, ...] = ()
+    model: str = ""
+
+
+@dataclass(frozen=True)
+class DeleteAgent:
+    """Remove a project or user agent's file (built-in, plugin and --agents ones have none)."""
+
+    name: str
+
+
 Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMode | SetModel
       | Compact | Clear | Resume | AddRule | RemoveRule | ShellCommand | Describe | McpServer
       | RegisterHookCallbacks | AnswerHookCallback | Shutdown | SetSandbox | ListRewindPoints
       | PlanRewind | Rewind | AnswerQuestions | BackgroundCommands | ListTasks | StopTask
       | MeasureContext | ListOutputStyles | SetOutputStyle | ListModels | RenameSession | AddMemory
       | SetEffort | ToggleThinking | AnswerElicitation | AddDirectory | McpAuthenticate
-      | SessionCommand)
+      | SessionCommand | CreateAgent | DeleteAgent)

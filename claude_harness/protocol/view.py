@@ -18,6 +18,8 @@ from claude_harness.protocol.events import (
     HistoryReplaced,
     McpPromptInfo,
     McpPromptsChanged,
+    McpResourceInfo,
+    McpResourcesChanged,
     ModeChanged,
     ModelChanged,
     OutputStyleChanged,
@@ -54,6 +56,7 @@ class SessionView:
     title: str = ""  # /rename
     controls: RequestControlsChanged | None = None  # effort and thinking, once known
     mcp_prompts: tuple[McpPromptInfo, ...] = ()  # offered as /mcp__server__prompt commands
+    mcp_resources: tuple[McpResourceInfo, ...] = ()  # offered by `@` as @server:uri
     directories: tuple[str, ...] = ()  # working directories beyond the cwd
 
     @property
@@ -107,5 +110,7 @@ class SessionView:
                 self.controls = event
             case McpPromptsChanged(prompts=prompts):
                 self.mcp_prompts = prompts
+            case McpResourcesChanged(resources=resources):
+                self.mcp_resources = resources
             case DirectoriesChanged(directories=directories):
                 self.directories = directories

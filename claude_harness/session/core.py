@@ -299,6 +299,8 @@ class Session:
         prompts = self.mcp_wiring.prompts_event()
         if prompts is not None:
             self.emit(prompts)
+        if self.permission.interactive:  # for the `@` popup; -p leaves @server:uri as text
+            self.mcp_wiring.resources_changed()
         self.tool_list.add_later_tools(self.mcp_wiring)
 
     async def freeze_tools(self) -> None:

@@ -123,9 +123,9 @@ def _agents(services: Described) -> list[str]:
         lines.append(f"  {agent.name}  [{agent.scope}] {where}")
         lines.append(f"    {agent.description}  (tools: {agent.tools_summary}"
                      + (f"; {detail})" if detail else ")"))
-    lines += ["", "/agents create <name> <description> writes .claude/agents/<name>.md; "
-              "/agents edit <name> opens an agent's file in $EDITOR (both apply from the next "
-              "session)."]
+    lines += ["", "/agents view <name> shows one; /agents create <name> <description> writes "
+              ".claude/agents/<name>.md; /agents edit <name> opens an agent's file in $EDITOR "
+              "(both apply from the next session)."]
     return lines
 
 
@@ -163,9 +163,9 @@ def mcp_action(manager: Any, action: str, name: str, cwd: Path) -> Notice:
         return Notice("No MCP servers are configured (.mcp.json, ~/.claude.json or "
                       "--mcp-config).")
     if action in ("disable", "enable"):
-        done = manager.disable(name) if action == "disable" else manager.enable(name)
-        return Notice(f"{action.capitalize()}d {name}." if done else f"Cannot {action} {name}.",
-                      "info" if done else "error")
+        from claude_harness.session.mcp_panel import toggle_server  # /mcp enable|disable
+
+        return toggle_server(manager, name, action == "enable", cwd)
     if action == "reconnect":
         ok = manager.reconnect(name)
         return Notice(f"Reconnecting {name}…" if ok else f"Cannot reconnect {name}.")
@@ -200,4 +200,17 @@ def _context(services: Described) -> dict[str, Any]:
             "memory_files": [str(f) for f in services.memory_files]}
 
 
-DATA_TOPICS = {"mcp_status": _mcp_status, "context": _context}
+def _mcp_servers(session: Any) -> list[dict[str, Any]]:
+    from claude_harness.session.mcp_panel import server_rows  # the /mcp panel's rows
+
+    return server_rows(session.config.mcp)
+
+
+def _agent_list(session: Any) -> list[dict[str, Any]]:
+    from claude_harness.session.agent_panel import agent_rows  # the /agents panel's rows
+
+    return agent_rows(session.catalog, session.config.cwd)
+
+
+DATA_TOPICS = {"mcp_status": _mcp_status, "context": _context, "mcp_servers": _mcp_servers,
+               "agent_list": _agent_list}

@@ -24,7 +24,14 @@ from typing import Any
 from claude_harness.mcp.client import McpManager
 from claude_harness.mcp.prompts import McpPromptCommand, PromptError
 from claude_harness.permissions.resolver import tool_denied_entirely
-from claude_harness.protocol.events import McpAuthUrl, McpPromptInfo, McpPromptsChanged, Notice
+from claude_harness.protocol.events import (
+    McpAuthUrl,
+    McpPromptInfo,
+    McpPromptsChanged,
+    McpResourceInfo,
+    McpResourcesChanged,
+    Notice,
+)
 from claude_harness.protocol.permission_data import PermissionContext
 from claude_harness.protocol.tool import Tool
 from claude_harness.tools.registry import TOOL_SEARCH, find_base_tool
@@ -47,6 +54,8 @@ class McpWiring:
         self._prompts: tuple[McpPromptInfo, ...] = ()
         self._announced_removed: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._resources: dict[str, tuple[McpResourceInfo, ...]] = {}  # server -> listed
+        self._resources_sent: tuple[McpResourceInfo, ...] = ()
 
     # ── prompts ─────────────────────────────────────────────────────────────────────────────
 
@@ -71,6 +80,44 @@ class McpWiring:
         except PromptError as exc:
             self._emit(Notice(str(exc), "error"))
             return None
+
+    # ── resources, for `@server:uri` ────────────────────────────────────────────────────────
+
+    def resources(self) -> tuple[McpResourceInfo, ...]:
+        return tuple(r for name in sorted(self._resources) for r in self._resources[name])
+
+    def resources_changed(self) -> None:
+        """After a state change: list the resources of servers that just connected (in a
+        task), forget those of servers gone; the front ends hear McpResourcesChanged."""
+        from claude_harness.session.mcp_resources import list_resources  # resources only
+
+        live = {c.name: c for c in self.manager.connections
+                if c.state == "connected" and c.has_resources}
+        for name in [n for n in self._resources if n not in live]:
+            del self._resources[name]
+        for name, conn in live.items():
+            if name not in self._resources:
+                self._resources[name] = ()  # listing: asked once per connection
+
+                async def listed(conn: Any = conn) -> None:
+                    found = await list_resources(conn)
+                    if conn.name in self._resources:  # still connected
+                        self._resources[conn.name] = found
+                    self._send_resources()
+
+                self._start(listed(), f"mcp-resources-{name}")
+        self._send_resources()
+
+    def _send_resources(self) -> None:
+        current = self.resources()
+        if current != self._resources_sent:
+            self._resources_sent = current
+            self._emit(McpResourcesChanged(current))
+
+    def _start(self, work: Any, name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # ── tools that arrive after the first request ───────────────────────────────────────────
 

@@ -405,11 +405,18 @@ def _btw(services: SlashServices, question: str) -> None:
 _SIDE_TASKS: set[Any] = set()  # running /btw answers (a task nobody holds may be collected)
 
 
+def _agent_view(services: SlashServices, name: str) -> None:
+    """`/agents view NAME`: one agent's fields and system prompt."""
+    from claude_harness.session.agent_panel import view_lines  # a rare command
+
+    services.emit(Report("agents", tuple(view_lines(services.catalog, services.cwd, name))))
+
+
 HANDLERS: dict[str, Callable[[SlashServices, str], None]] = {
     "usage": _usage, "release-notes": _release_notes, "unavailable": _unavailable,
     "copy": _copy, "diff": _diff, "fork": _fork, "branch": _branch, "skills": _skills,
     "keybindings": _keybindings, "statusline": _statusline, "login": _login,
-    "logout": _logout, "vim": _vim, "btw": _btw,
+    "logout": _logout, "vim": _vim, "btw": _btw, "agent-view": _agent_view,
     "review": lambda s, a: _prompt_command(s, "review", a),
     "security-review": lambda s, a: _prompt_command(s, "security-review", a),
 }

@@ -105,9 +105,26 @@ class TurnServices:
                                            ctx.permission)
         attached.mark_read(ctx)
         notices = [Notice(f"Not attached: {problem}", "warning") for problem in attached.problems]
+        notices += await self._attach_resources(prompt, ctx)
         if not attached.blocks:
             return content, notices
         return [*attached.blocks, *content], notices
+
+    async def _attach_resources(self, prompt: str, ctx: ToolUseContext) -> list[Notice]:
+        """`@server:uri` mentions, read and noted for after the prompt (mcp_resources.py);
+        only with a person at a front end, as in Claude Code."""
+        wiring = self.session.mcp_wiring
+        if wiring is None or not ctx.permission.interactive or ":" not in prompt:
+            return []
+        from claude_harness.permissions.resolver import tool_denied_entirely
+        from claude_harness.session.mcp_resources import READ_TOOL, read_mentioned
+
+        messages, notices = await read_mentioned(
+            wiring.manager, prompt, wiring.resources(),
+            denied=tool_denied_entirely(READ_TOOL, ctx.permission))
+        for message in messages:
+            self.add_note(message)
+        return notices
 
     def prompt_sent(self, text: str) -> list[AgentEvent]:
         """The prompt's user message is in the transcript: group the coming file changes under

@@ -40,6 +40,8 @@ class AtPopup:
         self.selected = 0
         self._asked: tuple[int, str] | None = None
         self._recent: list[str] = []
+        self._resources: tuple[Any, ...] = ()  # the connected MCP servers' resources
+        self.described: dict[str, str] = {}  # resource rows (`server:uri`) -> description
         self._searching = False
 
     def update(self) -> bool:
@@ -56,6 +58,7 @@ class AtPopup:
         view = getattr(self.app, "view", None)
         recent = recent_files(view.messages, self.app.cwd) if view is not None else []
         self._recent = recent
+        self._resources = getattr(view, "mcp_resources", ()) if view is not None else ()
         self._start_search()
         return True
 
@@ -74,8 +77,8 @@ class AtPopup:
                 asked, ready = self._asked, index.ready
                 if asked is None or (asked == shown and ready):
                     break
-                self.app.call_from_thread(self._show, asked,
-                                          suggest(asked[1], index, self._recent))
+                rows = suggest(asked[1], index, self._recent)
+                self.app.call_from_thread(self._show, asked, rows + self._resource_rows(asked[1]))
                 shown = asked
                 if not ready and not index.wait_ready():  # the first `@` in a big repository
                     break
@@ -83,6 +86,19 @@ class AtPopup:
             self._searching = False
         if self._asked not in (None, shown):  # a key came as this thread was ending
             self.app.call_from_thread(self._start_search)
+
+    def _resource_rows(self, query: str) -> list[str]:
+        """`server:uri` rows for the resources matching the query, after the files."""
+        if not self._resources:
+            return []
+        from claude_harness.resource_suggestions import resource_row, suggest_resources
+
+        rows = []
+        for resource in suggest_resources(query, self._resources):
+            mention, about = resource_row(resource)
+            self.described[mention] = about
+            rows.append(mention)
+        return rows
 
     def _show(self, asked: tuple[int, str], rows: list[str]) -> None:
         if asked != self._asked:
@@ -101,7 +117,9 @@ class AtPopup:
         text = Text()
         for number, row in enumerate(self.rows):
             style = "bold reverse" if number == self.selected else ""
-            text.append(("\n" if number else "") + f"+ {row}", style=style)
+            about = self.described.get(row)
+            line = f"◇ {row}   {about}" if about is not None else f"+ {row}"
+            text.append(("\n" if number else "") + line, style=style)
         self.app.query_one("#completion-hint").update(text)
 
     def move(self, step: int) -> bool:

@@ -81,6 +81,10 @@ async def run_command(host: Host, line: str) -> bool:
         await host.post_notice(f"/{invocation.name} needs the agent, which is still starting.",
                                "warning")
         return True
+    panel = PANELS.get(invocation.name) if not invocation.args else None
+    if panel is not None:  # the list the other front ends print: a panel here
+        await panel(host, "")
+        return True
     for op in invocation.ops:
         host.submit(op)
     if invocation.action is not None:
@@ -217,6 +221,20 @@ async def _memory(host: Host, _args: str) -> None:
         await host.post_notice("Set $EDITOR to edit them from here.")
 
 
+async def _mcp(host: Host, _args: str) -> None:
+    """`/mcp` alone: the servers panel (its actions are ops, as `/mcp reconnect NAME` is)."""
+    from claude_harness.tui.panels.mcp import McpPanel  # a rare screen
+
+    host.push_screen(McpPanel(host.submit))
+
+
+async def _agents_panel(host: Host, _args: str) -> None:
+    """`/agents` alone: the agents panel (view, create, delete)."""
+    from claude_harness.tui.panels.agents import AgentsPanel  # a rare screen
+
+    host.push_screen(AgentsPanel(host.submit))
+
+
 async def _agents(host: Host, args: str) -> None:
     """`/agents create <name> <description>` / `/agents edit <name>`, then $EDITOR."""
     from claude_harness.commands.agent_files import agent_command  # a rare command
@@ -260,3 +278,4 @@ ACTIONS: dict[str, Action] = {
     "memory": _memory, "agents": _agents, "rewind": _rewind, "tasks": _tasks,
     "output-style": _output_style, "rename": _rename, "effort": _effort, "add-dir": _add_dir,
 }
+PANELS: dict[str, Action] = {"mcp": _mcp, "agents": _agents_panel}  # the bare command opens one

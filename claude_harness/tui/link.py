@@ -25,6 +25,7 @@ from claude_harness.protocol.events import (
     McpAuthUrl,
     ModeChanged,
     ModelChanged,
+    Notice,
     PermissionRequest,
     PermissionSettled,
     PromptsReturned,
@@ -51,7 +52,7 @@ from claude_harness.protocol.ops import (
 from claude_harness.protocol.panels import PANEL_EVENTS
 from claude_harness.protocol.view import SessionView
 from claude_harness.terminal_safety import strip_unsafe
-from claude_harness.tui import commands
+from claude_harness.tui import commands, panels
 from claude_harness.tui.daily_dock import EVENTS as DOCK_EVENTS
 from claude_harness.tui.daily_dock import PickerDock
 from claude_harness.tui.router import TurnRenderer, history_widgets
@@ -165,6 +166,10 @@ class SessionLink:
                 await self._history_replaced(event)
             case ShellRan(display=display, failed=failed):
                 await app.conversation.add(NoticeView(display, "error" if failed else "info"))
+            case Report() | Notice() if panels.deliver(app, event):
+                pass  # an open panel asked for it (tui/panels)
+            case Report(lines=()):
+                pass  # data for a panel closed since it asked
             case Report(lines=lines):
                 await app.post_notice("\n".join(lines), boxed=len(lines) > 1)
                 if event.topic == "keybindings" and event.data:

@@ -43,8 +43,18 @@ async def test_a_server_that_crashes_mid_call_gives_an_error_and_the_rest_go_on(
         fine = await call(ctx, "mcp__other__echo", {"text": "still here"})
         assert not fine.is_error and fine.content == "other: still here"
 
+        before = text_of(await call(ctx, "mcp__other__pid", {}))
         assert manager.reconnect("crashy")  # what /mcp offers for a failed server
-        assert not manager.reconnect("other")  # a connected one is left alone
+        assert manager.reconnect("other")  # and for a connected one: a fresh process
+        deadline = time.monotonic() + 40
+        after = None
+        while time.monotonic() < deadline:  # the tool from before reaches the new process
+            await asyncio.sleep(0.1)
+            if manager.get("other").state == "connected":
+                after = await call(ctx, "mcp__other__pid", {})
+                if not after.is_error and text_of(after) != before:
+                    break
+        assert after is not None and text_of(after) != before
         assert await manager.wait_ready(40)
         assert {s.name: s.state for s in manager.status()}["crashy"] == "connected"
         ctx = make_ctx(perm, assemble_tool_pool(perm, mcp_tools=manager.tools()))

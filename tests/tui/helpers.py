@@ -73,3 +73,25 @@ def sent_texts(message: dict[str, Any]) -> list[str]:
     if isinstance(content, str):
         return [content]
     return [b.get("text", "") for b in content if b.get("type") == "text"]
+
+
+def panel_text(panel: Any) -> str:
+    """What a panel screen (tui/panels) shows: its texts and the rows of its option list."""
+    from textual.widgets import OptionList
+
+    parts = [str(w.render()) for w in panel.query("Static")]
+    for options in panel.query(OptionList):
+        parts += [str(options.get_option_at_index(i).prompt)
+                  for i in range(options.option_count)]
+    return "\n".join(parts)
+
+
+async def choose(pilot: Any, panel: Any, label: str) -> None:
+    """Highlight the first row of the panel's option list holding `label`; press Enter."""
+    from textual.widgets import OptionList
+
+    options = panel.query_one(OptionList)
+    index = next(i for i in range(options.option_count)
+                 if label in str(options.get_option_at_index(i).prompt))
+    options.highlighted = index
+    await pilot.press("enter")

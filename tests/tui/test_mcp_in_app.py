@@ -22,7 +22,7 @@ from claude_harness.tui.widgets.elicitation_form import ElicitationForm
 from claude_harness.tui.widgets.notice import NoticeView
 from tests.mcp.support import demo
 from tests.mcp.test_mcp_oauth import oauth_server
-from tests.tui.helpers import screen_text, send, wait_for
+from tests.tui.helpers import choose, panel_text, screen_text, send, wait_for
 
 
 def mcp_engine(server: Any, project: Path, servers: list[Any],
@@ -227,7 +227,11 @@ async def test_mcp_authenticate_shows_a_login_link_and_connects(
         await send(pilot, "/mcp authenticate srv")
         await wait_for(pilot, lambda: "srv is a local (stdio) server" in screen_text(app),
                        what="stdio server")
-        await send(pilot, "/mcp authenticate secure")
+        await send(pilot, "/mcp")  # the panel offers the login of a server that needs one
+        await wait_for(pilot, lambda: "△ secure   needs authentication"
+                       in panel_text(app.screen), what="needs authentication")
+        await choose(pilot, app.screen, "secure")
+        await choose(pilot, app.screen, "Authenticate")  # = /mcp authenticate secure
         link = await wait_for(pilot, lambda: next(
             (n for n in app.query(NoticeView) if n.link), None), timeout=30, what="the link")
         assert "Open this link in your browser to log in to secure" in link.text
@@ -240,5 +244,5 @@ async def test_mcp_authenticate_shows_a_login_link_and_connects(
         await asyncio.to_thread(browser)
         await wait_for(pilot, lambda: "Authentication successful. Connected to secure."
                        in screen_text(app), timeout=30, what="connected")
-        await send(pilot, "/mcp")
-        await wait_for(pilot, lambda: "secure · ✔ connected" in screen_text(app), what="/mcp")
+        await send(pilot, "/mcp")  # the panel: the server connected since the login
+        await wait_for(pilot, lambda: "✔ secure   " in panel_text(app.screen), what="/mcp")

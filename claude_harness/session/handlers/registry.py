@@ -9,6 +9,7 @@ from typing import Any
 
 from claude_harness.protocol import ops
 from claude_harness.session.handlers import (
+    agents,
     context,
     conversation,
     directories,
@@ -47,4 +48,4 @@ HANDLERS: dict[type[ops.Op], Handler] = _join(
     naming.HANDLERS, context.HANDLERS, questions.HANDLERS, slash.HANDLERS,
     permissions.HANDLERS, mcp.HANDLERS, hooks.HANDLERS, directories.HANDLERS,
     conversation.HANDLERS, settings_panel.HANDLERS, rule_editor.HANDLERS, hook_list.HANDLERS,
-    reports.HANDLERS)
+    reports.HANDLERS, agents.HANDLERS)
