@@ -32,6 +32,8 @@ def cc_env(base_url: str | None = None) -> dict[str, str]:
 
 
 def run_claude_code(args: list[str], cwd: Path, *, base_url: str | None = None,
-                    timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(CC_BINARY), *args], cwd=cwd, env=cc_env(base_url), input="",
+                    timeout: float = 120, extra_env: dict[str, str] | None = None,
+                    ) -> subprocess.CompletedProcess[str]:
+    env = {**cc_env(base_url), **(extra_env or {})}
+    return subprocess.run([str(CC_BINARY), *args], cwd=cwd, env=env, input="",
                           capture_output=True, text=True, timeout=timeout)

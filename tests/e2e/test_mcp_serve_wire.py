@@ -1,0 +1,63 @@
+"""`claude-harness mcp serve` on the wire, byte for byte: what a client that is not the Python
+SDK sends (garbage, a probe of the stateless protocol era, an old protocol version) gets the
+JSON-RPC answer the protocol prescribes, and the server keeps serving."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+BINARY = Path(sys.executable).with_name("claude-harness")
+
+
+def exchange(project: Path, lines: list[str]) -> list[dict[str, Any]]:
+    """Send `lines`, close stdin, and read every answer until the server exits."""
+    done = subprocess.run([str(BINARY), "mcp", "serve"], cwd=project, env=dict(os.environ),
+                          input="".join(line + "\n" for line in lines), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def request(rid: int | str, method: str, params: dict[str, Any] | None = None) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params or {}})
+
+
+def test_answers_follow_the_protocol_and_bad_lines_do_not_end_the_server(project: Path) -> None:
+    answers = exchange(project, [
+        "this is not json",
+        request("probe", "server/discover"),
+        request(1, "initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
+                                  "clientInfo": {"name": "raw", "version": "0"}}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        request(2, "ping"),
+        request(3, "tools/list"),
+        request(4, "tools/call", {"name": "Read",
+                                  "arguments": {"file_path": str(project / "README.md")}}),
+        request(5, "tools/call", {"name": "Agent", "arguments": {}}),
+        request(6, "resources/list"),
+    ])
+    by_id = {a.get("id"): a for a in answers}
+    assert by_id[None]["error"]["code"] == -32700
+    assert by_id["probe"]["error"]["code"] == -32601  # a handshake-era server: use initialize
+    init = by_id[1]["result"]
+    assert init["protocolVersion"] == "2025-03-26" and "tools" in init["capabilities"]
+    assert init["serverInfo"]["name"] == "claude-harness"
+    assert by_id[2]["result"] == {}
+    tools = {t["name"]: t for t in by_id[3]["result"]["tools"]}
+    assert "Read" in tools and tools["Read"]["inputSchema"]["type"] == "object"
+    assert "Agent" not in tools
+    read = by_id[4]["result"]
+    assert read["isError"] is False and "# demo project" in read["content"][0]["text"]
+    assert by_id[5]["result"]["isError"] is True  # not offered here
+    assert by_id[6]["error"]["code"] == -32601
+    assert len(answers) == 8  # nine lines; the notification got no answer
+
+
+def test_an_unknown_protocol_version_gets_our_latest(project: Path) -> None:
+    (answer,) = exchange(project, [request(1, "initialize", {"protocolVersion": "1999-01-01"})])
+    assert answer["result"]["protocolVersion"] == "2025-11-25"
