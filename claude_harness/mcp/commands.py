@@ -13,8 +13,9 @@ in the same files (config_edit.py), so each program sees the other's changes.
     claude-harness mcp approve NAME... | reject NAME...   (project servers, see status.py)
     claude-harness mcp serve [--permission-mode M] [--allowedTools RULE...]   (mcp_serve.py)
 
-Nothing here connects to a server: `list` and `get` say whether a server may start (a project
-server waits for approval); a session reports whether it connected.
+`list` and `get` connect to the servers that may start, all at once and each with a short
+deadline, and report how they answered as Claude Code does (health.py); a project server that
+waits for approval is not contacted.
 """
 
 from __future__ import annotations
@@ -184,13 +185,17 @@ def _get(argv: list[str], cwd: Path) -> int:
 def _details(stored: Stored, cwd: Path) -> list[str]:
     entry = stored.entry
     kind = str(entry.get("type", "http" if "url" in entry else "stdio"))
+    health = _health(stored, cwd)
     lines = [f"{stored.name}:", f"  Scope: {SCOPE_NAMES[stored.scope]}",
-             f"  Status: {_status(stored, cwd)}", f"  Type: {kind}"]
+             f"  Status: {health.status}"]
+    if health.issue:
+        lines.append(f"  Issue: {health.issue}")
+    lines.append(f"  Type: {kind}")
     if kind == "stdio":
         lines.append(f"  Command: {entry.get('command', '')}")
         lines.append(f"  Args: {' '.join(str(a) for a in entry.get('args') or [])}")
-        env = entry.get("env") or {}
-        if env:
+        if isinstance(entry.get("env"), dict):  # Claude Code shows the heading for env: {}
+            env = entry["env"]
             lines += ["  Environment:", *(f"    {k}={v}" for k, v in env.items())]
     else:
         lines.append(f"  URL: {entry.get('url', '')}")
@@ -200,32 +205,51 @@ def _details(stored: Stored, cwd: Path) -> list[str]:
     return lines
 
 
-def _status(stored: Stored, cwd: Path) -> str:
+def _health(stored: Stored, cwd: Path) -> Any:
+    """The server's Health (health.py), connecting to it when it may start."""
+    from claude_harness.mcp.health import Health
     from claude_harness.mcp.status import _policy, server_states
 
-    for server, state, reason in server_states(cwd, _policy(cwd)):
-        if server.name == stored.name and server.scope == stored.scope:
-            return "may start" if state is True and reason is None else (reason or "waiting")
-    return "overridden by a server of the same name in a narrower scope"
+    for row in server_states(cwd, _policy(cwd)):
+        if row[0].name == stored.name and row[0].scope == stored.scope:
+            return _healths([row], cwd)[0]
+    return Health("overridden by a server of the same name in a narrower scope")
 
 
 def _list(argv: list[str], cwd: Path) -> int:
+    """Every server with its health, each connected to at once (health.py), in Claude Code's
+    order (user, project, local) and shape."""
     from claude_harness.mcp.status import _policy, server_states
 
     if argv:
         raise McpEditError(f"{PROG} list takes no arguments")
-    rows = server_states(cwd, _policy(cwd))
+    rows = sorted(server_states(cwd, _policy(cwd)), key=lambda row: _LIST_ORDER.get(
+        row[0].scope, len(_LIST_ORDER)))
     if not rows:
         print(f"No MCP servers configured. Use `{PROG} add` to add a server.")
         return 0
-    for server, state, reason in rows:
+    print("Checking MCP server health…\n", flush=True)
+    for (server, _, _), health in zip(rows, _healths(rows, cwd), strict=True):
         if server.transport == "stdio":
-            target = " ".join([server.command, *server.args])
+            target = f"{server.command} {' '.join(server.args)}"
         else:
             target = f"{server.url} ({server.transport.upper()})"
-        status = "ready" if state is True and reason is None else f"waiting: {reason}"
-        print(f"{server.name}: {target} [{server.scope}] - {status}")
+        issue = f" — {health.issue}" if health.issue else ""
+        print(f"{server.name}: {target} - {health.status}{issue}")
     return 0
+
+
+_LIST_ORDER = {"user": 0, "project": 1, "local": 2}
+
+
+def _healths(rows: list[Any], cwd: Path) -> list[Any]:
+    """Each row's Health: the servers that may start are connected to, all at once."""
+    from claude_harness.mcp.health import check_health, not_started
+
+    known = [not_started(server, state) for server, state, _ in rows]
+    startable = [row[0] for row, health in zip(rows, known, strict=True) if health is None]
+    checked = iter(check_health(startable, cwd))
+    return [health if health is not None else next(checked) for health in known]
 
 
 def _remove(argv: list[str], cwd: Path) -> int:
