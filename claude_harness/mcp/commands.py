@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from claude_harness.mcp.client_secrets import forget_secret, store_secret, stored_secret
 from claude_harness.mcp.config import parse_server
 from claude_harness.mcp.config_edit import (
     SCOPE_NAMES,
@@ -39,6 +40,7 @@ from claude_harness.mcp.config_edit import (
     stored_servers,
     where,
 )
+from claude_harness.mcp.oauth_flags import oauth_entry, oauth_secret, warn_oauth_ignored
 
 PROG = "claude-harness mcp"
 _SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "x-api-key")
@@ -89,6 +91,9 @@ def _add(argv: list[str], cwd: Path) -> int:
     parser.add_argument("-t", "--transport", choices=("stdio", "http", "sse"), default="stdio")
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("-H", "--header", action="append", default=[], metavar="'Name: value'")
+    parser.add_argument("--client-id", default=None)
+    parser.add_argument("--client-secret", action="store_true")
+    parser.add_argument("--callback-port", default=None)
     parser.add_argument("name")
     tail: list[str] = []
     if "--" in argv:  # everything after `--` is the command and its own arguments
@@ -104,7 +109,10 @@ def _add(argv: list[str], cwd: Path) -> int:
         raise McpEditError(f"{PROG} add: a command (stdio) or a URL (http, sse) is needed")
     entry = _entry(opts, target, extra)
     _check(opts.name, entry)
+    secret = oauth_secret(opts) if "oauth" in entry else None
     stored = add_server(opts.name, entry, opts.scope or "local", cwd)
+    if secret:
+        store_secret(opts.name, entry, secret)
     kind = {"stdio": "stdio", "http": "HTTP", "sse": "SSE"}[opts.transport]
     what = (f"with command: {' '.join([target, *extra])}" if opts.transport == "stdio"
             else f"with URL: {target}")
@@ -118,6 +126,7 @@ def _add(argv: list[str], cwd: Path) -> int:
 def _entry(opts: argparse.Namespace, target: str, extra: list[str]) -> dict[str, Any]:
     """The entry exactly as Claude Code writes it for the same flags."""
     if opts.transport == "stdio":
+        warn_oauth_ignored(opts)
         return {"type": "stdio", "command": target, "args": list(extra),
                 "env": dict(_pair(e, "=", "-e") for e in opts.env)}
     if extra:
@@ -126,6 +135,9 @@ def _entry(opts: argparse.Namespace, target: str, extra: list[str]) -> dict[str,
     entry: dict[str, Any] = {"type": opts.transport, "url": target}
     if opts.header:
         entry["headers"] = dict(_pair(h, ":", "-H") for h in opts.header)
+    oauth = oauth_entry(opts)
+    if oauth:
+        entry["oauth"] = oauth
     return entry
 
 
@@ -202,7 +214,22 @@ def _details(stored: Stored, cwd: Path) -> list[str]:
         headers = entry.get("headers") or {}
         if headers:
             lines += ["  Headers:", *(f"    {k}: {v}" for k, v in headers.items())]
+        oauth = _oauth_line(stored)
+        if oauth:
+            lines.append(f"  OAuth: {oauth}")
     return lines
+
+
+def _oauth_line(stored: Stored) -> str:
+    """What is configured for the login, as Claude Code shows it (never the secret)."""
+    oauth = stored.entry.get("oauth")
+    oauth = oauth if isinstance(oauth, dict) else {}
+    parts = ["client_id configured"] if oauth.get("clientId") else []
+    if stored_secret(stored.name, stored.entry):
+        parts.append("client_secret configured")
+    if oauth.get("callbackPort"):
+        parts.append(f"callback_port {oauth['callbackPort']}")
+    return ", ".join(parts)
 
 
 def _health(stored: Stored, cwd: Path) -> Any:
@@ -257,6 +284,8 @@ def _remove(argv: list[str], cwd: Path) -> int:
     parser.add_argument("name")
     opts = _parse(parser, argv)
     removed = remove_server(opts.name, opts.scope, cwd)
+    if removed.entry.get("url"):
+        forget_secret(removed.name, removed.entry)  # as Claude Code does
     print(f"Removed MCP server {removed.name} from {removed.scope} config")
     print(f"File modified: {where(removed, cwd)}")
     return 0
