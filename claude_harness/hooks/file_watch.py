@@ -7,9 +7,9 @@ the file's name. We look with a cheap poll (a stat per file, no watcher thread) 
 where a change can matter: before each prompt and after each batch of tool calls, so a file a
 command rewrote is reported before the model's next request. Each change is reported once.
 
-Not done: `watchPaths` returned by SessionStart/CwdChanged hooks (Claude Code's dynamic watch
-list) are not read, and a change made while the session waits for a prompt is reported when
-the prompt comes, not at once.
+A SessionStart, CwdChanged or FileChanged hook may name more files to watch, as in Claude Code
+(`hookSpecificOutput.watchPaths`, absolute or relative to the project folder). A change made
+while the session waits for a prompt is reported when the prompt comes, not at once.
 """
 
 from __future__ import annotations
@@ -52,6 +52,13 @@ class FileWatch:
     @classmethod
     def for_matchers(cls, matchers: Iterable[str], cwd: Path) -> FileWatch:
         return cls(Path(cwd).resolve() / name for name in watched_names(matchers))
+
+    def add(self, files: Iterable[Path]) -> None:
+        """Watch more files (a hook's `watchPaths`), from how they look now."""
+        for path in files:
+            if path not in self.seen:
+                self.files.append(path)
+                self.seen[path] = _stamp(path)
 
     def changes(self) -> list[tuple[Path, str]]:
         """(file, "add" | "change" | "unlink") for each file changed since the last look."""

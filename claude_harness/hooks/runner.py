@@ -148,6 +148,8 @@ class HookRunner:
         runs = await asyncio.gather(*(self._run_one(event, e, stdin, abort) for e in waited))
         outcome = combine(event, runs)
         debug("hooks", f"{event}: done (blocked={outcome.blocked})")
+        if outcome.watch_paths and self.file_watch is not None:
+            self.file_watch.add(Path(self.project_dir, p) for p in outcome.watch_paths)
         return outcome
 
     # -- async hooks -----------------------------------------------------------------------

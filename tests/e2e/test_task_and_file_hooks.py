@@ -96,3 +96,19 @@ def test_file_changed_fires_for_the_files_the_matcher_names(project: Path, api: 
     seen = [(p["file_path"], p["event"]) for p in payloads(out, "FileChanged")]
     assert seen == [(str(project / "app.env"), "add"), (str(project / "package.json"), "change"),
                     (str(project / "app.env"), "unlink")]
+
+
+def test_a_session_start_hook_adds_files_to_watch(project: Path, api: Any, home: Path) -> None:
+    out = project.parent / "hooks.jsonl"
+    watched = project / "notes" / "todo.txt"
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                                "watchPaths": [str(watched)]}})
+    start = {"type": "command", "command": f"cat > /dev/null; echo '{answer}'"}
+    record_hooks(home, out, {"SessionStart": [{"hooks": [start]}],
+                             "FileChanged": [{"hooks": [recorder(out)]}]})
+    api([bash("mkdir -p notes && echo first > notes/todo.txt"), "done"])
+    proc = run_cli(["-p", "go", "--allowedTools", "Bash", "--permission-mode", "acceptEdits"],
+                   project)
+    assert proc.returncode == 0, proc.stderr
+    assert [(p["file_path"], p["event"]) for p in payloads(out, "FileChanged")] == [
+        (str(watched), "add")]
