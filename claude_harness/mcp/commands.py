@@ -2,7 +2,8 @@
 in the same files (config_edit.py), so each program sees the other's changes.
 
     claude-harness mcp add [-s local|project|user] [-t stdio|http|sse] [-e KEY=VALUE]...
-                           [-H 'Name: value']... NAME COMMAND_OR_URL [ARGS...]
+                           [-H 'Name: value']... [--client-id ID [--client-secret]]
+                           [--callback-port PORT] NAME COMMAND_OR_URL [ARGS...]
                            (`NAME -- COMMAND ARGS...` when the command's own arguments start
                            with a dash)
     claude-harness mcp add-json [-s SCOPE] NAME JSON
