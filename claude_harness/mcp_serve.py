@@ -67,11 +67,26 @@ async def _serve(opts: Any) -> int:
     from claude_harness.mcp_serve_wire import ToolWire, claim_stdout, serve_lines
 
     write = claim_stdout()
-    building = asyncio.ensure_future(asyncio.to_thread(_build, opts))
+    loop = asyncio.get_running_loop()
+    early: asyncio.Future[list[dict[str, Any]] | None] = loop.create_future()
+    listed: list[list[dict[str, Any]]] = []  # what tools/list answered
+
+    def build() -> Any:
+        try:
+            tools = _early_tools(opts)
+        except Exception:  # noqa: BLE001 - the full build reports the problem
+            tools = None
+        loop.call_soon_threadsafe(early.set_result, tools)
+        return _build(opts)
+
+    building = asyncio.ensure_future(asyncio.to_thread(build))
 
     async def list_tools() -> list[dict[str, Any]]:
-        return [{"name": t.name, "description": t.description,
-                 "inputSchema": t.input_schema()} for t in offered_tools(await building)]
+        tools = await early
+        if tools is None or building.done():
+            tools = _described(offered_tools(await building))
+        listed.append(tools)
+        return tools
 
     async def call_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         session = await building
@@ -81,15 +96,47 @@ async def _serve(opts: Any) -> int:
         return {"content": _content(outcome.content), "isError": bool(outcome.is_error)}
 
     wire = ToolWire(list_tools, call_tool, name="claude-harness", version=__version__,
-                    write=write)
+                    write=write, list_changes=True)
     serving = asyncio.ensure_future(serve_lines(wire))
     await asyncio.wait([serving, building], return_when=asyncio.FIRST_COMPLETED)
     if building.done() and building.exception() is not None:
         serving.cancel()
         return 1
+    if not serving.done():
+        await asyncio.wait([building])
+        if building.exception() is not None:
+            serving.cancel()
+            return 1
+        final = _described(offered_tools(building.result()))
+        if listed and listed[-1] != final:  # the early list was not the session's
+            wire.tools_changed()
     await serving
-    building.cancel()
     return 0
+
+
+def _early_tools(opts: Any) -> list[dict[str, Any]] | None:
+    """The tools a session here offers, from the settings and the tool pool alone (the rest of
+    the session is most of the start-up, and a client waits for this list); None when an
+    `agent` setting may narrow them. Should it differ from the session's, the client is told
+    to list again."""
+    from claude_harness.config.paths import data_dir
+    from claude_harness.config.settings import CliSettings, load_settings
+    from claude_harness.config.trust import is_trusted
+    from claude_harness.tools.registry import assemble_tool_pool
+
+    cwd = opts.cwd.resolve()
+    loaded = load_settings(cwd, trusted=is_trusted(data_dir(), cwd), cli=CliSettings(
+        allowed_tools=opts.allowed_tools, disallowed_tools=opts.disallowed_tools,
+        permission_mode=opts.permission_mode))
+    if loaded.value("agent"):
+        return None
+    pool = assemble_tool_pool(loaded.permission_context(interactive=False))
+    return _described([t for t in pool if t.name not in NOT_OFFERED and t.is_enabled()])
+
+
+def _described(tools: list[Any]) -> list[dict[str, Any]]:
+    return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema()}
+            for t in tools]
 
 
 async def _call(session: Any, name: str, arguments: dict[str, Any]) -> Any:

@@ -35,12 +35,19 @@ class ToolWire:
     send several at once) and a `notifications/cancelled` stops the one it names."""
 
     def __init__(self, list_tools: ListTools, call_tool: CallTool, *, name: str,
-                 version: str, write: Callable[[bytes], None]) -> None:
+                 version: str, write: Callable[[bytes], None],
+                 list_changes: bool = False) -> None:
         self._list_tools = list_tools
         self._call_tool = call_tool
         self._info = {"name": name, "version": version}
         self._write = write
+        self._list_changes = list_changes
         self._running: dict[Any, asyncio.Task[None]] = {}
+
+    def tools_changed(self) -> None:
+        """Tell the client to list the tools again (only when we said we would)."""
+        if self._list_changes:
+            self._send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 
     async def handle_line(self, line: bytes) -> None:
         """One line from the client: a request, a notification, or something else."""
@@ -87,7 +94,8 @@ class ToolWire:
     def _initialized(self, params: dict[str, Any]) -> dict[str, Any]:
         asked = params.get("protocolVersion") if isinstance(params, dict) else None
         version = asked if asked in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[-1]
-        return {"protocolVersion": version, "capabilities": {"tools": {"listChanged": False}},
+        tools = {"listChanged": self._list_changes}
+        return {"protocolVersion": version, "capabilities": {"tools": tools},
                 "serverInfo": self._info}
 
     def _notification(self, method: str, params: Any) -> None:

@@ -61,3 +61,14 @@ def test_answers_follow_the_protocol_and_bad_lines_do_not_end_the_server(project
 def test_an_unknown_protocol_version_gets_our_latest(project: Path) -> None:
     (answer,) = exchange(project, [request(1, "initialize", {"protocolVersion": "1999-01-01"})])
     assert answer["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_the_listed_tools_follow_the_settings(project: Path, home: Path) -> None:
+    """The list is answered before the rest of the session is built, from the same settings:
+    a tool the user's settings deny outright is not offered."""
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps(
+        {"permissions": {"deny": ["WebSearch", "NotebookEdit"]}}))
+    (answer,) = exchange(project, [request(1, "tools/list")])
+    names = {t["name"] for t in answer["result"]["tools"]}
+    assert "Read" in names and not {"WebSearch", "NotebookEdit"} & names
