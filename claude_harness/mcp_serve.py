@@ -38,7 +38,7 @@ def run_serve(argv: list[str], cwd: Path) -> int:
     opts = RunOptions(cwd=cwd, print_mode=True, interactive=False, persist_session=False,
                       permission_mode=args.permission_mode, allowed_tools=args.allowedTools,
                       disallowed_tools=args.disallowedTools)
-    return asyncio.run(_serve(opts))
+    return asyncio.run(_serve(opts, argv))
 
 
 def _build(opts: Any) -> Any:
@@ -60,14 +60,17 @@ def offered_tools(session: Any) -> list[Any]:
     return [t for t in session.config.tools if t.name not in NOT_OFFERED and t.is_enabled()]
 
 
-async def _serve(opts: Any) -> int:
+async def _serve(opts: Any, argv: list[str]) -> int:
     """Serve until the client closes stdin (0), or until the session cannot be built (1: the
     reason is on stderr, and a client must not see a server without tools as connected)."""
     from claude_harness import __version__
+    from claude_harness.mcp_serve_cache import cache_file, cached_tools, store_tools
     from claude_harness.mcp_serve_wire import ToolWire, claim_stdout, serve_lines
 
     write = claim_stdout()
     loop = asyncio.get_running_loop()
+    cache = cache_file(opts.cwd, argv)
+    cached = cached_tools(cache)  # last time's list: answered while ours is being made
     early: asyncio.Future[list[dict[str, Any]] | None] = loop.create_future()
     listed: list[list[dict[str, Any]]] = []  # what tools/list answered
 
@@ -77,14 +80,19 @@ async def _serve(opts: Any) -> int:
         except Exception:  # noqa: BLE001 - the full build reports the problem
             tools = None
         loop.call_soon_threadsafe(early.set_result, tools)
+        if tools is not None and tools != cached:
+            store_tools(cache, tools)  # for the next start, even if this one ends soon
         return _build(opts)
 
     building = asyncio.ensure_future(asyncio.to_thread(build))
 
     async def list_tools() -> list[dict[str, Any]]:
-        tools = await early
-        if tools is None or building.done():
-            tools = _described(offered_tools(await building))
+        if cached is not None and not early.done():
+            tools = cached
+        else:
+            tools = await early
+            if tools is None or building.done():
+                tools = _described(offered_tools(await building))
         listed.append(tools)
         return tools
 
@@ -108,8 +116,10 @@ async def _serve(opts: Any) -> int:
             serving.cancel()
             return 1
         final = _described(offered_tools(building.result()))
-        if listed and listed[-1] != final:  # the early list was not the session's
-            wire.tools_changed()
+        if final != cached:
+            store_tools(cache, final)
+        if listed and listed[-1] != final:  # last time's list, or the early one, was not
+            wire.tools_changed()  # the session's: the client lists again
     await serving
     return 0
 

@@ -4,7 +4,8 @@ result comes back in Claude Code's next request.
 
 Claude Code in `-p` sends its first request about two seconds after starting its MCP servers,
 with whatever has connected by then; a serve that took longer to answer the handshake and
-`tools/list` (it used to take 1-2 s) was simply left out, so these run with its defaults."""
+`tools/list` (it used to take 1-2 s, more on a loaded machine) was simply left out, so these
+run with its defaults."""
 
 from __future__ import annotations
 
@@ -20,9 +21,13 @@ BINARY = Path(sys.executable).with_name("claude-harness")
 
 
 def add_our_server(project: Path) -> None:
-    """`claude mcp add ch -- claude-harness mcp serve`, the way a user wires it."""
+    """`claude mcp add ch -- claude-harness mcp serve` and `claude mcp list`, the way a user
+    wires it up (the list starts our server once, which keeps its tool list for the next
+    start: mcp_serve_cache.py)."""
     done = run_claude_code(["mcp", "add", "ch", "--", str(BINARY), "mcp", "serve"], project)
     assert done.returncode == 0, done.stderr
+    listed = run_claude_code(["mcp", "list"], project).stdout
+    assert f"ch: {BINARY} mcp serve - ✔ Connected" in listed
 
 
 def run_print(project: Path, turns: list[Any], **env: str) -> MockApiServer:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,31 @@ def exchange(project: Path, lines: list[str]) -> list[dict[str, Any]]:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+LIST_CHANGED = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+
+
+def exchange_until(project: Path, line: str, last: dict[str, Any]) -> list[dict[str, Any]]:
+    """Send `line` and read answers, stdin kept open, until `last` arrives (60 s at most)."""
+    proc = subprocess.Popen([str(BINARY), "mcp", "serve"], cwd=project, env=dict(os.environ),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    answers: list[dict[str, Any]] = []
+    timer = threading.Timer(60, proc.kill)
+    timer.start()
+    try:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        for raw in proc.stdout:
+            answers.append(json.loads(raw))
+            if answers[-1] == last:
+                break
+    finally:
+        timer.cancel()
+        proc.stdin.close()
+        proc.wait(30)
+    return answers
 
 
 def request(rid: int | str, method: str, params: dict[str, Any] | None = None) -> str:
@@ -72,3 +98,20 @@ def test_the_listed_tools_follow_the_settings(project: Path, home: Path) -> None
     (answer,) = exchange(project, [request(1, "tools/list")])
     names = {t["name"] for t in answer["result"]["tools"]}
     assert "Read" in names and not {"WebSearch", "NotebookEdit"} & names
+
+
+def test_the_next_start_answers_with_the_last_list_and_corrects_it(project: Path,
+                                                                    home: Path) -> None:
+    """The second start answers tools/list from the first one's list at once; the settings
+    changed in between, so it then tells the client to list again, and the third start
+    answers with the new list."""
+    names = lambda answers: {t["name"] for a in answers if "result" in a  # noqa: E731
+                             for t in a["result"].get("tools", [])}
+    assert "Grep" in names(exchange(project, [request(1, "tools/list")]))
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps(
+        {"permissions": {"deny": ["Grep"]}}))
+    second = exchange_until(project, request(1, "tools/list"), LIST_CHANGED)
+    assert "Grep" in names(second)  # last time's list, answered before the settings are read
+    assert second[-1] == LIST_CHANGED
+    assert "Grep" not in names(exchange(project, [request(1, "tools/list")]))
