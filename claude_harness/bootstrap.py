@@ -291,7 +291,14 @@ def _remove_old_transcripts(store: Path, chosen: SessionSettings, session: Sessi
 
 
 def _watch_settings(session: Session, cwd: Path) -> None:
-    """ConfigChange hooks hear of settings files changed while the session runs."""
+    """ConfigChange hooks hear of settings files changed while the session runs, FileChanged
+    hooks of the files their matchers name."""
+    hooks = session.config.hooks
+    if hooks is not None and hooks.has_hooks("FileChanged"):
+        from claude_harness.hooks.file_watch import FileWatch
+
+        hooks.file_watch = FileWatch.for_matchers(
+            [e.matcher.raw for e in hooks.config.entries if e.event == "FileChanged"], cwd)
     if session.config.hooks is None or not session.config.hooks.has_hooks("ConfigChange"):
         return
     from claude_harness.config.paths import managed_settings_path, user_config_dir

@@ -33,75 +33,154 @@ def run_serve(argv: list[str], cwd: Path) -> int:
     except argparse.ArgumentError as exc:
         sys.stderr.write(f"claude-harness mcp serve: {exc}\n")
         return 2
-    from claude_harness.bootstrap import StartupError, build_session
     from claude_harness.options import RunOptions
 
     opts = RunOptions(cwd=cwd, print_mode=True, interactive=False, persist_session=False,
                       permission_mode=args.permission_mode, allowed_tools=args.allowedTools,
                       disallowed_tools=args.disallowedTools)
+    return asyncio.run(_serve(opts, argv))
+
+
+def _build(opts: Any) -> Any:
+    """The session whose rules, hooks and folder every call uses (run in a thread while the
+    handshake is answered: it is most of the start-up)."""
+    from claude_harness.bootstrap import StartupError, build_session
+
     try:
         session, warnings = build_session(opts)
     except StartupError as exc:
         sys.stderr.write(f"claude-harness mcp serve: {exc}\n")
-        return 1
+        raise
     for warning in warnings:
         sys.stderr.write(f"claude-harness mcp serve: {warning}\n")
-    asyncio.run(_serve(session))
-    return 0
+    return session
 
 
 def offered_tools(session: Any) -> list[Any]:
     return [t for t in session.config.tools if t.name not in NOT_OFFERED and t.is_enabled()]
 
 
-async def _serve(session: Any) -> None:
-    import mcp_types as types
-    from mcp.server.lowlevel import Server
-    from mcp.server.stdio import stdio_server
+async def _serve(opts: Any, argv: list[str]) -> int:
+    """Serve until the client closes stdin (0), or until the session cannot be built (1: the
+    reason is on stderr, and a client must not see a server without tools as connected)."""
+    from claude_harness import __version__
+    from claude_harness.mcp_serve_cache import cache_file, cached_tools, store_tools
+    from claude_harness.mcp_serve_wire import ToolWire, claim_stdout, serve_lines
 
-    tools = {t.name: t for t in offered_tools(session)}
+    write = claim_stdout()
+    loop = asyncio.get_running_loop()
+    cache = cache_file(opts.cwd, argv)
+    cached = cached_tools(cache)  # last time's list: answered while ours is being made
+    early: asyncio.Future[list[dict[str, Any]] | None] = loop.create_future()
+    listed: list[list[dict[str, Any]]] = []  # what tools/list answered
 
-    async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[
-            types.Tool(name=t.name, description=t.description, input_schema=t.input_schema())
-            for t in tools.values()])
+    def build() -> Any:
+        try:
+            tools = _early_tools(opts)
+        except Exception:  # noqa: BLE001 - the full build reports the problem
+            tools = None
+        loop.call_soon_threadsafe(early.set_result, tools)
+        if tools is not None and tools != cached:
+            store_tools(cache, tools)  # for the next start, even if this one ends soon
+        return _build(opts)
 
-    async def call_tool(_ctx: Any, params: Any) -> types.CallToolResult:
-        if params.name not in tools:
-            return types.CallToolResult(content=[types.TextContent(
-                text=f"No tool named {params.name!r} is offered here.")], is_error=True)
-        outcome = await _call(session, params.name, dict(params.arguments or {}))
-        return types.CallToolResult(content=_content(outcome.content), is_error=outcome.is_error)
+    building = asyncio.ensure_future(asyncio.to_thread(build))
 
-    server = Server("claude-harness", on_list_tools=list_tools, on_call_tool=call_tool)
-    async with stdio_server() as (reader, writer):
-        await server.run(reader, writer, server.create_initialization_options())
+    async def list_tools() -> list[dict[str, Any]]:
+        if cached is not None and not early.done():
+            tools = cached
+        else:
+            tools = await early
+            if tools is None or building.done():
+                tools = _described(offered_tools(await building))
+        listed.append(tools)
+        return tools
+
+    async def call_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        session = await building
+        if name not in {t.name for t in offered_tools(session)}:
+            return _result(f"No tool named {name!r} is offered here.", True)
+        outcome = await _call(session, name, arguments)
+        return {"content": _content(outcome.content), "isError": bool(outcome.is_error)}
+
+    wire = ToolWire(list_tools, call_tool, name="claude-harness", version=__version__,
+                    write=write, list_changes=True)
+    serving = asyncio.ensure_future(serve_lines(wire))
+    await asyncio.wait([serving, building], return_when=asyncio.FIRST_COMPLETED)
+    if building.done() and building.exception() is not None:
+        serving.cancel()
+        return 1
+    if not serving.done():
+        await asyncio.wait([building])
+        if building.exception() is not None:
+            serving.cancel()
+            return 1
+        final = _described(offered_tools(building.result()))
+        if final != cached:
+            store_tools(cache, final)
+        if listed and listed[-1] != final:  # last time's list, or the early one, was not
+            wire.tools_changed()  # the session's: the client lists again
+    await serving
+    return 0
+
+
+def _early_tools(opts: Any) -> list[dict[str, Any]] | None:
+    """The tools a session here offers, from the settings and the tool pool alone (the rest of
+    the session is most of the start-up, and a client waits for this list); None when an
+    `agent` setting may narrow them. Should it differ from the session's, the client is told
+    to list again."""
+    from claude_harness.config.paths import data_dir
+    from claude_harness.config.settings import CliSettings, load_settings
+    from claude_harness.config.trust import is_trusted
+    from claude_harness.tools.registry import assemble_tool_pool
+
+    cwd = opts.cwd.resolve()
+    loaded = load_settings(cwd, trusted=is_trusted(data_dir(), cwd), cli=CliSettings(
+        allowed_tools=opts.allowed_tools, disallowed_tools=opts.disallowed_tools,
+        permission_mode=opts.permission_mode))
+    if loaded.value("agent"):
+        return None
+    pool = assemble_tool_pool(loaded.permission_context(interactive=False))
+    return _described([t for t in pool if t.name not in NOT_OFFERED and t.is_enabled()])
+
+
+def _described(tools: list[Any]) -> list[dict[str, Any]]:
+    return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema()}
+            for t in tools]
 
 
 async def _call(session: Any, name: str, arguments: dict[str, Any]) -> Any:
     """One call through the model's own pipeline, with a fresh context (the session's rules,
-    hooks and working directory)."""
+    hooks and working directory); a cancelled call aborts the tool as Esc does."""
     from claude_harness.tools.pipeline import check_permissions_and_call_tool
 
     use = {"id": f"toolu_mcp_{uuid.uuid4().hex[:20]}", "name": name, "input": arguments}
-    return await check_permissions_and_call_tool(use, session.tool_context(), _ignore)
+    context = session.tool_context()
+    try:
+        return await check_permissions_and_call_tool(use, context, _ignore)
+    except asyncio.CancelledError:
+        context.abort.abort("cancelled by the MCP client")
+        raise
+
+
+def _result(text: str, is_error: bool) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
 
 def _ignore(_event: Any) -> None:
     """Progress and notices have no reader on this pipe."""
 
 
-def _content(content: Any) -> list[Any]:
-    import mcp_types as types
-
+def _content(content: Any) -> list[dict[str, Any]]:
+    """Our tool result blocks as MCP content (text and images)."""
     if isinstance(content, str):
-        return [types.TextContent(text=content)]
-    blocks: list[Any] = []
+        return [{"type": "text", "text": content}]
+    blocks: list[dict[str, Any]] = []
     for block in content or []:
         if block.get("type") == "image" and isinstance(block.get("source"), dict):
             source = block["source"]
-            blocks.append(types.ImageContent(data=source.get("data", ""),
-                                             mime_type=source.get("media_type", "image/png")))
+            blocks.append({"type": "image", "data": source.get("data", ""),
+                           "mimeType": source.get("media_type", "image/png")})
         else:
-            blocks.append(types.TextContent(text=str(block.get("text", ""))))
-    return blocks or [types.TextContent(text="")]
+            blocks.append({"type": "text", "text": str(block.get("text", ""))})
+    return blocks or [{"type": "text", "text": ""}]

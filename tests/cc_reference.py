@@ -25,13 +25,16 @@ def cc_env(base_url: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env.update({"IS_SANDBOX": "1", "DISABLE_AUTOUPDATER": "1",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-                "ANTHROPIC_API_KEY": env.get("ANTHROPIC_API_KEY") or "test-key"})
-    if base_url is not None:
-        env["ANTHROPIC_BASE_URL"] = base_url
+                "ANTHROPIC_API_KEY": ""})
+    if base_url is not None:  # a key only for model requests: with one, `claude mcp list`
+        env["ANTHROPIC_BASE_URL"] = base_url  # also looks for the account's connectors (~17 s)
+        env["ANTHROPIC_API_KEY"] = os.environ.get("ANTHROPIC_API_KEY") or "test-key"
     return env
 
 
 def run_claude_code(args: list[str], cwd: Path, *, base_url: str | None = None,
-                    timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(CC_BINARY), *args], cwd=cwd, env=cc_env(base_url), input="",
+                    timeout: float = 120, extra_env: dict[str, str] | None = None,
+                    ) -> subprocess.CompletedProcess[str]:
+    env = {**cc_env(base_url), **(extra_env or {})}
+    return subprocess.run([str(CC_BINARY), *args], cwd=cwd, env=env, input="",
                           capture_output=True, text=True, timeout=timeout)

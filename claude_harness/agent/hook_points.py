@@ -68,6 +68,9 @@ async def after_batch(ctx: ToolUseContext, outcomes: list[ToolOutcome],
         blocks += [reminder(text) for text in texts]
         events += await _instructions_loaded(ctx, texts)
     events += await _cwd_changed(ctx)
+    if ctx.hooks is not None and ctx.agent_id is None and ctx.hooks.has_hooks("FileChanged"):
+        for outcome in await ctx.hooks.run_file_changed(ctx.cwd):  # a command rewrote one
+            events += _hook_events(outcome)
     return blocks, events
 
 

@@ -30,6 +30,7 @@ def combine(event: str, runs: Sequence[tuple[HookResult, Verdict]]) -> HookOutco
             outcome.errors.append(result.error)
         outcome.errors.extend(verdict.errors)
         outcome.additional_context.extend(verdict.additional_context)
+        outcome.watch_paths.extend(verdict.watch_paths)
         if verdict.system_message:
             outcome.system_messages.append(verdict.system_message)
         if verdict.stop:

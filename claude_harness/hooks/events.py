@@ -34,6 +34,9 @@ INSTRUCTIONS_LOADED = "InstructionsLoaded"
 CWD_CHANGED = "CwdChanged"
 USER_PROMPT_EXPANSION = "UserPromptExpansion"
 CONFIG_CHANGE = "ConfigChange"
+FILE_CHANGED = "FileChanged"
+TASK_CREATED = "TaskCreated"
+TASK_COMPLETED = "TaskCompleted"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -44,7 +47,8 @@ Exit2Effect = Literal["deny", "block", "feedback", "none"]
 
 # What the matcher is compared with (the `matcher_value` the caller passes):
 MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
-                      "agent_type", "error", "mcp_server_name", "load_reason", "command_name", "none"]
+                      "agent_type", "error", "mcp_server_name", "load_reason", "command_name",
+                      "file_name", "none"]
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,12 @@ EVENT_SPECS: dict[str, EventSpec] = {
         EventSpec(CONFIG_CHANGE, "source", "block", decision_block=True),
         EventSpec(USER_PROMPT_EXPANSION, "command_name", "block", plain_stdout_is_context=True,
                   decision_block=True),
+        # A watched file changed on disk (hooks/file_watch.py); the matcher is its name.
+        EventSpec(FILE_CHANGED, "file_name", "none"),
+        # TodoWrite adds a task, or marks one completed: exit 2 (or `decision: "block"`)
+        # refuses the update, and the reason goes to the model.
+        EventSpec(TASK_CREATED, "none", "block", decision_block=True),
+        EventSpec(TASK_COMPLETED, "none", "block", decision_block=True),
     )
 }
 
@@ -105,8 +115,7 @@ EVENT_SPECS: dict[str, EventSpec] = {
 # reported as never running) instead of being rejected as unknown.
 NOT_FIRED_EVENTS: frozenset[str] = frozenset({
     "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
-    "FileChanged", "MessageDisplay",
-    "WorktreeCreate", "WorktreeRemove", "TeammateIdle", "TaskCreated", "TaskCompleted",
+    "MessageDisplay", "WorktreeCreate", "WorktreeRemove", "TeammateIdle",
     "DirectoryAdded",
 })
 

@@ -64,6 +64,7 @@ class HookOutcome:
     stop_reason: str = ""
     results: list[HookResult] = field(default_factory=list)
     elicitation: dict[str, Any] | None = None
+    watch_paths: list[str] = field(default_factory=list)  # more files for FileChanged
 
     @property
     def ran(self) -> bool:

@@ -44,6 +44,7 @@ class Verdict:
     stop_reason: str = ""
     errors: list[str] = field(default_factory=list)
     elicitation: dict[str, Any] | None = None  # {"action", "content"} from an Elicitation hook
+    watch_paths: list[str] = field(default_factory=list)  # SessionStart/CwdChanged/FileChanged
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
@@ -154,6 +155,10 @@ def _apply_decision(event: str, label: str, data: dict[str, Any], verdict: Verdi
         _err(verdict, event, label, "decision", f"{decision!r} is not valid for {event}")
 
 
+# Events whose hooks may name more files for FileChanged to watch (Claude Code's watchPaths).
+WATCH_PATH_EVENTS = frozenset({"SessionStart", "CwdChanged", "FileChanged"})
+
+
 def _apply_specific(event: str, label: str, specific: dict[str, Any], verdict: Verdict) -> None:
     context = specific.get("additionalContext")
     if isinstance(context, str) and context:
@@ -166,6 +171,12 @@ def _apply_specific(event: str, label: str, specific: dict[str, Any], verdict: V
         _apply_permission_request(event, label, specific, verdict)
     elif event in (ELICITATION, ELICITATION_RESULT):
         _apply_elicitation(event, label, specific, verdict)
+    if event in WATCH_PATH_EVENTS and "watchPaths" in specific:
+        paths = specific["watchPaths"]
+        if isinstance(paths, list) and all(isinstance(p, str) for p in paths):
+            verdict.watch_paths.extend(paths)
+        else:
+            _err(verdict, event, label, "watchPaths", "must be a list of paths")
 
 
 def _apply_elicitation(event: str, label: str, specific: dict[str, Any], verdict: Verdict) -> None:

@@ -34,6 +34,7 @@ from claude_harness.hooks.config import HookConfig, HookEntry, HookLine
 from claude_harness.hooks.config_watch import ConfigWatch
 from claude_harness.hooks.env_file import env_file_path
 from claude_harness.hooks.events import ENV_FILE_EVENTS, EVENT_SPECS
+from claude_harness.hooks.file_watch import FileWatch
 from claude_harness.hooks.kinds import ModelEvaluator, run_http, run_model_hook
 from claude_harness.hooks.mcp_hook import McpToolCaller, run_mcp_tool_hook
 from claude_harness.hooks.outcome import HookOutcome, HookResult
@@ -75,6 +76,7 @@ class HookRunner:
         self.callback_caller: CallbackCaller | None = None
         self.mcp_caller: McpToolCaller | None = None  # `mcp_tool` hooks (set by the session)
         self.config_watch: ConfigWatch | None = None  # ConfigChange (set by the session)
+        self.file_watch: FileWatch | None = None  # FileChanged (set by the session)
 
     def add_callbacks(self, entries: Iterable[HookEntry], caller: CallbackCaller) -> None:
         """Register callback hooks (see `hooks.config.callback_entry`), asked through `caller`."""
@@ -84,6 +86,16 @@ class HookRunner:
     def config_changes(self) -> list[tuple[str, Path]]:
         """Settings files changed since the last look (none without a watch)."""
         return self.config_watch.changes() if self.config_watch is not None else []
+
+    def file_changes(self) -> list[tuple[Path, str]]:
+        """Watched files changed since the last look, with add/change/unlink."""
+        return self.file_watch.changes() if self.file_watch is not None else []
+
+    async def run_file_changed(self, cwd: Path) -> list[HookOutcome]:
+        """FileChanged for each watched file that changed (the matcher sees its name)."""
+        return [await self.run("FileChanged", {"file_path": str(path), "event": event,
+                                               "cwd": str(cwd)}, matcher_value=path.name)
+                for path, event in self.file_changes()]
 
     def has_hooks(self, event: str) -> bool:
         return self.config.has_hooks(event)
@@ -136,6 +148,8 @@ class HookRunner:
         runs = await asyncio.gather(*(self._run_one(event, e, stdin, abort) for e in waited))
         outcome = combine(event, runs)
         debug("hooks", f"{event}: done (blocked={outcome.blocked})")
+        if outcome.watch_paths and self.file_watch is not None:
+            self.file_watch.add(Path(self.project_dir, p) for p in outcome.watch_paths)
         return outcome
 
     # -- async hooks -----------------------------------------------------------------------

@@ -2,7 +2,8 @@
 in the same files (config_edit.py), so each program sees the other's changes.
 
     claude-harness mcp add [-s local|project|user] [-t stdio|http|sse] [-e KEY=VALUE]...
-                           [-H 'Name: value']... NAME COMMAND_OR_URL [ARGS...]
+                           [-H 'Name: value']... [--client-id ID [--client-secret]]
+                           [--callback-port PORT] NAME COMMAND_OR_URL [ARGS...]
                            (`NAME -- COMMAND ARGS...` when the command's own arguments start
                            with a dash)
     claude-harness mcp add-json [-s SCOPE] NAME JSON
@@ -13,8 +14,9 @@ in the same files (config_edit.py), so each program sees the other's changes.
     claude-harness mcp approve NAME... | reject NAME...   (project servers, see status.py)
     claude-harness mcp serve [--permission-mode M] [--allowedTools RULE...]   (mcp_serve.py)
 
-Nothing here connects to a server: `list` and `get` say whether a server may start (a project
-server waits for approval); a session reports whether it connected.
+`list` and `get` connect to the servers that may start, all at once and each with a short
+deadline, and report how they answered as Claude Code does (health.py); a project server that
+waits for approval is not contacted.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from claude_harness.mcp.client_secrets import forget_secret, store_secret, stored_secret
 from claude_harness.mcp.config import parse_server
 from claude_harness.mcp.config_edit import (
     SCOPE_NAMES,
@@ -38,6 +41,7 @@ from claude_harness.mcp.config_edit import (
     stored_servers,
     where,
 )
+from claude_harness.mcp.oauth_flags import oauth_entry, oauth_secret, warn_oauth_ignored
 
 PROG = "claude-harness mcp"
 _SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "x-api-key")
@@ -88,6 +92,9 @@ def _add(argv: list[str], cwd: Path) -> int:
     parser.add_argument("-t", "--transport", choices=("stdio", "http", "sse"), default="stdio")
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("-H", "--header", action="append", default=[], metavar="'Name: value'")
+    parser.add_argument("--client-id", default=None)
+    parser.add_argument("--client-secret", action="store_true")
+    parser.add_argument("--callback-port", default=None)
     parser.add_argument("name")
     tail: list[str] = []
     if "--" in argv:  # everything after `--` is the command and its own arguments
@@ -103,7 +110,10 @@ def _add(argv: list[str], cwd: Path) -> int:
         raise McpEditError(f"{PROG} add: a command (stdio) or a URL (http, sse) is needed")
     entry = _entry(opts, target, extra)
     _check(opts.name, entry)
+    secret = oauth_secret(opts) if "oauth" in entry else None
     stored = add_server(opts.name, entry, opts.scope or "local", cwd)
+    if secret:
+        store_secret(opts.name, entry, secret)
     kind = {"stdio": "stdio", "http": "HTTP", "sse": "SSE"}[opts.transport]
     what = (f"with command: {' '.join([target, *extra])}" if opts.transport == "stdio"
             else f"with URL: {target}")
@@ -117,6 +127,7 @@ def _add(argv: list[str], cwd: Path) -> int:
 def _entry(opts: argparse.Namespace, target: str, extra: list[str]) -> dict[str, Any]:
     """The entry exactly as Claude Code writes it for the same flags."""
     if opts.transport == "stdio":
+        warn_oauth_ignored(opts)
         return {"type": "stdio", "command": target, "args": list(extra),
                 "env": dict(_pair(e, "=", "-e") for e in opts.env)}
     if extra:
@@ -125,6 +136,9 @@ def _entry(opts: argparse.Namespace, target: str, extra: list[str]) -> dict[str,
     entry: dict[str, Any] = {"type": opts.transport, "url": target}
     if opts.header:
         entry["headers"] = dict(_pair(h, ":", "-H") for h in opts.header)
+    oauth = oauth_entry(opts)
+    if oauth:
+        entry["oauth"] = oauth
     return entry
 
 
@@ -184,48 +198,86 @@ def _get(argv: list[str], cwd: Path) -> int:
 def _details(stored: Stored, cwd: Path) -> list[str]:
     entry = stored.entry
     kind = str(entry.get("type", "http" if "url" in entry else "stdio"))
+    health = _health(stored, cwd)
     lines = [f"{stored.name}:", f"  Scope: {SCOPE_NAMES[stored.scope]}",
-             f"  Status: {_status(stored, cwd)}", f"  Type: {kind}"]
+             f"  Status: {health.status}"]
+    if health.issue:
+        lines.append(f"  Issue: {health.issue}")
+    lines.append(f"  Type: {kind}")
     if kind == "stdio":
         lines.append(f"  Command: {entry.get('command', '')}")
         lines.append(f"  Args: {' '.join(str(a) for a in entry.get('args') or [])}")
-        env = entry.get("env") or {}
-        if env:
+        if isinstance(entry.get("env"), dict):  # Claude Code shows the heading for env: {}
+            env = entry["env"]
             lines += ["  Environment:", *(f"    {k}={v}" for k, v in env.items())]
     else:
         lines.append(f"  URL: {entry.get('url', '')}")
         headers = entry.get("headers") or {}
         if headers:
             lines += ["  Headers:", *(f"    {k}: {v}" for k, v in headers.items())]
+        oauth = _oauth_line(stored)
+        if oauth:
+            lines.append(f"  OAuth: {oauth}")
     return lines
 
 
-def _status(stored: Stored, cwd: Path) -> str:
+def _oauth_line(stored: Stored) -> str:
+    """What is configured for the login, as Claude Code shows it (never the secret)."""
+    oauth = stored.entry.get("oauth")
+    oauth = oauth if isinstance(oauth, dict) else {}
+    parts = ["client_id configured"] if oauth.get("clientId") else []
+    if stored_secret(stored.name, stored.entry):
+        parts.append("client_secret configured")
+    if oauth.get("callbackPort"):
+        parts.append(f"callback_port {oauth['callbackPort']}")
+    return ", ".join(parts)
+
+
+def _health(stored: Stored, cwd: Path) -> Any:
+    """The server's Health (health.py), connecting to it when it may start."""
+    from claude_harness.mcp.health import Health
     from claude_harness.mcp.status import _policy, server_states
 
-    for server, state, reason in server_states(cwd, _policy(cwd)):
-        if server.name == stored.name and server.scope == stored.scope:
-            return "may start" if state is True and reason is None else (reason or "waiting")
-    return "overridden by a server of the same name in a narrower scope"
+    for row in server_states(cwd, _policy(cwd)):
+        if row[0].name == stored.name and row[0].scope == stored.scope:
+            return _healths([row], cwd)[0]
+    return Health("overridden by a server of the same name in a narrower scope")
 
 
 def _list(argv: list[str], cwd: Path) -> int:
+    """Every server with its health, each connected to at once (health.py), in Claude Code's
+    order (user, project, local) and shape."""
     from claude_harness.mcp.status import _policy, server_states
 
     if argv:
         raise McpEditError(f"{PROG} list takes no arguments")
-    rows = server_states(cwd, _policy(cwd))
+    rows = sorted(server_states(cwd, _policy(cwd)), key=lambda row: _LIST_ORDER.get(
+        row[0].scope, len(_LIST_ORDER)))
     if not rows:
         print(f"No MCP servers configured. Use `{PROG} add` to add a server.")
         return 0
-    for server, state, reason in rows:
+    print("Checking MCP server health…\n", flush=True)
+    for (server, _, _), health in zip(rows, _healths(rows, cwd), strict=True):
         if server.transport == "stdio":
-            target = " ".join([server.command, *server.args])
+            target = f"{server.command} {' '.join(server.args)}"
         else:
             target = f"{server.url} ({server.transport.upper()})"
-        status = "ready" if state is True and reason is None else f"waiting: {reason}"
-        print(f"{server.name}: {target} [{server.scope}] - {status}")
+        issue = f" — {health.issue}" if health.issue else ""
+        print(f"{server.name}: {target} - {health.status}{issue}")
     return 0
+
+
+_LIST_ORDER = {"user": 0, "project": 1, "local": 2}
+
+
+def _healths(rows: list[Any], cwd: Path) -> list[Any]:
+    """Each row's Health: the servers that may start are connected to, all at once."""
+    from claude_harness.mcp.health import check_health, not_started
+
+    known = [not_started(server, state) for server, state, _ in rows]
+    startable = [row[0] for row, health in zip(rows, known, strict=True) if health is None]
+    checked = iter(check_health(startable, cwd))
+    return [health if health is not None else next(checked) for health in known]
 
 
 def _remove(argv: list[str], cwd: Path) -> int:
@@ -233,6 +285,8 @@ def _remove(argv: list[str], cwd: Path) -> int:
     parser.add_argument("name")
     opts = _parse(parser, argv)
     removed = remove_server(opts.name, opts.scope, cwd)
+    if removed.entry.get("url"):
+        forget_secret(removed.name, removed.entry)  # as Claude Code does
     print(f"Removed MCP server {removed.name} from {removed.scope} config")
     print(f"File modified: {where(removed, cwd)}")
     return 0

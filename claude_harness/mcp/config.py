@@ -58,6 +58,9 @@ class McpServerConfig:
     scope: Scope = "user"
     source: str = ""  # the file (or "--mcp-config") the entry came from
     error: str | None = None
+    # A pre-registered OAuth client (`mcp add --client-id/--callback-port`): {"clientId",
+    # "callbackPort"}; its secret is kept apart (client_secrets.py).
+    oauth: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -166,15 +169,29 @@ def _expanded(
     return McpServerConfig(
         name=base.name, transport=kind, command=text("command"),  # type: ignore[arg-type]
         args=strings("args"), env=mapping("env"), url=text("url"), headers=mapping("headers"),
-        scope=base.scope, source=base.source,
+        scope=base.scope, source=base.source, oauth=_oauth(raw.get("oauth")),
     )
+
+
+def _oauth(value: Any) -> dict[str, Any]:
+    """The entry's `oauth` object, checked (Claude Code's clientId and callbackPort)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise TypeError("`oauth` must be an object")
+    client_id, port = value.get("clientId"), value.get("callbackPort")
+    if client_id is not None and not isinstance(client_id, str):
+        raise TypeError("`oauth.clientId` must be a string")
+    if port is not None and (not isinstance(port, int) or not 1 <= port <= 65535):
+        raise TypeError("`oauth.callbackPort` must be a port number")
+    return {k: v for k, v in (("clientId", client_id), ("callbackPort", port)) if v}
 
 
 def _broken(cfg: McpServerConfig, why: str) -> McpServerConfig:
     return McpServerConfig(
         name=cfg.name, transport=cfg.transport, command=cfg.command, args=cfg.args,
         env=cfg.env, url=cfg.url, headers=cfg.headers, scope=cfg.scope, source=cfg.source,
-        error=f"invalid configuration in {cfg.source or 'config'}: {why}",
+        oauth=cfg.oauth, error=f"invalid configuration in {cfg.source or 'config'}: {why}",
     )
 
 

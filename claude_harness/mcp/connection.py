@@ -259,8 +259,23 @@ class McpConnection:
         (then the credentials are theirs to manage)."""
         if any(k.lower() == "authorization" for k in self.config.headers):
             return None
-        auth, _ = build_auth(self.name, self.config.url, self.authorizer)
+        auth, _ = build_auth(self.name, self.config.url, self.authorizer,
+                             client=self._pre_registered())
         return auth
+
+    def _pre_registered(self) -> Any:
+        """The OAuth client `mcp add --client-id` configured (its secret where Claude Code
+        keeps it), or None: the SDK registers one."""
+        oauth = self.config.oauth
+        if not oauth:
+            return None
+        from claude_harness.mcp.client_secrets import stored_secret
+        from claude_harness.mcp.oauth import PreRegistered
+
+        entry = {"type": self.config.transport, "url": self.config.url,
+                 "headers": dict(self.config.headers)}
+        return PreRegistered(oauth.get("clientId"), stored_secret(self.name, entry),
+                             oauth.get("callbackPort"))
 
     async def _discover(self, client: Any) -> None:
         self.tools = await _list_all(lambda cursor: client.list_tools(cursor=cursor), "tools")

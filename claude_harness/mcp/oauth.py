@@ -216,17 +216,22 @@ class Authorizer:
                                        iss=params.get("iss"))
 
 
-def build_auth(server: str, url: str, authorizer: Authorizer,
-               scope: str | None = None) -> tuple[Any, RedirectListener]:
-    """The httpx auth object for one remote server and the listener its redirect targets."""
+def build_auth(server: str, url: str, authorizer: Authorizer, scope: str | None = None,
+               client: PreRegistered | None = None) -> tuple[Any, RedirectListener]:
+    """The httpx auth object for one remote server and the listener its redirect targets.
+    `client`: an OAuth client registered ahead (`mcp add --client-id`), used instead of
+    registering one, its redirect on its fixed port when it has one."""
     from mcp.client.auth import OAuthClientProvider
     from mcp.shared.auth import OAuthClientMetadata
     from pydantic import AnyUrl
 
-    storage = FileTokenStorage(storage_path(server, url))
+    storage: FileTokenStorage = FileTokenStorage(storage_path(server, url))
     registered = storage.registered_redirect()
-    port = urlsplit(registered).port if registered else None
+    port = client.callback_port if client is not None and client.callback_port else None
+    port = port or (urlsplit(registered).port if registered else None)
     listener = RedirectListener(port or free_port())
+    if client is not None and client.client_id:
+        storage = PreRegisteredStorage(storage.path, client, listener.redirect_uri)
     authorizer.listener = listener
     metadata = OAuthClientMetadata(
         client_name="claude-harness", redirect_uris=[AnyUrl(listener.redirect_uri)],
@@ -244,6 +249,39 @@ def build_auth(server: str, url: str, authorizer: Authorizer,
     provider = Provider(server_url=url, client_metadata=metadata, storage=storage,
                         redirect_handler=authorizer.redirect, callback_handler=authorizer.callback)
     return provider, listener
+
+
+class PreRegistered:
+    """A client the server's owner registered for us: its id, secret and fixed port."""
+
+    def __init__(self, client_id: str | None, client_secret: str | None = None,
+                 callback_port: int | None = None) -> None:
+        self.client_id = client_id
+        self.client_secret = client_secret
+        self.callback_port = callback_port
+
+
+class PreRegisteredStorage(FileTokenStorage):
+    """Tokens in the usual file; the client is always the pre-registered one (so the SDK never
+    registers another), with the secret sent in the token request when there is one."""
+
+    def __init__(self, path: Path, client: PreRegistered, redirect_uri: str) -> None:
+        super().__init__(path)
+        self.client = client
+        self.redirect_uri = redirect_uri
+
+    async def get_client_info(self) -> Any:
+        from mcp.shared.auth import OAuthClientInformationFull
+
+        secret = self.client.client_secret
+        return OAuthClientInformationFull(
+            client_id=self.client.client_id, client_secret=secret,
+            redirect_uris=[self.redirect_uri],  # type: ignore[list-item]
+            grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+            token_endpoint_auth_method="client_secret_post" if secret else "none")
+
+    async def set_client_info(self, client_info: Any) -> None:
+        """Nothing to keep: the client is configured, not registered."""
 
 
 def needs_auth_reason(exc: BaseException) -> str | None:

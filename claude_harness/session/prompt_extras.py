@@ -84,6 +84,8 @@ async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
         outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
                                                       "cwd": str(cwd)})
                      for source, path in hooks.config_changes()]
+    if hooks.has_hooks("FileChanged"):
+        outcomes += await hooks.run_file_changed(cwd)
     if session_start in ("startup", "resume") and hooks.has_hooks("InstructionsLoaded"):
         outcomes += [await hooks.run("InstructionsLoaded", {
             "file_path": str(path), "memory_type": memory_type(path),

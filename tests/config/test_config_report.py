@@ -153,9 +153,9 @@ def test_mcp_approve_from_the_command_line(env: dict[str, Path]) -> None:
     project = env["project"]
     write(project / ".mcp.json", {"mcpServers": {"tools": {"command": "true"}}})
     listed = run(["mcp", "list"], project)
-    assert listed.returncode == 0 and "waiting for approval" in listed.stdout
+    assert listed.returncode == 0 and "tools: true  - ⏸ Pending approval" in listed.stdout
     assert "claude-harness mcp approve tools" in listed.stdout
     approved = run(["mcp", "approve", "tools"], project)
     assert approved.returncode == 0 and "tools: approved" in approved.stdout
-    assert "ready" in run(["mcp", "list"], project).stdout
+    assert "tools: true  - ✘ Failed to connect" in run(["mcp", "list"], project).stdout  # ran
     assert run(["mcp", "approve", "nope"], project).returncode == 1

@@ -61,6 +61,11 @@ PAYLOADS: dict[str, dict] = {
     "UserPromptExpansion": {"expansion_type": "slash_command", "command_name": "fix",
                             "command_args": "42", "command_source": "user",
                             "prompt": "/fix 42"},
+    "FileChanged": {"file_path": "/p/.env", "event": "change"},
+    "TaskCreated": {"task_id": "1", "task_subject": "Run the tests",
+                    "task_description": "Running the tests"},
+    "TaskCompleted": {"task_id": "1", "task_subject": "Run the tests",
+                      "task_description": "Running the tests"},
 }
 
 

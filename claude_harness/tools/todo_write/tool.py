@@ -9,6 +9,7 @@ from pydantic import Field
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     Progress,
+    ToolError,
     ToolInput,
     ToolResult,
     build_tool,
@@ -16,7 +17,8 @@ from claude_harness.protocol.tool import (
     no_prompt_needed,
 )
 from claude_harness.tools.todo_write.presentation import PRESENTATION
-from claude_harness.tools.todo_write.state import Todo, TodoStatus, set_todos
+from claude_harness.tools.todo_write.state import Todo, TodoStatus, get_todos, set_todos
+from claude_harness.tools.todo_write.task_hooks import refusal
 
 
 class TodoItem(ToolInput):
@@ -41,6 +43,9 @@ _ALL_DONE = "Todo list updated: every task is completed."
 
 async def _call(inp: TodoWriteInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     todos = [Todo(content=t.content, status=t.status, activeForm=t.activeForm) for t in inp.todos]
+    refused = await refusal(ctx, get_todos(ctx.agent_id), todos)
+    if refused is not None:  # TaskCreated / TaskCompleted said no: the list stays as it was
+        raise ToolError(f"The todo list was not updated.\n{refused}")
     old = set_todos(ctx.agent_id, todos)
     return ToolResult(data={"todos": todos, "old_todos": old})
 

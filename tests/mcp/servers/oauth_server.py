@@ -7,12 +7,14 @@ metadata, dynamic client registration, /authorize, /token (authorization code wi
 refresh). /authorize approves at once (a user clicking "allow") and redirects to the client's
 redirect URI. Access tokens live TOKEN_SECONDS (default 3600). Every grant is appended to LOG as
 one JSON line ({"event": "register" | "authorize" | "code" | "refresh", ...}) so the tests can
-see what the client did. Tool: whoami (the client id of the token it was called with).
+see what the client did. OAUTH_PREREGISTERED="ID:SECRET:REDIRECT_URI" registers a client ahead
+(as a server's owner does for `mcp add --client-id`). Tool: whoami (the client id of the token it was called with).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 import time
@@ -46,6 +48,13 @@ class Provider:
 
     def __init__(self) -> None:
         self.clients: dict[str, OAuthClientInformationFull] = {}
+        ahead = os.environ.get("OAUTH_PREREGISTERED")  # "ID:SECRET:REDIRECT_URI"
+        if ahead:
+            client_id, secret, redirect = ahead.split(":", 2)
+            self.clients[client_id] = OAuthClientInformationFull(
+                client_id=client_id, client_secret=secret, redirect_uris=[redirect],
+                token_endpoint_auth_method="client_secret_post",
+                grant_types=["authorization_code", "refresh_token"], response_types=["code"])
         self.codes: dict[str, AuthorizationCode] = {}
         self.access: dict[str, AccessToken] = {}
         self.refresh: dict[str, RefreshToken] = {}
