@@ -73,6 +73,13 @@ class InputModes:
             return
         await super().on_event(event)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+S stashes only from the prompt: elsewhere (a form's submit, a panel's save)
+        the key goes on to the widget that binds it."""
+        if action == "stash":
+            return self.focused is self.prompt
+        return super().check_action(action, parameters)  # type: ignore[misc]
+
     def action_stash(self) -> None:
         """Ctrl+S: the draft aside (input cleared), or back when the input is empty."""
         if self.focused is not self.prompt:
