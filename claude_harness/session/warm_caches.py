@@ -3,7 +3,7 @@ computed once in the warm process (warm/) so that each forked run finds it in it
 
 Each cache is the one the cold path fills on first use, keyed so that a run never gets a value
 its own inputs would not give: tool schemas per input model class, the ripgrep verdict per
-(path, mtime, size), the SDK's event validator per type, SSL contexts per certificate source
+(path, mtime, size), the SDK's event validator per type and its content blocks' serializers, SSL contexts per certificate source
 and file state. Nothing here starts a thread or leaves a file open (the warm process forks).
 """
 
@@ -12,7 +12,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from claude_harness.api.sdk_warmup import build_stream_event_validator, share_ssl_contexts
+from claude_harness.api.sdk_warmup import (
+    build_content_block_serializers,
+    build_stream_event_validator,
+    share_ssl_contexts,
+)
 from claude_harness.tools.grep.rg_check import check_rg
 from claude_harness.tools.registry import get_all_base_tools
 
@@ -23,6 +27,7 @@ def fill_run_caches() -> None:
         tool.input_schema()
     _check_bundled_rg()
     build_stream_event_validator()
+    build_content_block_serializers()
     share_ssl_contexts()
 
 

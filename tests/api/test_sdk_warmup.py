@@ -68,3 +68,17 @@ def test_a_missing_bundle_is_not_shared_and_fails_as_before(
 
 def test_without_certificate_variables_the_system_context_is_shared(shared: None) -> None:
     assert httpcore2.default_ssl_context() is httpcore2.default_ssl_context()
+
+
+def test_content_blocks_are_serialised_without_a_first_time_build() -> None:
+    from anthropic.types import TextBlock, ToolUseBlock
+
+    from claude_harness.api.sdk_warmup import build_content_block_serializers
+
+    build_content_block_serializers()
+    for model in (TextBlock, ToolUseBlock):
+        assert "Mock" not in type(model.__pydantic_serializer__).__name__, model
+    block = ToolUseBlock.model_validate({"type": "tool_use", "id": "t1", "name": "Read",
+                                         "input": {"file_path": "/x"}})
+    assert block.to_dict(mode="json", exclude_unset=True) == {
+        "type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/x"}}
