@@ -26,9 +26,34 @@ def fill_run_caches() -> None:
     for tool in get_all_base_tools():
         tool.input_schema()
     _check_bundled_rg()
+    _rehearse_bash_checks()
     build_stream_event_validator()
     build_content_block_serializers()
     share_ssl_contexts()
+
+
+# Shapes every session meets (a pipeline, a `cd`, a redirect, a few everyday programs): their
+# first check in a run paid ~5 ms of one-time work (the checker's regexes and option tables).
+_REHEARSED_COMMANDS = (
+    "ls src | wc -l",
+    "cd src && git status --short | grep -v x > /dev/null; cat a.txt | head -n 3",
+)
+
+
+def _rehearse_bash_checks() -> None:
+    """Check a few commands as a run's first Bash call does (scheduling hint, write targets,
+    cd), from "/" (caches kept per folder never meet a project's). The checks only read."""
+    from claude_harness.permissions.bash.decision import is_read_only_command
+    from claude_harness.tools.bash.command_facts import changes_directory, write_targets
+
+    root = Path("/")
+    for command in _REHEARSED_COMMANDS:
+        try:
+            is_read_only_command(command, root)
+            changes_directory(command, root)
+            write_targets(command, root)
+        except Exception:  # the run checks it again, and reports a checker fault there
+            pass
 
 
 def _check_bundled_rg() -> None:
