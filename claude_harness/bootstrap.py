@@ -517,44 +517,12 @@ def preload_for_warm_start() -> None:
     thread, no guardian, no client."""
     import importlib
 
+    from claude_harness.session.warm_caches import fill_run_caches
+
     preload_sdk()
     for name in _WARM_MODULES:
         try:
             importlib.import_module(name)
         except ImportError:
             pass
-    _build_stream_event_adapter()
-    _share_default_ssl_context()
-
-
-def _build_stream_event_adapter() -> None:
-    """The SDK builds the validator of its stream events (a union of every event type) at the
-    first response: ~30 ms of pydantic schema work, cached by the SDK from then on."""
-    try:
-        # the SDK's own cached adapter (an lru_cache over pydantic's at run time, which its
-        # annotations name as pydantic's, not re-exported): warming it is the point
-        from anthropic._models import TypeAdapter  # pyright: ignore[reportPrivateImportUsage]
-        from anthropic.types import RawMessageStreamEvent
-
-        TypeAdapter(RawMessageStreamEvent)
-    except Exception:  # an SDK without these internals: the first response builds it
-        pass
-
-
-def _share_default_ssl_context() -> None:
-    """Every SDK client loads the system's CA certificates into a new SSL context (~40 ms);
-    in the warm process they are loaded once and shared by its runs, as a long-lived client
-    shares one. SSL_CERT_FILE / SSL_CERT_DIR in a run's environment still get their own."""
-    try:
-        import httpcore2
-    except ImportError:
-        return
-    original = httpcore2.default_ssl_context
-    shared = original(_trust_env=False)
-
-    def default_ssl_context(*, _trust_env: bool = True) -> Any:
-        if _trust_env and (os.environ.get("SSL_CERT_FILE") or os.environ.get("SSL_CERT_DIR")):
-            return original(_trust_env=_trust_env)
-        return shared
-
-    httpcore2.default_ssl_context = default_ssl_context
+    fill_run_caches()

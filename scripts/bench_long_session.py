@@ -83,7 +83,10 @@ def run(turn_count: int, profile_path: Path | None, compaction: bool
                            keep_bodies=False) as server:
             env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
                    "CLAUDE_HARNESS_DATA_DIR": str(home / "data"), "ANTHROPIC_API_KEY": "bench",
-                   "ANTHROPIC_BASE_URL": server.url}
+                   "ANTHROPIC_BASE_URL": server.url,
+                   # a cold start, as this benchmark has always measured: with the warm start
+                   # a second run would be served warm and leave a warm process behind
+                   "CLAUDE_HARNESS_NO_DAEMON": "1"}
             profiler = ["-m", "cProfile", "-o", str(profile_path)] if profile_path else []
             command = [sys.executable, *profiler, "-m", "claude_harness", "-p", "work",
                        "--output-format", "stream-json", "--verbose",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from claude_harness.protocol.input_schema import model_input_schema
 from claude_harness.protocol.permission_data import PermissionDecision
 
 if TYPE_CHECKING:
@@ -220,13 +221,7 @@ class Tool:
         """The JSON Schema sent to the API: `type: object`, `additionalProperties: false`."""
         if self.json_schema is not None:
             return self.json_schema
-        schema = self.input_model.model_json_schema(by_alias=True)
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
-        schema["additionalProperties"] = False
-        schema.setdefault("type", "object")
-        return schema
+        return model_input_schema(self.input_model)
 
     def api_schema(self) -> dict[str, Any]:
         """The tool definition as the Messages API expects it."""

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claude_harness.permissions.bash.args import Members
-from claude_harness.permissions.bash.git import repository_of
 from claude_harness.permissions.safety import protected_parts
 
 MAX_ENTRIES = 20_000
@@ -119,6 +118,8 @@ def protected_member(members: Members) -> str:
 def index_survey(tree: Path, roots: tuple[Path, ...]) -> TreeSurvey | None:
     """The tracked files below `tree` (git's index), checked in the work tree; None when the
     index cannot be read (the caller then walks the tree instead)."""
+    from claude_harness.permissions.bash.git import repository_of  # git's tables: on use
+
     repo = repository_of(tree)
     git_dir = _git_dir(repo) if repo is not None else None
     if repo is None or git_dir is None:
