@@ -45,6 +45,15 @@ def finals(client: EditorClient) -> dict[str, Any]:
             if u.status in ("completed", "failed")}
 
 
+class TypingEditor(EditorClient):
+    """The person types on in the buffer after the model's Read: its next read sees more."""
+
+    async def read_text_file(self, path: str, session_id: str, **kw: Any) -> Any:
+        response = await super().read_text_file(path=path, session_id=session_id, **kw)
+        self.buffers[path] = response.content + "# typed after the Read\n"
+        return response
+
+
 def checkpoint_store(home: Path, session_id: str) -> Checkpoints:
     [folder] = [p for p in home.rglob("checkpoints") if p.parent.name == session_id]
     return Checkpoints.open(folder)
@@ -59,14 +68,16 @@ async def test_edit_changes_the_unsaved_buffer_through_the_editor(
                   tool_turn("Edit", {"file_path": str(app), "old_string": "'hey there '",
                                      "new_string": "'hi '"}, "toolu_edit"),
                   "Edited the buffer."])
-    client = EditorClient(choose=lambda options: "allow", buffers={str(app): unsaved})
+    client = TypingEditor(choose=lambda options: "allow", buffers={str(app): unsaved})
     async with agent(client, fs=True, writes=True) as (conn, _proc):
         new = await conn.new_session(cwd=str(project), mcp_servers=[])
         result = await conn.prompt(session_id=new.session_id, prompt=text_of("say hi"))
     assert result.stop_reason == "end_turn"
-    expected = unsaved.replace("'hey there '", "'hi '")
+    assert "'hey there '" in sent_text(main_requests(server)[1]), "Read showed the buffer"
+    expected = unsaved.replace("'hey there '", "'hi '") + "# typed after the Read\n"
+    assert client.file_reads == [str(app), str(app)], "Edit asked for the buffer again"
     assert client.writes == [(str(app), expected)], "the edit applies to what the person sees"
-    assert "# typed, not saved" in app.read_text() and "'hi '" in app.read_text()
+    assert app.read_text() == expected
     assert [call.tool_call_id for call, _ in client.asked] == ["toolu_edit"], \
         "the permission is asked first"
     assert finals(client)["toolu_edit"].status == "completed"
@@ -223,3 +234,33 @@ async def test_a_client_without_these_capabilities_gets_our_own_writes_and_bash(
     final = finals(client)["toolu_bash"]
     assert final.content[0].type == "content" and "own-runner-42" in final.content[0].content.text
     assert "own-runner-42" in sent_text(main_requests(server)[-1])
+
+
+async def test_an_approved_sed_edit_is_written_through_the_editor(project: Path,
+                                                                 api: Any) -> None:
+    app = project / "src" / "app.py"
+    expected = app.read_text().replace("hello", "hi")
+    api([tool_turn("Bash", {"command": "sed -i 's/hello/hi/' src/app.py"}, "toolu_sed"),
+         "Done."])
+    client = EditorClient(choose=lambda options: "allow")
+    async with agent(client, fs=True, writes=True, terminal=True) as (conn, _proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.prompt(session_id=new.session_id, prompt=text_of("sed it"))
+    assert [call.tool_call_id for call, _ in client.asked] == ["toolu_sed"]
+    assert client.writes == [(str(app), expected)] and app.read_text() == expected
+    assert client.created == [], "the approved result is written, sed is not run again"
+
+
+async def test_a_sed_edit_over_unsaved_changes_is_refused(project: Path, api: Any) -> None:
+    app = project / "src" / "app.py"
+    before = app.read_text()
+    server = api([tool_turn("Bash", {"command": "sed -i 's/hello/hi/' src/app.py"},
+                            "toolu_sed"), "It was refused."])
+    client = EditorClient(choose=lambda options: "allow",
+                          buffers={str(app): before + "# unsaved\n"})
+    async with agent(client, fs=True, writes=True) as (conn, _proc):
+        new = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.prompt(session_id=new.session_id, prompt=text_of("sed it"))
+    assert client.writes == [] and app.read_text() == before
+    sent = tool_results(server)["toolu_sed"]
+    assert sent.get("is_error") is True and "unsaved changes" in result_text(sent)

@@ -8,7 +8,9 @@ one terminal stream (stdout and stderr together) and keeps its last bytes past t
 
 What does not map, and so stays ours: a timeout or an interrupt kills the command (there is no
 moving a client's terminal to our background registry; Ctrl+B does not reach it either), and
-`run_in_background` commands run in our own runner (tool.py)."""
+`run_in_background` commands run in our own runner (tool.py). The client owns the process:
+our guardian (process.py) does not, so releasing the terminal is what ends it, on every way out
+of the call."""
 
 from __future__ import annotations
 
