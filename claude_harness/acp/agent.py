@@ -110,7 +110,11 @@ class HarnessAgent:
             raise _error(str(exc), -32603 if resume is None else -32002) from exc
         for warning in warnings:
             sys.stderr.write(f"claude-harness: {warning}\n")
-        runner = AcpSession(session, self.client, reads_files=self._client_reads_files())
+        fs = getattr(self.client_capabilities, "fs", None)
+        runner = AcpSession(session, self.client, reads_files=self._client_reads_files(),
+                            writes_files=bool(getattr(fs, "write_text_file", False)),
+                            runs_terminals=bool(getattr(self.client_capabilities, "terminal",
+                                                        False)))
         started = await runner.start()
         if not started.has_credentials:
             await runner.close()

@@ -10,6 +10,7 @@ killed, a pending question is closed, and the turn ends with `cancelled`."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,16 +32,19 @@ from acp.schema import (
     ConfigOptionUpdate,
     Cost,
     PermissionOption,
+    TerminalToolCallContent,
     ToolCallUpdate,
     UsageUpdate,
 )
 
 from claude_harness.acp import choices, tool_calls
+from claude_harness.acp.client_services import AcpFileWriter, AcpTerminals
 from claude_harness.acp.questions import ask_questions
 from claude_harness.acp.replay import replay_updates
 from claude_harness.commands.registry import invoke
 from claude_harness.protocol import ops
-from claude_harness.protocol.client_files import buffer_reader
+from claude_harness.protocol.client_files import buffer_reader, buffer_writer
+from claude_harness.protocol.client_terminal import client_terminals
 from claude_harness.protocol.events import (
     Busy,
     ContextMeasured,
@@ -68,7 +72,7 @@ from claude_harness.protocol.events import (
     TotalsChanged,
     TurnEnd,
 )
-from claude_harness.protocol.progress import OutputProgress
+from claude_harness.protocol.progress import OutputProgress, TerminalProgress
 from claude_harness.protocol.view import SessionView
 
 STOP_REASONS = {"end_turn": "end_turn", "stop_sequence": "end_turn", "max_tokens": "max_tokens",
@@ -100,6 +104,8 @@ class AcpSession:
     session: Any  # claude_harness.session.core.Session
     client: Any  # the connection's client side (session_update, request_permission...)
     reads_files: bool = False  # the client offers fs/read_text_file: Read asks it first
+    writes_files: bool = False  # fs/write_text_file: Write, Edit and sed -i write through it
+    runs_terminals: bool = False  # terminal/*: Bash's foreground commands run in its terminals
     view: SessionView = field(default_factory=SessionView)
     models: tuple[Any, ...] = ()
     turn: _Turn | None = None
@@ -107,6 +113,7 @@ class AcpSession:
     _asking: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     _waiters: list[_Waiter] = field(default_factory=list)
     _tool_names: dict[str, str] = field(default_factory=dict)
+    _terminals: set[str] = field(default_factory=set)  # tool calls showing a client terminal
     _started: asyncio.Event = field(default_factory=asyncio.Event)
     _question_call: str = ""  # the AskUserQuestion call its questions are shown on
     _closed: bool = False
@@ -122,7 +129,8 @@ class AcpSession:
         # The session's driver starts in the pump's task and inherits the buffer reader.
         token = buffer_reader.set(self._read_buffer if self.reads_files else None)
         try:
-            self._pump_task = asyncio.create_task(self._pump(), name="acp-session-events")
+            self._pump_task = asyncio.create_task(self._pump(), name="acp-session-events",
+                                                  context=self._client_services())
         finally:
             buffer_reader.reset(token)
         await self._started.wait()
@@ -131,6 +139,16 @@ class AcpSession:
         if listed is not None:
             self.models = listed.models
         return self.view.started
+
+    def _client_services(self) -> contextvars.Context:
+        """The context the session runs in: the client's writer and terminals, when offered
+        (client_services.py), for this session's tools alone."""
+        context = contextvars.copy_context()
+        if self.writes_files:
+            context.run(buffer_writer.set, AcpFileWriter(self))
+        if self.runs_terminals:
+            context.run(client_terminals.set, AcpTerminals(self))
+        return context
 
     async def close(self) -> None:
         if self._pump_task is None or self._closed:
@@ -294,6 +312,11 @@ class AcpSession:
                 await self.send(update_agent_thought_text(text))
             case ToolStart():
                 await self._tool_started(event)
+            case ToolProgress(data=TerminalProgress(terminal_id=terminal)):
+                self._terminals.add(event.tool_use_id)
+                await self.send(update_tool_call(
+                    event.tool_use_id, status="in_progress",
+                    content=[TerminalToolCallContent(type="terminal", terminal_id=terminal)]))
             case ToolProgress(data=OutputProgress() as out):
                 text = tool_calls.progress_output(out.stdout, out.stderr)
                 await self.send(update_tool_call(
@@ -301,9 +324,12 @@ class AcpSession:
                     content=[tool_calls.text_content(text)] if text else None))
             case ToolResultEvent():
                 name = self._tool_names.pop(event.tool_use_id, event.name)
+                in_terminal = event.tool_use_id in self._terminals  # it stays what is shown
+                self._terminals.discard(event.tool_use_id)
                 await self.send(update_tool_call(
                     event.tool_use_id, status="failed" if event.is_error else "completed",
-                    content=tool_calls.result_content(name, event.content, event.is_error),
+                    content=None if in_terminal else tool_calls.result_content(
+                        name, event.content, event.is_error),
                     raw_output=tool_calls.result_text(event.content)))
             case TodosChanged(todos=todos, agent_id=None):
                 await self.send(update_plan([

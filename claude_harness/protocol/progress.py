@@ -51,8 +51,16 @@ class MessageProgress:
     kind: str = ""
 
 
-ProgressData = OutputProgress | MatchProgress | AgentStep | MessageProgress
-PROGRESS_TYPES = (OutputProgress, MatchProgress, AgentStep, MessageProgress)
+@dataclass(frozen=True)
+class TerminalProgress:
+    """The command runs in the front end's client terminal (protocol/client_terminal.py): the
+    front end shows that terminal on the tool call, live."""
+
+    terminal_id: str
+
+
+ProgressData = OutputProgress | MatchProgress | AgentStep | MessageProgress | TerminalProgress
+PROGRESS_TYPES = (OutputProgress, MatchProgress, AgentStep, MessageProgress, TerminalProgress)
 
 
 def as_progress(raw: Any) -> ProgressData:

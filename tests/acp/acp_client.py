@@ -91,7 +91,8 @@ class RecordingClient:
 
 @contextlib.asynccontextmanager
 async def agent(client: RecordingClient, *args: str, command: list[str] | None = None,
-                fs: bool = False, stderr: Path | None = None) -> AsyncIterator[tuple[Any, Any]]:
+                fs: bool = False, stderr: Path | None = None, writes: bool = False,
+                terminal: bool = False) -> AsyncIterator[tuple[Any, Any]]:
     """(connection, process) of `claude-harness --acp` (or `command`), initialized; its
     stderr goes to the file `stderr` (a pipe nobody reads would fill and block it)."""
     argv = command or [our_cli(), "--acp", *args]
@@ -101,8 +102,8 @@ async def agent(client: RecordingClient, *args: str, command: list[str] | None =
         stack.callback(log.close)
         conn, proc = await stack.enter_async_context(spawn_agent_process(
             client, argv[0], *argv[1:], env=dict(os.environ), transport_kwargs=kwargs))
-        caps = ClientCapabilities(fs={"readTextFile": fs, "writeTextFile": False},
-                                  terminal=False)
+        caps = ClientCapabilities(fs={"readTextFile": fs, "writeTextFile": writes},
+                                  terminal=terminal)
         await asyncio.wait_for(conn.initialize(
             protocol_version=PROTOCOL_VERSION, client_capabilities=caps,
             client_info=Implementation(name="tests", version="1")), 30)

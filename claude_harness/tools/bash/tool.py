@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from claude_harness.protocol.client_terminal import client_terminals
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     VALID,
@@ -16,15 +17,17 @@ from claude_harness.protocol.tool import (
 )
 from claude_harness.sandbox.bash import BashSandboxing, prepare_bash
 from claude_harness.tools.bash.background import REGISTRY
+from claude_harness.tools.bash.client_run import run_in_client_terminal
 from claude_harness.tools.bash.command_facts import changes_directory, write_targets
 from claude_harness.tools.bash.limits import MAX_OUTPUT_CHARS_CAP, BashLimits
 from claude_harness.tools.bash.presentation import PRESENTATION
 from claude_harness.tools.bash.result import BashRun, render_bash_run
 from claude_harness.tools.bash.run import run_foreground
 from claude_harness.tools.bash.schema import BashInput
-from claude_harness.tools.bash.sed_edit import apply_sed_edit
+from claude_harness.tools.bash.sed_edit import apply_sed_edit, sed_edit_in_editor
 from claude_harness.tools.bash.workdir import resolve_start_dir
 from claude_harness.tools.budget import tool_results_dir
+from claude_harness.tools.editor_files import editor_writer
 
 KEY_ARGUMENT_CHARS = 80
 
@@ -102,6 +105,10 @@ def _sandboxing(inp: BashInput, ctx: ToolUseContext, cwd: Path) -> BashSandboxin
 
 async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     if inp.simulated_sed_edit is not None:
+        writer = editor_writer()
+        if writer is not None:  # the editor holds the file: it writes the approved result
+            await sed_edit_in_editor(inp.simulated_sed_edit, writer, ctx.checkpoints.before_change)
+            return ToolResult(data=BashRun())
         ctx.checkpoints.before_change(inp.simulated_sed_edit.file_path)
         apply_sed_edit(inp.simulated_sed_edit)
         return ToolResult(data=BashRun())
@@ -115,9 +122,15 @@ async def _call(inp: BashInput, ctx: ToolUseContext, progress: Progress) -> Tool
         if inp.run_in_background:
             return _start_background(inp, ctx, limits, output_dir)
         sandboxing = _sandboxing(inp, ctx, start.path)
-        outcome = await run_foreground(inp.command, start.path, limits.timeout_for(inp.timeout),
-                                       ctx.abort, progress, limits=limits, output_dir=output_dir,
-                                       argv_prefix=sandboxing.argv_prefix)
+        terminals = client_terminals.get()
+        if terminals is not None:  # the editor runs it, wrapped as we would run it
+            outcome = await run_in_client_terminal(
+                terminals, inp.command, start.path, limits.timeout_for(inp.timeout), ctx.abort,
+                progress, limits=limits, argv_prefix=sandboxing.argv_prefix)
+        else:
+            outcome = await run_foreground(
+                inp.command, start.path, limits.timeout_for(inp.timeout), ctx.abort, progress,
+                limits=limits, output_dir=output_dir, argv_prefix=sandboxing.argv_prefix)
     except (FileNotFoundError, PermissionError) as exc:
         raise ToolError(f"Could not start the shell: {exc}") from exc
     if outcome.final_dir is not None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
+from claude_harness.protocol.client_files import BufferWriter
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     Progress,
@@ -24,6 +25,7 @@ from claude_harness.protocol.tool import (
 )
 from claude_harness.tools.edit.matching import find_matches, fit_to_file, looks_like_read_prefixes
 from claude_harness.tools.edit.snippet import snippet_around
+from claude_harness.tools.editor_files import editor_text, editor_writer, write_through_editor
 from claude_harness.tools.file_common import (
     UTF8,
     TextEncoding,
@@ -140,14 +142,23 @@ def _encode(text: str, encoding: TextEncoding, path: str) -> bytes:
         ) from exc
 
 
-def _create(inp: EditInput, ctx: ToolUseContext, path: str) -> str:
+@dataclass(frozen=True)
+class EditPlan:
+    """An edit checked and computed, not yet written: what to write where, and what to say."""
+
+    path: str  # as the model named it (after invisible-space variants)
+    target: str  # the file written (a symlink resolved)
+    key: str
+    new_text: str
+    encoding: TextEncoding
+    message: str
+
+
+def _create(inp: EditInput, path: str) -> EditPlan:
     """Empty old_string on a missing file: the file is created with new_string."""
-    make_parent_dirs(path)
-    ctx.checkpoints.before_change(path)
-    mtime = atomic_write(path, _encode(inp.new_string, UTF8, path))
-    record_state(ctx, state_key(path), inp.new_string, mtime, partial=False)
     lines = normalize_newlines(inp.new_string).count("\n") + 1
-    return f"Created new file {path} ({lines} line(s)) from new_string."
+    return EditPlan(path, path, state_key(path), inp.new_string, UTF8,
+                    f"Created new file {path} ({lines} line(s)) from new_string.")
 
 
 def _resolve(path: str) -> tuple[str, os.stat_result | None]:
@@ -156,14 +167,16 @@ def _resolve(path: str) -> tuple[str, os.stat_result | None]:
     return path, stat_or_none(path)
 
 
-def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:
+def plan_edit(inp: EditInput, ctx: ToolUseContext, buffer: str | None = None) -> EditPlan:
+    """Every check, then the new text; nothing is written. `buffer`: the editor's text of the
+    file (unsaved changes included), edited instead of the disk's."""
     path = require_absolute(inp.file_path)
     if inp.old_string == inp.new_string:
         raise ToolError("old_string and new_string are identical; there is nothing to change.")
     path, st = _resolve(path)
     if st is None:
         if inp.old_string == "":
-            return _create(inp, ctx, path)
+            return _create(inp, path)
         raise missing_file_error(path)
     if stat.S_ISDIR(st.st_mode):
         raise ToolError(f"{path} is a directory; Edit changes files.", code="is_directory")
@@ -175,10 +188,14 @@ def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:
 
     target = os.path.realpath(path)  # write through a symlink, keep the link
     key = state_key(path)
-    data = _read_bytes(path)
-    if looks_binary(data[:8192]):
-        raise ToolError(f"{path} is a binary file; Edit only changes text.", code="binary_file")
-    text, encoding = decode_file_bytes(data)
+    if buffer is None:
+        data = _read_bytes(path)
+        if looks_binary(data[:8192]):
+            raise ToolError(f"{path} is a binary file; Edit only changes text.",
+                            code="binary_file")
+        text, encoding = decode_file_bytes(data)
+    else:
+        text, encoding = buffer, UTF8
     ensure_fresh(ctx, key, path, st.st_mtime_ns, lambda: text)
     ensure_writable(target)
 
@@ -194,10 +211,29 @@ def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:
         outcome = apply_edit(text, inp.old_string, inp.new_string, inp.replace_all, path)
     if outcome.new_text == text:
         raise ToolError(f"The edit would leave {path} unchanged; nothing was written.")
-    ctx.checkpoints.before_change(target)
-    mtime = atomic_write(target, _encode(outcome.new_text, encoding, path))
-    record_state(ctx, key, outcome.new_text, mtime, partial=False)
-    return _success(path, outcome)
+    return EditPlan(path, target, key, outcome.new_text, encoding, _success(path, outcome))
+
+
+def edit_sync(inp: EditInput, ctx: ToolUseContext) -> str:
+    plan = plan_edit(inp, ctx)
+    data = _encode(plan.new_text, plan.encoding, plan.path)
+    make_parent_dirs(plan.target)
+    ctx.checkpoints.before_change(plan.target)
+    mtime = atomic_write(plan.target, data)
+    record_state(ctx, plan.key, plan.new_text, mtime, partial=False)
+    return plan.message
+
+
+async def _edit_in_editor(inp: EditInput, ctx: ToolUseContext, writer: BufferWriter) -> str:
+    """The edit of the editor's buffer (editor_files.py): the same checks on the text the
+    person sees, the checkpoint of the file, then the editor writes the new text."""
+    buffer = await editor_text(open_path(inp.file_path)) if os.path.isabs(inp.file_path) else None
+    plan = await asyncio.to_thread(plan_edit, inp, ctx, buffer)
+    await asyncio.to_thread(make_parent_dirs, plan.target)
+    ctx.checkpoints.before_change(plan.target)
+    mtime = await write_through_editor(writer, plan.target, plan.new_text)
+    record_state(ctx, plan.key, plan.new_text, mtime, partial=False)
+    return plan.message
 
 
 def _success(path: str, outcome: EditOutcome) -> str:
@@ -217,6 +253,9 @@ def _success(path: str, outcome: EditOutcome) -> str:
 async def call(inp: EditInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     if ctx.abort.aborted:
         raise ToolError("Edit was interrupted before it started.", code="aborted")
+    writer = editor_writer()
+    if writer is not None:
+        return ToolResult(data=await _edit_in_editor(inp, ctx, writer))
     return ToolResult(data=await asyncio.to_thread(edit_sync, inp, ctx))
 
 

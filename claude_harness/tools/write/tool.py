@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from dataclasses import dataclass
 
 from pydantic import Field
 
+from claude_harness.protocol.client_files import BufferWriter
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.tool import (
     Progress,
@@ -21,6 +23,7 @@ from claude_harness.protocol.tool import (
     ToolInput,
     ToolResult,
 )
+from claude_harness.tools.editor_files import editor_text, editor_writer, write_through_editor
 from claude_harness.tools.file_common import (
     UTF8,
     TextEncoding,
@@ -77,7 +80,21 @@ def _encode(content: str, encoding: TextEncoding) -> tuple[bytes, TextEncoding]:
         return content.encode("utf-8"), UTF8
 
 
-def write_sync(inp: WriteInput, ctx: ToolUseContext) -> str:
+@dataclass(frozen=True)
+class WritePlan:
+    """A Write checked, not yet done: the text to write where, its bytes for the disk, and what
+    to say once it is written."""
+
+    target: str
+    key: str
+    content: str
+    data: bytes
+    message: str
+
+
+def plan_write(inp: WriteInput, ctx: ToolUseContext, buffer: str | None = None) -> WritePlan:
+    """Every check, then the content in the old file's style; nothing is written. `buffer`: the
+    editor's text of the file, what the staleness check compares with instead of the disk."""
     path = open_path(inp.file_path)
     refuse_special(path, None, "write")
     st = stat_or_none(path)
@@ -91,25 +108,47 @@ def write_sync(inp: WriteInput, ctx: ToolUseContext) -> str:
         refuse_special(path, st, "write")
         known = ctx.read_file_state.get(key) is not None
         old_text, encoding, eol = _existing_style(path, st.st_size, known)
-        ensure_fresh(ctx, key, path, st.st_mtime_ns, lambda: old_text)
+        current = old_text if buffer is None else buffer
+        ensure_fresh(ctx, key, path, st.st_mtime_ns, lambda: current)
         ensure_writable(target)
         if eol == "\r\n" and "\r\n" not in content:
             content = with_eol(content, eol)
-    else:
-        make_parent_dirs(target)
     data, used = _encode(content, encoding)
-    ctx.checkpoints.before_change(target)
-    mtime = atomic_write(target, data)
-    record_state(ctx, key, content, mtime, partial=False)
     lines = normalize_newlines(content).count("\n") + (0 if content.endswith("\n") else 1)
     lines = lines if content else 0
     note = f", now {used.label}" if used != encoding else ""
     if st is None:
-        return f"Created new file {path} ({lines} line(s))."
-    return f"Updated {path}: its whole content was replaced ({lines} line(s){note})."
+        message = f"Created new file {path} ({lines} line(s))."
+    else:
+        message = f"Updated {path}: its whole content was replaced ({lines} line(s){note})."
+    return WritePlan(target, key, content, data, message)
+
+
+def write_sync(inp: WriteInput, ctx: ToolUseContext) -> str:
+    plan = plan_write(inp, ctx)
+    make_parent_dirs(plan.target)
+    ctx.checkpoints.before_change(plan.target)
+    mtime = atomic_write(plan.target, plan.data)
+    record_state(ctx, plan.key, plan.content, mtime, partial=False)
+    return plan.message
+
+
+async def _write_in_editor(inp: WriteInput, ctx: ToolUseContext, writer: BufferWriter) -> str:
+    """The Write through the editor (editor_files.py): the same checks (against the buffer the
+    person sees), the checkpoint, then the editor writes the text into its buffer and file."""
+    buffer = await editor_text(open_path(inp.file_path)) if os.path.isabs(inp.file_path) else None
+    plan = await asyncio.to_thread(plan_write, inp, ctx, buffer)
+    await asyncio.to_thread(make_parent_dirs, plan.target)
+    ctx.checkpoints.before_change(plan.target)
+    mtime = await write_through_editor(writer, plan.target, plan.content)
+    record_state(ctx, plan.key, plan.content, mtime, partial=False)
+    return plan.message
 
 
 async def call(inp: WriteInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     if ctx.abort.aborted:
         raise ToolError("Write was interrupted before it started.", code="aborted")
+    writer = editor_writer()
+    if writer is not None:
+        return ToolResult(data=await _write_in_editor(inp, ctx, writer))
     return ToolResult(data=await asyncio.to_thread(write_sync, inp, ctx))
