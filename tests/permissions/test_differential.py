@@ -25,6 +25,10 @@ from tests.permissions.traces import violations
 
 Runs = dict[str, SandboxRun]
 
+# The first test pays for the session's sandboxed runs (several hundred bwrap processes): 40 s
+# on an idle 2-core machine, several minutes with a hog on each core beside a second worker.
+pytestmark = pytest.mark.timeout(900)
+
 # Families whose allowed commands still leave traces, while the checker catches up:
 # {family: "family N: why"}; each makes that family's differential test xfail(strict=True).
 TRACES_NOT_YET_FIXED: dict[int, str] = {}

@@ -43,10 +43,16 @@ class Terminal:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if text in screen or _words(text) in _words(screen):  # a line may wrap anywhere
                 return screen
             time.sleep(0.05)
         raise AssertionError(f"{text!r} never appeared; screen:\n{self.screen()}")
+
+
+def _words(text: str) -> str:
+    """The text with its line breaks and runs of spaces as one space: a phrase found across a
+    wrapped line (where it wraps depends on the temp folder's path length, for one)."""
+    return " ".join(text.split())
 
 
 def app_env() -> dict[str, str]:

@@ -109,13 +109,15 @@ class StreamCapture:
     def write(self, chunk: bytes) -> None:
         if not chunk:
             return
+        # The file first: whatever TaskOutput can show from memory is then already on disk, so
+        # a Read of the output file right after never sees less than TaskOutput did.
+        if self._sink is not None:
+            self._sink(chunk)
         with self._lock:
             self._total += len(chunk)
             self._keep_head_and_tail(chunk)
             self._keep_recent(chunk)
             self._keep_full(chunk)
-        if self._sink is not None:
-            self._sink(chunk)
 
     def _keep_head_and_tail(self, chunk: bytes) -> None:
         room = self._head_limit - len(self._head)
