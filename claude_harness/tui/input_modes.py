@@ -8,12 +8,15 @@ the key actions the keybindings name.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events
 
 from claude_harness.prompt_stash import PromptStash
 from claude_harness.tui.widgets.prompt_input import PromptInput
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
 class InputModes:
@@ -71,7 +74,8 @@ class InputModes:
         if self.keymap is not None and isinstance(event, events.Key) \
                 and not event.is_forwarded and await self.keymap.intercept(event):
             return
-        await super().on_event(event)
+        app = cast("App[None]", super())  # App.on_event: next in HarnessApp's MRO
+        await app.on_event(event)
 
     def action_stash(self) -> None:
         """Ctrl+S: the draft aside (input cleared), or back when the input is empty."""
