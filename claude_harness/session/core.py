@@ -138,11 +138,11 @@ class Session:
         self._driver: asyncio.Task[None] | None = None
         self._op_ids = 0
         self.jobs = JobQueue(self.emit, lambda op: self.turn.run(op), self.agents.report_waits)
+        self.mcp_wiring = McpWiring(config.mcp, self.emit) if config.mcp is not None else None
         self.turn_services = TurnServices(  # checkpoints, questions, notes, status line
             config, self.state, emit=self.emit, jobs=self.jobs, catalog=self.catalog,
-            shell=self.shell)
+            shell=self.shell, mcp_wiring=self.mcp_wiring)
         self.elicitations = FrontEndQuestions(self.emit)  # MCP servers' questions to the user
-        self.mcp_wiring = McpWiring(config.mcp, self.emit) if config.mcp is not None else None
         self._stop_mcp_listener: Callable[[], None] | None = None
         self.inputs = TurnInputs(
             config, self.state, self.api, ApiHistory(),

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from claude_harness.config.output_styles import StyleCatalog
     from claude_harness.hooks.runner import HookRunner
     from claude_harness.protocol.context import ShellState
+    from claude_harness.session.mcp_wiring import McpWiring
     from claude_harness.statusline import SessionState as StatusLineState
     from claude_harness.tools.bash.background import BackgroundShell
 
@@ -65,9 +66,11 @@ STATUS_TRIGGERS = (Busy, ModeChanged, ModelChanged, OutputStyleChanged, SessionS
 class TurnServices:
     def __init__(self, config: SessionConfig, state: SessionState, *,
                  emit: Callable[[SessionEvent], None], jobs: JobQueue, catalog: Catalog,
-                 shell: ShellState) -> None:
-        """`jobs` holds the prompts queued for steering."""
+                 shell: ShellState, mcp_wiring: McpWiring | None = None) -> None:
+        """`jobs` holds the prompts queued for steering; `mcp_wiring` reads `@server:uri`
+        mentions (None without MCP servers)."""
         self.config, self.state = config, state
+        self._mcp_wiring = mcp_wiring
         self._emit = emit
         self._jobs = jobs
         self._catalog = catalog
@@ -113,7 +116,7 @@ class TurnServices:
     async def _attach_resources(self, prompt: str, ctx: ToolUseContext) -> list[Notice]:
         """`@server:uri` mentions, read and noted for after the prompt (mcp_resources.py);
         only with a person at a front end, as in Claude Code."""
-        wiring = self.session.mcp_wiring
+        wiring = self._mcp_wiring
         if wiring is None or not ctx.permission.interactive or ":" not in prompt:
             return []
         from claude_harness.permissions.resolver import tool_denied_entirely
