@@ -4,6 +4,7 @@ the /mcp approve|reconnect actions, with a program's disable|enable."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -41,6 +42,8 @@ class Described(Protocol):
     def load_report(self) -> LoadReport | None: ...
     @property
     def catalog(self) -> Catalog: ...
+    @property
+    def cwd(self) -> Path: ...
     @property
     def model(self) -> str: ...
     @property
@@ -200,17 +203,18 @@ def _context(services: Described) -> dict[str, Any]:
             "memory_files": [str(f) for f in services.memory_files]}
 
 
-def _mcp_servers(session: Any) -> list[dict[str, Any]]:
+def _mcp_servers(services: Described) -> list[dict[str, Any]]:
     from claude_harness.session.mcp_panel import server_rows  # the /mcp panel's rows
 
-    return server_rows(session.config.mcp)
+    return server_rows(services.mcp)
 
 
-def _agent_list(session: Any) -> list[dict[str, Any]]:
+def _agent_list(services: Described) -> list[dict[str, Any]]:
     from claude_harness.session.agent_panel import agent_rows  # the /agents panel's rows
 
-    return agent_rows(session.catalog, session.config.cwd)
+    return agent_rows(services.catalog, services.cwd)
 
 
-DATA_TOPICS = {"mcp_status": _mcp_status, "context": _context, "mcp_servers": _mcp_servers,
-               "agent_list": _agent_list}
+DATA_TOPICS: dict[str, Callable[[Described], Any]] = {
+    "mcp_status": _mcp_status, "context": _context, "mcp_servers": _mcp_servers,
+    "agent_list": _agent_list}
