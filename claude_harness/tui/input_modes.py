@@ -77,6 +77,14 @@ class InputModes:
         app = cast("App[None]", super())  # App.on_event: next in HarnessApp's MRO
         await app.on_event(event)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+S (a priority binding) is the stash only in the prompt: elsewhere the key
+        goes on to the screen's own Ctrl+S (the /agents panel's "create the agent")."""
+        if action == "stash" and self.focused is not self.prompt:
+            return False
+        app = cast("App[None]", super())  # App.check_action: next in HarnessApp's MRO
+        return app.check_action(action, parameters)
+
     def action_stash(self) -> None:
         """Ctrl+S: the draft aside (input cleared), or back when the input is empty."""
         if self.focused is not self.prompt:
