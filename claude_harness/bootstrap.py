@@ -59,6 +59,7 @@ from claude_harness.tools.registry import assemble_tool_pool
 from claude_harness.tools.structured_output import structured_output_tool
 
 if TYPE_CHECKING:
+    from claude_harness.config.load_report import LoadReport
     from claude_harness.mcp.sdk_transport import SdkMcpChannel
 
 __all__ = ["DEFAULT_MODEL", "MODEL_ALIASES", "NO_KEY_HELP", "StartupError", "build_session",
@@ -184,16 +185,17 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     session.config.hooks = build_hook_runner(
         hook_config, session, always=any(a.hooks for a in catalog.agent_list()),
         context=session.tool_context, run_agent=session.run_agent)
-    session.config.load_report = configuration_report(cwd, loaded, catalog, hook_config,
-                                                      _mcp_policy(loaded, trusted))
-    if notice := keybindings_notice(session.config.load_report):
+    load_report = configuration_report(cwd, loaded, catalog, hook_config,
+                                       _mcp_policy(loaded, trusted))
+    session.config.load_report = load_report
+    if notice := keybindings_notice(load_report):
         warnings.append(notice)
     _bash_environment(session)
     _wire_mcp(session.config.mcp, session.config.hooks, permission.additional_dirs)
     _prestart_command_guardian(session)
     _configure_sandbox(loaded, warnings)
     _remove_old_transcripts(store, chosen, session)
-    _configure_debug(opts, session)
+    _configure_debug(opts, session, load_report)
     _watch_settings(session, cwd)
     if session.path_rules is not None and session.path_rules.nested is not None:
         session.path_rules.nested.excludes = context.claude_md_excludes
@@ -308,7 +310,7 @@ def _watch_settings(session: Session, cwd: Path) -> None:
         cwd, user_config_dir(), managed_settings_path())
 
 
-def _configure_debug(opts: RunOptions, session: Session) -> None:
+def _configure_debug(opts: RunOptions, session: Session, load_report: LoadReport) -> None:
     """-d/--debug [filter], --debug-file: the debug log (protocol/debug_log.py) goes to the
     named file, else to the session's folder. The configuration report (every settings key
     and file, and what became of it) opens it; -p without --debug-file also prints it on
@@ -323,7 +325,7 @@ def _configure_debug(opts: RunOptions, session: Session) -> None:
     if path is None and session.transcript is not None:
         path = session.transcript.path.parent / session.session_id / "debug.log"
     configure_debug_log(path, opts.debug_filter)
-    report = session.config.load_report.format()
+    report = load_report.format()
     debug("config", "configuration:\n" + report)
     if opts.print_mode and not opts.debug_file:
         sys.stderr.write("[debug] configuration:\n" + report + "\n")

@@ -169,7 +169,7 @@ class PlainPanels:
             self.out.line(f"  {kind.capitalize()}:" + ("" if rows else " (none)"))
             for row in rows:
                 self.rules.append(row)
-                where = SOURCE_NAMES.get(row.source, row.source)
+                where = SOURCE_NAMES.get(row.source) or row.source
                 where += f" · {row.path}" if row.path else ""
                 lock = "" if row.editable else " · read-only"
                 self.out.line(f"    {len(self.rules)}. {row.rule}  ({where}{lock})")

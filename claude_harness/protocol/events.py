@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from claude_harness.protocol.panels import PanelEvent
 from claude_harness.protocol.progress import ProgressData
 
 
@@ -783,6 +784,7 @@ SessionEvent = (
     | DirectoriesChanged
     | McpAuthUrl
     | EditorModeChanged
+    | PanelEvent
 )
 """Everything `Session.events()` yields."""
 

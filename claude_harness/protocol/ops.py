@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from claude_harness.protocol.events import PermissionChoice
+from claude_harness.protocol.panels import PanelOp
 
 
 @dataclass(frozen=True)
@@ -348,4 +349,4 @@ Op = (UserPrompt | RunCommand | Interrupt | AnswerPermission | SetMode | CycleMo
       | PlanRewind | Rewind | AnswerQuestions | BackgroundCommands | ListTasks | StopTask
       | MeasureContext | ListOutputStyles | SetOutputStyle | ListModels | RenameSession | AddMemory
       | SetEffort | ToggleThinking | AnswerElicitation | AddDirectory | McpAuthenticate
-      | SessionCommand | CreateAgent | DeleteAgent)
+      | SessionCommand | CreateAgent | DeleteAgent | PanelOp)

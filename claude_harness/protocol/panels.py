@@ -106,5 +106,11 @@ class HooksListed:
     disabled: bool = False  # disableAllHooks
 
 
+PanelOp = ListSettings | ChangeSetting | ListPermissionRules | ListHooks
+"""The panels' ops: members of `ops.Op`, so `Session.submit` takes them."""
+
+PanelEvent = SettingsListed | SettingChanged | PermissionRulesListed | HooksListed
+"""The panels' answers: members of `events.SessionEvent`, so the session may emit them."""
+
 PANEL_OPS = (ListSettings, ChangeSetting, ListPermissionRules, ListHooks)
 PANEL_EVENTS = (SettingsListed, SettingChanged, PermissionRulesListed, HooksListed)

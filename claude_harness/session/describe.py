@@ -4,6 +4,7 @@ the /mcp approve|reconnect actions, with a program's disable|enable."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -214,5 +215,6 @@ def _agent_list(services: Described) -> list[dict[str, Any]]:
     return agent_rows(services.catalog, services.cwd)
 
 
-DATA_TOPICS = {"mcp_status": _mcp_status, "context": _context, "mcp_servers": _mcp_servers,
-               "agent_list": _agent_list}
+DATA_TOPICS: dict[str, Callable[[Described], Any]] = {
+    "mcp_status": _mcp_status, "context": _context, "mcp_servers": _mcp_servers,
+    "agent_list": _agent_list}

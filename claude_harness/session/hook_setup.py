@@ -25,6 +25,7 @@ from claude_harness.protocol.context import SubAgentSpec, ToolUseContext
 
 if TYPE_CHECKING:
     from claude_harness.session.session_config import SessionConfig
+    from claude_harness.session.state import SessionState
 
 READ_ONLY_TOOLS = ("Read", "Grep", "Glob")
 AGENT_HOOK_MAX_TURNS = 10
@@ -72,7 +73,10 @@ class HookedSession(Protocol):
     @property
     def config(self) -> SessionConfig: ...
     @property
-    def session_id(self) -> str: ...
+    def state(self) -> SessionState:
+        """Where the session id lives (the Session's `session_id` is a view of it, which a
+        Protocol cannot name)."""
+        ...
     @property
     def api(self) -> ApiClient: ...
     @property
@@ -88,9 +92,10 @@ def build_hook_runner(config: HookConfig, session: HookedSession, *, always: boo
     agent definition with hooks needs a runner to add them to)."""
     if not (config.entries or config.skipped or always):
         return None
-    return HookRunner(config, project_dir=session.config.cwd, session_id=session.session_id,
+    session_id = session.state.session_id
+    return HookRunner(config, project_dir=session.config.cwd, session_id=session_id,
                       transcript_path=session.transcript_path,
                       get_permission_mode=lambda: session.mode,
-                      env_dir=session_env_dir(session.config.data_dir, session.session_id),
+                      env_dir=session_env_dir(session.config.data_dir, session_id),
                       prompt_evaluator=prompt_evaluator(session.api),
                       agent_evaluator=agent_evaluator(context, run_agent))

@@ -40,7 +40,7 @@ def toggle_server(manager: Any, name: str, enable: bool, cwd: Path) -> Notice:
 def config_location(conn: Any) -> str:
     """Where the server is configured, as the panel names it."""
     source = conn.config.source or ""
-    scope = conn.config.scope
+    scope: str = conn.config.scope or ""
     if scope == "local":
         from claude_harness.mcp.config import local_project_key
 

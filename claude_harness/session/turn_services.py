@@ -67,8 +67,8 @@ class TurnServices:
     def __init__(self, config: SessionConfig, state: SessionState, *,
                  emit: Callable[[SessionEvent], None], jobs: JobQueue, catalog: Catalog,
                  shell: ShellState, mcp_wiring: McpWiring | None = None) -> None:
-        """`jobs` holds the prompts queued for steering; `mcp_wiring` lists the servers'
-        resources for `@server:uri` mentions."""
+        """`jobs` holds the prompts queued for steering; `mcp_wiring` reads `@server:uri`
+        mentions (None without MCP servers)."""
         self.config, self.state = config, state
         self._emit = emit
         self._jobs = jobs

@@ -8,12 +8,15 @@ the key actions the keybindings name.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events
 
 from claude_harness.prompt_stash import PromptStash
 from claude_harness.tui.widgets.prompt_input import PromptInput
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
 class InputModes:
@@ -71,14 +74,16 @@ class InputModes:
         if self.keymap is not None and isinstance(event, events.Key) \
                 and not event.is_forwarded and await self.keymap.intercept(event):
             return
-        await super().on_event(event)
+        app = cast("App[None]", super())  # App.on_event: next in HarnessApp's MRO
+        await app.on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Ctrl+S stashes only from the prompt: elsewhere (a form's submit, a panel's save)
-        the key goes on to the widget that binds it."""
-        if action == "stash":
-            return self.focused is self.prompt
-        return super().check_action(action, parameters)  # type: ignore[misc]
+        """Ctrl+S (a priority binding) is the stash only in the prompt: elsewhere the key
+        goes on to the screen's own Ctrl+S (the /agents panel's "create the agent")."""
+        if action == "stash" and self.focused is not self.prompt:
+            return False
+        app = cast("App[None]", super())  # App.check_action: next in HarnessApp's MRO
+        return app.check_action(action, parameters)
 
     def action_stash(self) -> None:
         """Ctrl+S: the draft aside (input cleared), or back when the input is empty."""

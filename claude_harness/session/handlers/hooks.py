@@ -19,6 +19,7 @@ class HookServices(Emits, Protocol):
     def hook_callbacks(self) -> HookCallbacks: ...
     def hook_runner(self) -> HookRunner:
         """The session's hook runner (made, with no command hooks, when there is none)."""
+        ...
 
 
 def register(services: HookServices, op: ops.RegisterHookCallbacks) -> None:

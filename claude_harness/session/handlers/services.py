@@ -48,6 +48,7 @@ class Emits(Protocol):
 class StartsJobs(Protocol):
     def start_job(self, job: Job, label: str, what: str = "") -> bool:
         """Run `job` as the session's one job; False (said as a notice) while another runs."""
+        ...
 
 
 class AddsNotes(Protocol):

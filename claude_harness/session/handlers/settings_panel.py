@@ -3,8 +3,8 @@ and saved where Claude Code saves it (config/config_panel.py says which file).
 
 What the session applies itself: auto-compact, thinking, checkpoints, verbose, the model (the
 /model path), the output style (the /output-style path, which saves it too), respectGitignore
-(Grep, Glob and the @ search). What the front ends apply from `SettingChanged`: the theme and the
-editor mode. The default permission mode is saved for the next session, as in Claude Code.
+(Grep, Glob and the @ search), the editor mode (the /vim path: `EditorModeChanged`, which both
+front ends' inputs follow). What the front ends apply from `SettingChanged`: the theme. The default permission mode is saved for the next session, as in Claude Code.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from claude_harness.config.config_panel import (
 )
 from claude_harness.config.paths import data_dir
 from claude_harness.protocol import ops
-from claude_harness.protocol.events import Notice
+from claude_harness.protocol.events import EditorModeChanged, Notice
 from claude_harness.protocol.panels import (
     ChangeSetting,
     ListSettings,
@@ -141,6 +141,8 @@ def _apply(services: SettingsServices, spec: SettingSpec, value: Any) -> str:
             services.emit_controls()  # type: ignore[attr-defined]
         case "respectGitignore":
             ignore_files.configure(respect_gitignore=value)
+        case "editorMode":
+            services.emit(EditorModeChanged(value))  # the inputs switch now, as after /vim
         case "model":
             from claude_harness.api.models import DEFAULT_MODEL  # the model table, on a change
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.widgets.text_area import Document
 
 from claude_harness.tui.widgets.vim_keys import INSERT, NORMAL, Edit, VimKeys
 
@@ -61,8 +62,17 @@ def _insert_remap(area: TextArea, vim: VimKeys, event: events.Key) -> bool:
     return False
 
 
+def _document(area: TextArea) -> Document:
+    """The area's document as a `Document` (plain or syntax-aware, the only kinds a TextArea
+    makes): `DocumentBase` lacks the index <-> location conversions the edits need."""
+    document = area.document
+    if not isinstance(document, Document):
+        raise TypeError(f"vim keys need a text Document, not {type(document).__name__}")
+    return document
+
+
 def _state(area: TextArea) -> tuple[str, int]:
-    return area.text, area.document.get_index_from_location(area.cursor_location)
+    return area.text, _document(area).get_index_from_location(area.cursor_location)
 
 
 def apply_edit(area: TextArea, edit: Edit) -> None:
@@ -77,11 +87,11 @@ def apply_edit(area: TextArea, edit: Edit) -> None:
         while (suffix < limit - prefix
                and old[len(old) - 1 - suffix] == edit.text[len(edit.text) - 1 - suffix]):
             suffix += 1
-        document = area.document
+        document = _document(area)
         start = document.get_location_from_index(prefix)
         end = document.get_location_from_index(len(old) - suffix)
         area.replace(edit.text[prefix:len(edit.text) - suffix], start, end)
-    area.move_cursor(area.document.get_location_from_index(min(edit.cursor, len(edit.text))))
+    area.move_cursor(_document(area).get_location_from_index(min(edit.cursor, len(edit.text))))
 
 
 def mode_label(vim: VimKeys | None) -> str:
