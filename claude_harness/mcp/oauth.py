@@ -267,7 +267,10 @@ class PreRegisteredStorage(FileTokenStorage):
 
     def __init__(self, path: Path, client: PreRegistered, redirect_uri: str) -> None:
         super().__init__(path)
+        if not client.client_id:
+            raise ValueError("a pre-registered OAuth client needs its client id")
         self.client = client
+        self.client_id: str = client.client_id
         self.redirect_uri = redirect_uri
 
     async def get_client_info(self) -> Any:
@@ -275,7 +278,7 @@ class PreRegisteredStorage(FileTokenStorage):
 
         secret = self.client.client_secret
         return OAuthClientInformationFull(
-            client_id=self.client.client_id, client_secret=secret,
+            client_id=self.client_id, client_secret=secret,
             redirect_uris=[self.redirect_uri],  # type: ignore[list-item]
             grant_types=["authorization_code", "refresh_token"], response_types=["code"],
             token_endpoint_auth_method="client_secret_post" if secret else "none")

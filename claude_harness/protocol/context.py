@@ -51,6 +51,10 @@ class HookCaller(Protocol):
         imports nothing of ours)."""
         ...
 
+    async def run_file_changed(self, cwd: Path) -> list[Any]:
+        """FileChanged for each watched file that changed since the last look: the outcomes."""
+        ...
+
 
 class FileCheckpointer(Protocol):
     """Keeps a file's content before a tool changes it (session/checkpoints.py implements it)."""
