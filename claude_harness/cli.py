@@ -18,9 +18,9 @@ from claude_harness.cli_flags import (
     cc_options,
     unsupported_subcommand,
 )
-from claude_harness.options import RunOptions
+from claude_harness.frontends.sdk.flags import add_sdk_flags, read_system_prompt_file, sdk_options
 from claude_harness.permissions.rule_lists import split_rule_list
-from claude_harness.sdk.flags import add_sdk_flags, read_system_prompt_file, sdk_options
+from claude_harness.session.options import RunOptions
 
 PERMISSION_MODES = ("default", "manual", "acceptEdits", "plan", "bypassPermissions", "dontAsk",
                     "auto")
@@ -157,8 +157,8 @@ def run_headless(opts: RunOptions) -> int:
     # Each front end is imported only when chosen: --help and --version stay instant.
     import asyncio
 
-    from claude_harness.headless import Headless, parse_stream_json_input
-    from claude_harness.shutdown import exit_code_for
+    from claude_harness.frontends.headless import Headless, parse_stream_json_input
+    from claude_harness.frontends.shared.shutdown import exit_code_for
 
     prompt: str | list[Any] = opts.prompt or ""
     piped = "" if sys.stdin.isatty() else sys.stdin.read()
@@ -202,8 +202,8 @@ def _stop_on_signals(session: Any) -> Any:
     Should the run not end within SIGNAL_GRACE_SECONDS, the process exits anyway."""
     import asyncio
 
+    from claude_harness.frontends.shared.shutdown import ShutdownSignals, exit_code_for, stop_reason
     from claude_harness.protocol.ops import Interrupt  # -p only: --help stays instant
-    from claude_harness.shutdown import ShutdownSignals, exit_code_for, stop_reason
 
     loop = asyncio.get_running_loop()
 
@@ -219,8 +219,8 @@ def _stop_on_signals(session: Any) -> Any:
 def start_session(opts: RunOptions) -> Any:
     """The session for a run without a screen, its warnings on stderr; None (after saying
     why) when it cannot start."""
-    from claude_harness.bootstrap import StartupError, build_session
     from claude_harness.config.trust import TrustNotice
+    from claude_harness.session.bootstrap import StartupError, build_session
 
     try:
         session, warnings = build_session(opts)
@@ -270,7 +270,7 @@ SUBCOMMANDS = ("doctor", "mcp", "plugin", "plugins")
 def run_subcommand(argv: list[str]) -> int:
     """`claude-harness doctor ...` and `claude-harness mcp ...` (configuration tools)."""
     if argv[0] == "doctor":
-        from claude_harness.doctor import main as doctor
+        from claude_harness.frontends.doctor import main as doctor
 
         return doctor(argv[1:])
     if argv[0] in ("plugin", "plugins"):
@@ -278,7 +278,7 @@ def run_subcommand(argv: list[str]) -> int:
 
         return plugin(argv[1:])
     if argv[1:2] == ["serve"]:  # builds a session: beside the mcp package, not inside it
-        from claude_harness.mcp_serve import run_serve
+        from claude_harness.frontends.mcp_serve.run import run_serve
 
         return run_serve(argv[2:], Path.cwd())
     from claude_harness.mcp.commands import run_mcp
@@ -318,20 +318,22 @@ def run_cli(args: list[str]) -> int:
     for note in opts.notes:
         sys.stderr.write(f"claude-harness: {note}\n")
     if "--acp" in args:  # an editor on the pipe (Agent Client Protocol)
-        from claude_harness.acp.run import run_acp  # chosen front end only (start-up)
+        from claude_harness.frontends.acp.run import run_acp  # chosen front end only (start-up)
 
         return run_acp(opts)
     if opts.sdk_stream:  # the Agent SDK (or any program) on the pipe, with or without -p
-        from claude_harness.sdk.run import run_sdk  # chosen front end only (start-up)
+        from claude_harness.frontends.sdk.run import run_sdk  # chosen front end only (start-up)
 
         return run_sdk(opts)
     if opts.print_mode:
         return run_headless(opts)
     if wants_plain(opts):
-        from claude_harness.plain.repl import run_plain  # chosen front end only (start-up)
+        from claude_harness.frontends.plain.repl import (
+            run_plain,  # chosen front end only (start-up)
+        )
 
         return run_plain(opts)
-    from claude_harness.piped_prompt import take_piped_stdin
+    from claude_harness.frontends.shared.piped_prompt import take_piped_stdin
 
     try:
         opts.prompt = take_piped_stdin(opts.prompt)
@@ -339,7 +341,7 @@ def run_cli(args: list[str]) -> int:
         sys.stderr.write("Error: stdin is a pipe and there is no terminal to type in; "
                          "use -p to answer the piped prompt non-interactively.\n")
         return 1
-    from claude_harness.tui.app import run_app  # chosen front end only (start-up)
+    from claude_harness.frontends.tui.app import run_app  # chosen front end only (start-up)
 
     return run_app(opts)
 
@@ -374,9 +376,9 @@ def preload_headless() -> None:
     Bash check."""
     import asyncio  # noqa: F401
 
-    import claude_harness.headless  # noqa: F401
-    import claude_harness.sdk.run  # noqa: F401
-    from claude_harness.bootstrap import preload_for_warm_start
+    import claude_harness.frontends.headless  # noqa: F401
+    import claude_harness.frontends.sdk.run  # noqa: F401
+    from claude_harness.session.bootstrap import preload_for_warm_start
 
     preload_for_warm_start()
 

@@ -15,7 +15,7 @@ import argparse
 import io
 import time
 
-from claude_harness.plain.render import EventRenderer, make_console
+from claude_harness.frontends.plain.render import EventRenderer, make_console
 from claude_harness.protocol.events import TextDelta, TurnEnd
 
 

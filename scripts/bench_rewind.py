@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from claude_harness.session.checkpoints import INDEX, Checkpoints  # noqa: E402
+from claude_harness.session.checkpointing.checkpoints import INDEX, Checkpoints  # noqa: E402
 from claude_harness.tools.file_common import atomic_write  # noqa: E402
 
 WORDS = ("value", "result", "count", "items", "config", "parser", "buffer", "index", "total",
@@ -65,7 +65,7 @@ def time_picker(store: Checkpoints) -> float:
     from textual.app import App, ComposeResult
     from textual.widgets import Static
 
-    from claude_harness.tui.widgets.rewind_picker import RewindPicker
+    from claude_harness.frontends.tui.widgets.rewind_picker import RewindPicker
 
     class Host(App[None]):
         def compose(self) -> ComposeResult:

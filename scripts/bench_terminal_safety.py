@@ -1,4 +1,4 @@
-"""Benchmark escape stripping (claude_harness.terminal_safety) on 10 MB of text.
+"""Benchmark escape stripping (claude_harness.text.terminal_safety) on 10 MB of text.
 
 Three inputs of 10 MB each: plain text (the common case: one scan, no copy), coloured compiler
 output (many SGR sequences), and hostile output (titles, screen clears, cursor moves, C1 bytes
@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from claude_harness.terminal_safety import strip_unsafe
+from claude_harness.text.terminal_safety import strip_unsafe
 
 SIZE = 10 * 1024 * 1024
 ESC = "\x1b"

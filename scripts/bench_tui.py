@@ -50,7 +50,7 @@ SOCKET = f"bench-tui-{os.getpid()}"  # our own tmux server: no interference with
 def child(args: argparse.Namespace) -> None:
     import asyncio
 
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
 
     args.pid_file.write_text(str(os.getpid()))
 
@@ -75,8 +75,8 @@ def child(args: argparse.Namespace) -> None:
 
 def _engine(cwd: Path, allow_bash: bool = False) -> object:
     """The session as bootstrap builds it for the app."""
-    from claude_harness.bootstrap import build_session
-    from claude_harness.options import RunOptions
+    from claude_harness.session.bootstrap import build_session
+    from claude_harness.session.options import RunOptions
 
     return build_session(RunOptions(cwd=cwd, allowed_tools=["Bash"] if allow_bash else []))
 
@@ -96,8 +96,8 @@ async def _refreshed(app: object) -> None:
 
 
 async def _add_pair(app: object, i: int, timed: list[tuple[float, float]] | None) -> None:
-    from claude_harness.tui.widgets.assistant_text import AssistantTextView
-    from claude_harness.tui.widgets.user_prompt import UserPromptView
+    from claude_harness.frontends.tui.widgets.assistant_text import AssistantTextView
+    from claude_harness.frontends.tui.widgets.user_prompt import UserPromptView
 
     messages = app.view.messages  # type: ignore[attr-defined]
     messages.append({"role": "user", "content": f"question {i}"})
@@ -137,7 +137,7 @@ def _session(count: int) -> list[dict[str, object]]:
 
 async def _resume(app: object, count: int) -> dict[str, object]:
     """Hand a long stored session to the conversation as a resume would; time the tail."""
-    from claude_harness.tui.router import history_widgets
+    from claude_harness.frontends.tui.router import history_widgets
 
     messages = _session(count)
     conversation = app.conversation  # type: ignore[attr-defined]
@@ -375,7 +375,7 @@ def _measure(args: argparse.Namespace) -> int:
 
 def _stored_session(data: Path, proj: Path, count: int) -> str:
     """A transcript of `count` messages in the data dir, as an earlier session left it."""
-    from claude_harness.session.transcript import Transcript
+    from claude_harness.session.store.transcript import Transcript
 
     transcript = Transcript.create(data, proj.resolve())
     for message in _session(count):

@@ -9,8 +9,8 @@ import random
 import time
 from pathlib import Path
 
-from claude_harness.bounded_diff import unified_lines
-from claude_harness.previews import file_change_diff
+from claude_harness.frontends.shared.previews import file_change_diff
+from claude_harness.text.bounded_diff import unified_lines
 
 
 def difflib_lines(old: str, new: str, n: int = 2) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from claude_harness.context_usage import (
+from claude_harness.session.services.context_usage import (
     BUFFER,
     FREE,
     format_share,

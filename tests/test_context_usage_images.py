@@ -7,7 +7,7 @@ import base64
 import os
 
 from claude_harness.api.token_estimate import ATTACHMENT_TOKENS, estimate_tokens
-from claude_harness.context_usage import measure_context
+from claude_harness.session.services.context_usage import measure_context
 
 
 def image_message(size: int) -> dict[str, object]:

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_harness.file_suggestions import FileIndex, fuzzy_score, recent_files, suggest
+from claude_harness.frontends.shared.file_suggestions import (
+    FileIndex,
+    fuzzy_score,
+    recent_files,
+    suggest,
+)
 from claude_harness.tools.grep.ignore_files import configure
 from tests.paste_support import small_repo
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.mentions import attach_mentions, find_mentions
 from claude_harness.permissions.rules import parse_rule
 from claude_harness.protocol.permission_data import PermissionContext, PermissionRule
+from claude_harness.session.prompt.mentions import attach_mentions, find_mentions
 from claude_harness.testing.validation import IssuedThinking, validate_request
 from claude_harness.tools.edit import TOOL as EDIT
 from claude_harness.tools.edit import EditInput

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_harness.pasted_text import PastedTexts, dropped_image, should_collapse
+from claude_harness.frontends.shared.pasted_text import PastedTexts, dropped_image, should_collapse
 from tests.paste_support import write_png
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.statusline import (
+from claude_harness.session.services.status_line_command import (
     SessionState,
     StatusLineConfig,
     StatusLineOutput,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from claude_harness.terminal_graphemes import clusters, next_boundary, previous_boundary
+from claude_harness.frontends.shared.terminal_graphemes import (
+    clusters,
+    next_boundary,
+    previous_boundary,
+)
 
 
 def test_each_kind_of_cluster_is_one_character() -> None:

@@ -2,7 +2,7 @@
 
 The Agent tool (tools layer) describes the child (prompt, system prompt, tools, model, and what
 its definition asks: allow rules, mode, turn limit, hooks) and calls `ctx.spawn_agent`; the
-session decides which of those a definition may set (see session/agents.py) and this runs the
+session decides which of those a definition may set (see session/services/agents.py) and this runs the
 child's own `query()` under a context from `create_subagent_context()`. What the parent's UI
 shows of the child goes out as AgentStep progress under the Agent call; what the session must
 know (a permission prompt, a denied call) goes to the session's event sink as it is, the same

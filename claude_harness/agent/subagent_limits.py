@@ -1,7 +1,7 @@
 """A sub-agent never has more than its parent: the limits applied to what a definition asks.
 
 An agent's definition (its file's `permissionMode`, rule-form `tools`, tool list) is the
-person's own configuration (session/agents.py applies a project's only in a trusted folder), so
+person's own configuration (session/services/agents.py applies a project's only in a trusted folder), so
 it may settle questions the parent would have asked the person: under a parent in default
 mode, `acceptEdits` or a pre-approved `Bash(git *)` stand for the person's answer. It never
 lifts a restriction the parent is under:

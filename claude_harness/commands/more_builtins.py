@@ -1,5 +1,5 @@
 """More built-ins: Claude Code's everyday commands, each answered by the session (a
-SessionCommand op, see session/slash_commands.py) or sent as a prompt, so the app, the REPL
+SessionCommand op, see session/services/slash_commands.py) or sent as a prompt, so the app, the REPL
 and any other front end get the same behaviour and only draw the events."""
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ def _optional(make: Callable[[str], ops.Op]) -> Callable[[str], list[ops.Op]]:
 
 
 def _agents(args: str) -> list[ops.Op]:
-    """`/agents`: the list (the app opens its panel instead: tui/commands.PANELS); `view NAME`
+    """`/agents`: the list (the app opens its panel instead: frontends/tui/commands.PANELS); `view NAME`
     one agent; `create` and `edit` are the front end's (a form, an editor)."""
     verb, _, name = args.partition(" ")
     if verb == "view" and name.strip():

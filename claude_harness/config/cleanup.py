@@ -7,7 +7,7 @@ most recent one and any active within the margin below of it.
 Two things make removal safe when other harnesses run at the same time:
 
 - A live session is never removed. Before deleting a transcript we take its session lock
-  (session/lock.py, handed in as `claim` because the session layer sits above this one); a
+  (session/store/lock.py, handed in as `claim` because the session layer sits above this one); a
   session whose lock a live process holds is skipped, and while we hold the lock nobody can
   resume it half-deleted. A session left open for days in another terminal is live, however
   old its file looks.

@@ -11,7 +11,7 @@ one process rename the other's half-written file into place. So every change:
 A file that is not a JSON object (or array, for a list file) is never overwritten: the change
 raises ValueError and the file stays as the user left it. Every settings file the harness
 changes goes through here: rules (local_rules.py), /sandbox (sandbox_choice.py), the trusted
-folders (trust.py), /theme (tui/themes.py), MCP server approvals (mcp/approvals.py).
+folders (trust.py), /theme (frontends/tui/themes.py), MCP server approvals (mcp/approvals.py).
 """
 
 from __future__ import annotations

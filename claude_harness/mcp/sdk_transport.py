@@ -4,7 +4,7 @@ The program (`create_sdk_mcp_server` in the Python SDK) runs the server side; we
 client side as for any server, and each JSON-RPC message we write travels as an `mcp_message`
 control request over the SDK pipe. The program answers a request with its JSON-RPC response
 (a notification with an empty ack), which becomes the message we read. The pipe end is an
-`SdkMcpChannel`, given by the SDK front end (`claude_harness/sdk`); without one (an `sdk`
+`SdkMcpChannel`, given by the SDK front end (`claude_harness/frontends/sdk`); without one (an `sdk`
 server in a settings file, outside the SDK) the server fails with a clear reason.
 
 Messages go out concurrently: a long tool call must not hold up a `tools/list` or a ping.

@@ -16,12 +16,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from claude_harness.bounded_diff import unified_lines
 from claude_harness.permissions.bash.analysis import Analysis
 from claude_harness.permissions.bash.options import Arg, OptionError
 from claude_harness.permissions.bash.scripts import read_sed_call, read_sed_script
 from claude_harness.permissions.paths import inside_any, real
 from claude_harness.protocol.permission_data import PermissionContext
+from claude_harness.text.bounded_diff import unified_lines
 
 MAX_FILE_BYTES = 1_000_000
 SED_TIMEOUT_S = 5.0

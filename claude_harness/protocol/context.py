@@ -57,7 +57,7 @@ class HookCaller(Protocol):
 
 
 class FileCheckpointer(Protocol):
-    """Keeps a file's content before a tool changes it (session/checkpoints.py implements it)."""
+    """Keeps a file's content before a tool changes it (session/checkpointing/checkpoints.py implements it)."""
 
     @property
     def enabled(self) -> bool: ...  # read only: a class attribute or a property
@@ -242,7 +242,7 @@ class ToolUseContext:
     # The sub-agent's kind (`general-purpose`, a custom agent's name); None in the main loop.
     agent_type: str | None = None
     # The `.claude/rules` texts a read or edit of these files brings in, each once a session
-    # (session/path_rules.py); None: no such rules.
+    # (session/prompt/path_rules.py); None: no such rules.
     file_reminders: Callable[[list[Path]], list[str]] | None = None
     spawn_background: BackgroundSpawner | None = None  # the Agent tool's run_in_background
 
@@ -293,7 +293,7 @@ def create_subagent_context(
 
 
 class Prompter(Protocol):
-    """The session's side of a permission prompt (see `session/prompter.py`)."""
+    """The session's side of a permission prompt (see `session/services/prompter.py`)."""
 
     def expect(self, request: PermissionRequest,
                abort: AbortSignal) -> asyncio.Future[PermissionAnswer]:

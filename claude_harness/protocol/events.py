@@ -6,7 +6,7 @@ busy/idle) so that no front end reads a session attribute. Every event is a froz
 plain data: it can cross threads, be logged or serialised (`dataclasses.asdict`), and be
 compared in tests. A permission request carries an id, never a future: the answer comes back as
 the `AnswerPermission` op (see `protocol/ops.py`; the session matches them in
-`session/prompter.py`).
+`session/services/prompter.py`).
 """
 
 from __future__ import annotations

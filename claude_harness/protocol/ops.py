@@ -6,7 +6,7 @@ session applies it and reports what changed as events. Ops are plain data so the
 arrive over a pipe (the Agent SDK's control protocol).
 
 Where does a permission answer go? `AnswerPermission(request_id, ...)` -> `Session.submit` ->
-`session/prompter.py` (`Prompter.answer`), which wakes the pipeline's `ask_user` step waiting
+`session/services/prompter.py` (`Prompter.answer`), which wakes the pipeline's `ask_user` step waiting
 for that `request_id`.
 """
 
@@ -315,7 +315,7 @@ class AddMemory:
 
 @dataclass(frozen=True)
 class SessionCommand:
-    """A built-in slash command the session answers itself (session/slash_commands.py:
+    """A built-in slash command the session answers itself (session/services/slash_commands.py:
     /usage, /diff, /btw, /copy, /fork, /skills, /vim...), so every front end gets it."""
 
     name: str

@@ -17,9 +17,9 @@ from claude_harness.protocol.context import (
     ToolUseContext,
 )
 from claude_harness.protocol.events import AgentEvent, Notice, SessionEvent
-from claude_harness.session.agents import BackgroundAgents, child_setup
+from claude_harness.session.prompt.turn_extras import TurnExtras
+from claude_harness.session.services.agents import BackgroundAgents, child_setup
 from claude_harness.session.session_config import SessionConfig
-from claude_harness.session.turn_extras import TurnExtras
 
 
 class AgentSpawner:

@@ -25,17 +25,17 @@ from claude_harness.protocol.events import (
     ShellRan,
     TodosChanged,
 )
-from claude_harness.session.prompt_extras import Reminders
+from claude_harness.session.prompt.prompt_extras import Reminders
+from claude_harness.session.services.shell_escape import run_shell_escape
 from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.state import SessionState
-from claude_harness.session.transcript import find_session, load_messages
-from claude_harness.shell_escape import run_shell_escape
+from claude_harness.session.store.transcript import find_session, load_messages
 from claude_harness.tools.todo_write.state import clear_todos
 from claude_harness.tools.tool_search import loaded_from_history
 
 if TYPE_CHECKING:
     from claude_harness.api.client import ApiClient
-    from claude_harness.session.path_rules import PathRules
+    from claude_harness.session.prompt.path_rules import PathRules
 
 
 @dataclass(frozen=True)

@@ -46,30 +46,30 @@ from claude_harness.protocol.events import (
     SessionClosed,
     SessionEvent,
 )
-from claude_harness.session import transcript_notices
 from claude_harness.session.agent_spawner import AgentSpawner
 from claude_harness.session.conversation_jobs import ConversationJobs
 from claude_harness.session.handlers.registry import HANDLERS
 from claude_harness.session.handlers.services import OpServices
-from claude_harness.session.hook_callbacks import HookCallbacks
-from claude_harness.session.hook_setup import build_hook_runner
 from claude_harness.session.job_queue import WORKING, JobQueue
-from claude_harness.session.listing import context_message
-from claude_harness.session.mcp_questions import FrontEndQuestions
-from claude_harness.session.mcp_wiring import McpWiring
-from claude_harness.session.path_rules import PathRules
-from claude_harness.session.prompt_extras import Reminders
+from claude_harness.session.prompt.listing import context_message
+from claude_harness.session.prompt.path_rules import PathRules
+from claude_harness.session.prompt.prompt_extras import Reminders
+from claude_harness.session.prompt.turn_extras import TurnExtras, attribution_reminder
 from claude_harness.session.prompt_turn import PromptTurn
-from claude_harness.session.prompter import Prompter
-from claude_harness.session.request_controls import controls_event
-from claude_harness.session.result_journal import ResultJournal
+from claude_harness.session.services.hook_callbacks import HookCallbacks
+from claude_harness.session.services.hook_setup import build_hook_runner
+from claude_harness.session.services.mcp_questions import FrontEndQuestions
+from claude_harness.session.services.mcp_wiring import McpWiring
+from claude_harness.session.services.prompter import Prompter
+from claude_harness.session.services.request_controls import controls_event
 from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.started_event import started_event
 from claude_harness.session.state import InState, SessionState
+from claude_harness.session.store import transcript_notices
+from claude_harness.session.store.result_journal import ResultJournal
+from claude_harness.session.store.transcript import Transcript
 from claude_harness.session.tool_list import ToolList
-from claude_harness.session.transcript import Transcript
 from claude_harness.session.turn_effects import TurnEffects
-from claude_harness.session.turn_extras import TurnExtras, attribution_reminder
 from claude_harness.session.turn_inputs import TurnInputs
 from claude_harness.session.turn_services import TurnServices
 from claude_harness.tools.tool_search import loaded_from_history
@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from claude_harness.mcp.client import McpManager
     from claude_harness.protocol.context import FileStateCache
     from claude_harness.protocol.permission_data import PermissionContext
-    from claude_harness.session.totals import Totals
+    from claude_harness.session.services.totals import Totals
 
 __all__ = ["Session", "SessionConfig"]
 

@@ -22,19 +22,19 @@ from claude_harness.protocol.events import (
     TurnEnd,
     UserMessage,
 )
-from claude_harness.session.command_prompt import AsIs, CommandPreparation, typed_command
 from claude_harness.session.job_queue import WORKING, JobQueue, prompt_text
-from claude_harness.session.prompt_extras import prompt_hooks
+from claude_harness.session.prompt.command_prompt import AsIs, CommandPreparation, typed_command
+from claude_harness.session.prompt.prompt_extras import prompt_hooks
+from claude_harness.session.prompt.turn_extras import TurnExtras
 from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.state import SessionState
-from claude_harness.session.turn_extras import TurnExtras
 
 if TYPE_CHECKING:
     from claude_harness.api.client import ApiClient
     from claude_harness.commands.catalog import Catalog
     from claude_harness.mcp.prompts import McpPromptCommand
-    from claude_harness.session.agents import BackgroundAgents
-    from claude_harness.session.mcp_wiring import McpWiring
+    from claude_harness.session.services.agents import BackgroundAgents
+    from claude_harness.session.services.mcp_wiring import McpWiring
     from claude_harness.session.turn_services import TurnServices
 
 

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from claude_harness.config.load_report import LoadReport
     from claude_harness.hooks.runner import HookRunner
     from claude_harness.mcp.client import McpManager
-    from claude_harness.session.model_policy import ModelPolicy
-    from claude_harness.statusline import StatusLineConfig
+    from claude_harness.session.services.model_policy import ModelPolicy
+    from claude_harness.session.services.status_line_command import StatusLineConfig
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from claude_harness.protocol.events import SessionStarted
-from claude_harness.session.config_report import unsupported_settings
+from claude_harness.session.services.config_report import unsupported_settings
 from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.state import SessionState
 

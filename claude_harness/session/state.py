@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from claude_harness.protocol.context import ContentReplacementState, FileStateCache
-from claude_harness.session.prompt_extras import Reminders
-from claude_harness.session.totals import Totals
+from claude_harness.session.prompt.prompt_extras import Reminders
+from claude_harness.session.services.totals import Totals
 
 if TYPE_CHECKING:
     from claude_harness.api.request_params import RequestSettings
     from claude_harness.protocol.permission_data import PermissionContext
-    from claude_harness.session.result_journal import ResultJournal
-    from claude_harness.session.transcript import Transcript
+    from claude_harness.session.store.result_journal import ResultJournal
+    from claude_harness.session.store.transcript import Transcript
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ from claude_harness.session.state import SessionState
 from claude_harness.tools.registry import assemble_tool_pool
 
 if TYPE_CHECKING:
-    from claude_harness.session.mcp_wiring import McpWiring
+    from claude_harness.session.services.mcp_wiring import McpWiring
 
 
 class ToolList:

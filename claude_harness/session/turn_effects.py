@@ -27,7 +27,7 @@ from claude_harness.protocol.events import (
 from claude_harness.session.state import SessionState
 
 if TYPE_CHECKING:
-    from claude_harness.session.path_rules import PathRules
+    from claude_harness.session.prompt.path_rules import PathRules
     from claude_harness.session.turn_services import TurnServices
 
 

@@ -25,8 +25,8 @@ from claude_harness.session.state import SessionState
 if TYPE_CHECKING:
     from claude_harness.api.client import ApiClient
     from claude_harness.session.agent_spawner import AgentSpawner
-    from claude_harness.session.path_rules import PathRules
-    from claude_harness.session.prompter import Prompter
+    from claude_harness.session.prompt.path_rules import PathRules
+    from claude_harness.session.services.prompter import Prompter
     from claude_harness.session.turn_services import TurnServices
 
 AUTO_COMPACT_FRACTION = 0.85

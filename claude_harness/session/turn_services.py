@@ -35,18 +35,18 @@ from claude_harness.protocol.events import (
     SessionStarted,
     UserMessage,
 )
-from claude_harness.session.command_prompt import typed_command
+from claude_harness.session.checkpointing.rewind import SessionCheckpoints
 from claude_harness.session.job_queue import JobQueue
-from claude_harness.session.prompt_extras import Reminders
-from claude_harness.session.questions import SessionQuestions
-from claude_harness.session.result_journal import ResultJournal
-from claude_harness.session.resume import load_session
-from claude_harness.session.rewind import SessionCheckpoints
+from claude_harness.session.prompt.command_prompt import typed_command
+from claude_harness.session.prompt.prompt_extras import Reminders
+from claude_harness.session.services.questions import SessionQuestions
+from claude_harness.session.services.status_line import StatusLineFeed
+from claude_harness.session.services.task_notes import TaskNotes
 from claude_harness.session.session_config import SessionConfig
 from claude_harness.session.state import SessionState
-from claude_harness.session.status_line import StatusLineFeed
-from claude_harness.session.task_notes import TaskNotes
-from claude_harness.session.transcript import Transcript
+from claude_harness.session.store.result_journal import ResultJournal
+from claude_harness.session.store.resume import load_session
+from claude_harness.session.store.transcript import Transcript
 from claude_harness.tools.tool_search import loaded_from_history
 
 if TYPE_CHECKING:
@@ -54,8 +54,8 @@ if TYPE_CHECKING:
     from claude_harness.config.output_styles import StyleCatalog
     from claude_harness.hooks.runner import HookRunner
     from claude_harness.protocol.context import ShellState
-    from claude_harness.session.mcp_wiring import McpWiring
-    from claude_harness.statusline import SessionState as StatusLineState
+    from claude_harness.session.services.mcp_wiring import McpWiring
+    from claude_harness.session.services.status_line_command import SessionState as StatusLineState
     from claude_harness.tools.bash.background import BackgroundShell
 
 STEERING = ("The user sent this message while you were working:\n{text}\n\nTake it into account "
@@ -102,7 +102,9 @@ class TurnServices:
         count as read); mentions that could not be attached become notices."""
         if not isinstance(prompt, str) or "@" not in prompt:
             return content, []
-        from claude_harness.mentions import attach_mentions  # Read's machinery, for an @ only
+        from claude_harness.session.prompt.mentions import (
+            attach_mentions,  # Read's machinery, for an @ only
+        )
 
         attached = await asyncio.to_thread(attach_mentions, prompt, self.config.cwd,
                                            ctx.permission)
@@ -120,7 +122,7 @@ class TurnServices:
         if wiring is None or not ctx.permission.interactive or ":" not in prompt:
             return []
         from claude_harness.permissions.resolver import tool_denied_entirely
-        from claude_harness.session.mcp_resources import READ_TOOL, read_mentioned
+        from claude_harness.session.services.mcp_resources import READ_TOOL, read_mentioned
 
         messages, notices = await read_mentioned(
             wiring.manager, prompt, wiring.resources(),
@@ -199,7 +201,7 @@ class TurnServices:
     def continue_in_fork(self, ending_before: str | None, reason: str) -> str:
         """Go on in a new session holding this conversation (up to `ending_before`, or all of
         it for /branch); the old transcript stays as it is (resumable)."""
-        from claude_harness.session.fork import fork_transcript  # a rewind or /branch
+        from claude_harness.session.store.fork import fork_transcript  # a rewind or /branch
 
         state = self.state
         old = state.transcript
@@ -244,7 +246,9 @@ class TurnServices:
         self._notes.append(message)
 
     def _status_state(self) -> StatusLineState:
-        from claude_harness.statusline import SessionState  # only with a status line command
+        from claude_harness.session.services.status_line_command import (
+            SessionState,  # only with a status line command
+        )
 
         state = self.state
         totals = state.totals

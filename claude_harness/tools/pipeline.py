@@ -348,7 +348,7 @@ def notify_permission_prompt(call: ToolCall) -> None:
 
 async def ask_user(call: ToolCall, decision: PermissionDecision) -> PermissionDecision:
     """Ask through the session: a PermissionRequest event out, the AnswerPermission op with the
-    same request_id back (`session/prompter.py` matches them). "Always" allows this call; the session saves
+    same request_id back (`session/services/prompter.py` matches them). "Always" allows this call; the session saves
     the suggested rule when that answer arrives."""
     assert call.ctx.prompter is not None
     request = PermissionRequest(

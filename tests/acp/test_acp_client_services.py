@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from claude_harness.sandbox.availability import check_availability
-from claude_harness.session.checkpoints import Checkpoints
+from claude_harness.session.checkpointing.checkpoints import Checkpoints
 from tests.acp.acp_client import agent
 from tests.acp.editor_client import EditorClient
 from tests.acp.test_acp_client import main_requests, marked, sent_text, text_of, tool_turn

@@ -19,11 +19,11 @@ from acp.schema import (
     TextResourceContents,
 )
 
-from claude_harness.acp import tool_calls
-from claude_harness.acp.mcp_servers import mcp_config_value
-from claude_harness.acp.prompt import to_prompt
-from claude_harness.acp.replay import replay_updates
-from claude_harness.acp.transport import problem
+from claude_harness.frontends.acp import tool_calls
+from claude_harness.frontends.acp.mcp_servers import mcp_config_value
+from claude_harness.frontends.acp.prompt import to_prompt
+from claude_harness.frontends.acp.replay import replay_updates
+from claude_harness.frontends.acp.transport import problem
 
 
 @pytest.mark.parametrize(("name", "tool_input", "kind", "title"), [

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from claude_harness.agent.messages import user_text
-from claude_harness.session.transcript import (
+from claude_harness.session.store.transcript import (
     Transcript,
     latest_session,
     load_messages,

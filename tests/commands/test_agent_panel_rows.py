@@ -1,4 +1,4 @@
-"""The /agents panel's rows (session/agent_panel.py) from a real catalog: every source with
+"""The /agents panel's rows (session/services/agent_panel.py) from a real catalog: every source with
 its tools and model (project, user, plugin, --agents, built-in), files created or deleted after
 the session started shown at once (and marked as coming in the next session), and what cannot
 be deleted refused with the reason."""
@@ -11,7 +11,7 @@ from pathlib import Path
 from claude_harness.commands.catalog import load_catalog
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import Notice, Report
-from claude_harness.session.agent_panel import agent_rows, create, delete, view_lines
+from claude_harness.session.services.agent_panel import agent_rows, create, delete, view_lines
 
 
 def plugin_dir(root: Path) -> Path:

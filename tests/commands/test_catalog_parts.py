@@ -8,7 +8,7 @@ from pathlib import Path
 
 from claude_harness.commands import expand, load_catalog, run_inline_commands
 from claude_harness.commands.agents import parse_agents_json
-from claude_harness.mentions import find_mentions
+from claude_harness.session.prompt.mentions import find_mentions
 from tests.commands.conftest import write
 
 

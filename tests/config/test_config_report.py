@@ -16,7 +16,7 @@ from claude_harness.config.cleanup import remove_old_transcripts
 from claude_harness.config.rules import load_rules, rules_for_file
 from claude_harness.config.settings import load_settings
 from claude_harness.config.settings_keys import session_settings, settings_report
-from claude_harness.session.lock import claim_session
+from claude_harness.session.store.lock import claim_session
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -16,7 +16,7 @@ from claude_harness.config.keybindings import (
     parse_keystroke,
 )
 from claude_harness.config.load_report import LoadReport
-from claude_harness.session.config_report import keybindings_notice
+from claude_harness.session.services.config_report import keybindings_notice
 
 
 @pytest.mark.parametrize(("text", "chord"), [

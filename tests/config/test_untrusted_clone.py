@@ -347,8 +347,8 @@ def test_status_line_command_is_held_back_in_the_session_the_front_ends_draw(
         clone: Path, home: Path) -> None:
     """The app and the REPL draw the status line the session was built with: none before
     trust, the repository's after."""
-    from claude_harness.bootstrap import build_session
-    from claude_harness.options import RunOptions
+    from claude_harness.session.bootstrap import build_session
+    from claude_harness.session.options import RunOptions
 
     _settings(clone, "settings.local.json", {"statusLine": {"type": "command",
                                                             "command": "echo from-repo"}})

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.bootstrap import build_session
 from claude_harness.config.trust import TrustNotice, is_trusted, trust_folder
-from claude_harness.options import RunOptions
+from claude_harness.session.bootstrap import build_session
+from claude_harness.session.options import RunOptions
 
 
 @pytest.fixture

@@ -107,5 +107,5 @@ def history(events: list[Any]) -> list[dict[str, Any]]:
 
 def conversation(request: dict[str, Any]) -> list[dict[str, Any]]:
     """A request's messages without the `role: system` listing message (agent types, skills)
-    that rides after the first user message (session/listing.py)."""
+    that rides after the first user message (session/prompt/listing.py)."""
     return [m for m in request["messages"] if m["role"] != "system"]

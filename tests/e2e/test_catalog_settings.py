@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claude_harness.bootstrap import build_session
-from claude_harness.options import RunOptions
 from claude_harness.protocol.events import Compaction, Report
 from claude_harness.protocol.ops import Describe
+from claude_harness.session.bootstrap import build_session
+from claude_harness.session.options import RunOptions
 from tests.e2e.support import run_op, run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "done"}]}

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from claude_harness.api.models import DEFAULT_MODEL
-from claude_harness.bootstrap import build_session
 from claude_harness.config.settings_keys import DOCUMENTED
 from claude_harness.config.trust_rules import TOP_LEVEL
-from claude_harness.options import RunOptions
 from claude_harness.protocol.events import Compaction, ModelChanged, Notice
 from claude_harness.protocol.ops import SetModel
+from claude_harness.session.bootstrap import build_session
+from claude_harness.session.options import RunOptions
 from tests.e2e.support import ndjson, run_cli, run_op, run_prompt
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -292,9 +292,9 @@ def test_managed_settings_drop_ins_apply_over_the_managed_file(
 
 
 def test_at_path_completion_follows_respect_gitignore(project: Path, api: Any) -> None:
-    from claude_harness.plain.completion import PlainCompleter
+    from claude_harness.frontends.plain.completion import PlainCompleter
+    from claude_harness.frontends.tui.completion import path_options
     from claude_harness.tools.grep.ignore_files import configure
-    from claude_harness.tui.completion import path_options
 
     (project / ".git").mkdir()
     (project / ".gitignore").write_text("debug.log\nbuild/\n")

@@ -12,7 +12,7 @@ import pytest
 from claude_harness.protocol.events import Compaction, SessionStarted, ToolResultEvent, TurnEnd
 from claude_harness.protocol.ops import Compact, SetMode
 from claude_harness.protocol.view import SessionView
-from claude_harness.session.transcript import load_messages
+from claude_harness.session.store.transcript import load_messages
 from claude_harness.testing.cache import segments
 from claude_harness.testing.scenarios import TEXT, thirty_turn_session
 from tests.e2e.support import history, make_engine, run_op, run_prompt

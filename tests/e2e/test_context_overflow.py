@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.api.token_estimate import estimate_tokens
-from claude_harness.session.transcript import Transcript
+from claude_harness.session.store.transcript import Transcript
 from tests.e2e.support import run_cli
 
 OPUS = ["--model", "claude-opus-5-5", "--tools", "Bash"]  # a stable prompt size: one tool

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claude_harness.session.transcript import load_messages, read_entries
+from claude_harness.session.store.transcript import load_messages, read_entries
 from claude_harness.testing.scenarios import TEXT
 from tests.e2e.support import run_cli
 

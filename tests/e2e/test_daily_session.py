@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from claude_harness.context_usage import render_markdown
 from claude_harness.protocol.events import (
     ContextMeasured,
     ModelsListed,
@@ -42,8 +41,9 @@ from claude_harness.protocol.ops import (
     StopTask,
     UserPrompt,
 )
-from claude_harness.session.transcript import load_messages, read_entries
-from claude_harness.statusline import StatusLineConfig
+from claude_harness.session.services.context_usage import render_markdown
+from claude_harness.session.services.status_line_command import StatusLineConfig
+from claude_harness.session.store.transcript import load_messages, read_entries
 from claude_harness.testing.scenarios import TEXT
 from tests.e2e.support import iter_prompt, make_engine, run_op, run_prompt
 

@@ -20,8 +20,8 @@ from claude_harness.protocol.events import (
     Rewound,
 )
 from claude_harness.protocol.ops import ListRewindPoints, PlanRewind, Rewind
-from claude_harness.session.restore_journal import PENDING
-from claude_harness.session.transcript import load_messages
+from claude_harness.session.checkpointing.restore_journal import PENDING
+from claude_harness.session.store.transcript import load_messages
 from claude_harness.testing.scenarios import TEXT
 from tests.e2e.support import make_engine, run_op, run_prompt
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from claude_harness.bootstrap import build_session
-from claude_harness.options import RunOptions
 from claude_harness.protocol.events import Notice, ToolProgress
+from claude_harness.session.bootstrap import build_session
+from claude_harness.session.options import RunOptions
 from tests.e2e.support import run_prompt
 
 TEXT = {"content": [{"type": "text", "text": "done"}]}

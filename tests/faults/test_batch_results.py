@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from claude_harness.session.resume import INTERRUPTED_RESULT
-from claude_harness.session.transcript import load_messages
+from claude_harness.session.store.resume import INTERRUPTED_RESULT
+from claude_harness.session.store.transcript import load_messages
 from tests.e2e.support import history, make_engine, run_cli, run_prompt
 from tests.faults.test_no_orphans import MARK, marked, wait_until
 

@@ -18,15 +18,15 @@ import pytest
 
 from claude_harness.config.cleanup import DAY_S, MARGIN_S, remove_old_transcripts
 from claude_harness.config.paths import transcripts_root
-from claude_harness.session.lock import claim_session
-from claude_harness.session.transcript import sessions_dir
+from claude_harness.session.store.lock import claim_session
+from claude_harness.session.store.transcript import sessions_dir
 from tests.faults.binary_pane import BinaryPane
 
 BINARY = Path(sys.executable).with_name("claude-harness")
 HOLD = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from claude_harness.session.lock import SessionLock
+    from claude_harness.session.store.lock import SessionLock
     lock = SessionLock.acquire(Path(sys.argv[1]))
     assert isinstance(lock, SessionLock), lock
     print("held", flush=True)

@@ -147,7 +147,7 @@ def test_a_guardian_that_is_terminated_takes_the_commands_with_it(
 FRONT_END = textwrap.dedent("""
     import signal, sys, time
     from pathlib import Path
-    from claude_harness.shutdown import ShutdownSignals, exit_code_for
+    from claude_harness.frontends.shared.shutdown import ShutdownSignals, exit_code_for
     from claude_harness.tools.bash.capture import StreamCapture
     from claude_harness.tools.bash.process import ShellProcess
 

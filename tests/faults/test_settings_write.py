@@ -93,8 +93,8 @@ def test_every_settings_writer_keeps_concurrent_changes(tmp_path: Path, home: Pa
     once: every answer is kept (each goes through the locked writer)."""
     from claude_harness.config.paths import user_settings_path
     from claude_harness.config.trust import is_trusted, trust_folder
+    from claude_harness.frontends.tui.themes import save_user_theme
     from claude_harness.mcp.approvals import get_approval, record_approval
-    from claude_harness.tui.themes import save_user_theme
 
     store, count = home / "data", 60
     user_settings_path().parent.mkdir(parents=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.terminal_safety import strip_unsafe
+from claude_harness.text.terminal_safety import strip_unsafe
 from tests.plain.tmux_helpers import remove_socket
 
 ESC = "\x1b"

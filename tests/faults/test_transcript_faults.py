@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.messages import user_text
-from claude_harness.session.transcript import Transcript, TranscriptFailure, load_messages
+from claude_harness.session.store.transcript import Transcript, TranscriptFailure, load_messages
 from tests.faults.conftest import TinyFs
 
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from claude_harness.agent.messages import user_text
-from claude_harness.plain.resume import pick_session
-from claude_harness.session.transcript import LIVE_MARK, Transcript
-from claude_harness.session.transcript_notices import RECOVERED
+from claude_harness.frontends.plain.resume import pick_session
+from claude_harness.session.store.transcript import LIVE_MARK, Transcript
+from claude_harness.session.store.transcript_notices import RECOVERED
 from tests.e2e.support import run_cli
 from tests.faults.conftest import TinyFs
 from tests.faults.test_two_sessions import _start_writer
@@ -91,8 +91,8 @@ def test_the_repl_warns_once_then_notes_the_recovery(full_disk: TinyFs, project:
 
 async def test_the_app_warns_once_then_notes_the_recovery(full_disk: TinyFs, project: Path,
                                                           api: Any) -> None:
-    from claude_harness.tui.app import HarnessApp
-    from claude_harness.tui.widgets.notice import NoticeView
+    from claude_harness.frontends.tui.app import HarnessApp
+    from claude_harness.frontends.tui.widgets.notice import NoticeView
     from tests.e2e.support import make_engine
     from tests.tui.helpers import send, wait_for
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.agent.messages import user_text
-from claude_harness.session.lock import SessionLock, lock_holder
-from claude_harness.session.transcript import (
+from claude_harness.session.store.lock import SessionLock, lock_holder
+from claude_harness.session.store.transcript import (
     Transcript,
     latest_session,
     load_messages,
@@ -27,7 +27,7 @@ WRITER = """
 import sys, time
 from pathlib import Path
 from claude_harness.agent.messages import user_text
-from claude_harness.session.transcript import Transcript
+from claude_harness.session.store.transcript import Transcript
 t = Transcript.create(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
 for word in sys.stdin.readline().split():
     t.append_message(user_text(word))

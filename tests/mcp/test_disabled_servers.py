@@ -16,7 +16,7 @@ from claude_harness.mcp import McpManager
 from claude_harness.mcp.config import user_config_file
 from claude_harness.mcp.disabled import disabled_servers
 from claude_harness.protocol import ops
-from claude_harness.session.mcp_panel import server_rows, toggle_server
+from claude_harness.session.services.mcp_panel import server_rows, toggle_server
 from tests.mcp.support import demo
 
 

@@ -10,6 +10,11 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Checkbox, Select, SelectionList
 
+from claude_harness.frontends.plain.elicitation import PlainElicitationHandler, field_prompt
+from claude_harness.frontends.tui.widgets.elicitation_form import (
+    ElicitationForm,
+    WidgetElicitationHandler,
+)
 from claude_harness.mcp.elicitation import (
     ElicitationAnswer,
     ElicitationRequest,
@@ -17,8 +22,6 @@ from claude_harness.mcp.elicitation import (
     apply_defaults,
     form_fields,
 )
-from claude_harness.plain.elicitation import PlainElicitationHandler, field_prompt
-from claude_harness.tui.widgets.elicitation_form import ElicitationForm, WidgetElicitationHandler
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

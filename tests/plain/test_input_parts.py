@@ -9,10 +9,10 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from claude_harness.plain.choice import options_for, parse_typed_choice
-from claude_harness.plain.completion import PlainCompleter
-from claude_harness.plain.previews import permission_body
-from claude_harness.shell_escape import run_shell_escape as run_shell
+from claude_harness.frontends.plain.choice import options_for, parse_typed_choice
+from claude_harness.frontends.plain.completion import PlainCompleter
+from claude_harness.frontends.plain.previews import permission_body
+from claude_harness.session.services.shell_escape import run_shell_escape as run_shell
 
 
 def complete(completer: PlainCompleter, text: str) -> list[str]:
@@ -61,8 +61,8 @@ def test_typed_choices_follow_the_numbering_of_the_options() -> None:
 def test_history_is_the_projects_shared_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The plain REPL reads and writes the same per-project history file as the Textual app."""
-    from claude_harness.history import PromptHistory, history_path
-    from claude_harness.plain.input import SharedHistory
+    from claude_harness.frontends.plain.input import SharedHistory
+    from claude_harness.frontends.shared.prompt_history import PromptHistory, history_path
 
     monkeypatch.setenv("CLAUDE_HARNESS_DATA_DIR", str(tmp_path / "data"))
     project = tmp_path / "my proj.v2"
@@ -103,7 +103,7 @@ async def test_bang_shell_runs_in_the_given_folder_and_times_out(tmp_path: Path)
 
 
 def test_keys_typed_during_a_turn() -> None:
-    from claude_harness.plain.turnkeys import TurnKeys
+    from claude_harness.frontends.plain.turnkeys import TurnKeys
 
     calls: list[str] = []
     keys = TurnKeys(lambda: calls.append("esc"), lambda: calls.append("backtab"))
@@ -122,7 +122,7 @@ def test_reported_shift_enter_arrives_as_the_alt_enter_newline(sequence: str) ->
     from prompt_toolkit.input.vt100_parser import Vt100Parser
     from prompt_toolkit.keys import Keys
 
-    from claude_harness.plain.keys import enable_shift_enter
+    from claude_harness.frontends.plain.keys import enable_shift_enter
 
     enable_shift_enter()
     keys: list[object] = []

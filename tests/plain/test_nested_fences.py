@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import io
 
-from claude_harness.plain.render import EventRenderer, make_console
-from claude_harness.plain.stream import PlainMarkdown, emit, split_settled
-from claude_harness.plain.theme import load_theme
+from claude_harness.frontends.plain.render import EventRenderer, make_console
+from claude_harness.frontends.plain.stream import PlainMarkdown, emit, split_settled
+from claude_harness.frontends.plain.theme import load_theme
 from claude_harness.protocol.events import TextDelta, TurnEnd
 
 ANSWER = ("Put this in the README:\n\n"

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from claude_harness.plain.render import EventRenderer, make_console
-from claude_harness.plain.stream import MarkdownStream, split_settled
-from claude_harness.plain.theme import load_theme
+from claude_harness.frontends.plain.render import EventRenderer, make_console
+from claude_harness.frontends.plain.stream import MarkdownStream, split_settled
+from claude_harness.frontends.plain.theme import load_theme
 from claude_harness.protocol.events import (
     ApiRetry,
     Notice,

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from claude_harness.plain.render import EventRenderer, make_console
-from claude_harness.plain.replay import replay_history
-from claude_harness.plain.stream import MarkdownStream, split_settled
-from claude_harness.plain.theme import load_theme
+from claude_harness.frontends.plain.render import EventRenderer, make_console
+from claude_harness.frontends.plain.replay import replay_history
+from claude_harness.frontends.plain.stream import MarkdownStream, split_settled
+from claude_harness.frontends.plain.theme import load_theme
 from claude_harness.protocol.events import (
     McpAuthUrl,
     Notice,
@@ -122,7 +122,7 @@ def test_hostile_text_never_reaches_the_terminal_from_any_print_point(name: str)
 
 
 def test_a_command_to_approve_shows_its_hidden_bytes() -> None:
-    from claude_harness.plain.previews import permission_body
+    from claude_harness.frontends.plain.previews import permission_body
 
     (line,) = permission_body("Bash", {"command": f"echo hi{ESC}]0;x\x07 && rm -rf ~"}, None)
     assert line == "echo hi\\x1b]0;x\\x07 && rm -rf ~"
@@ -149,7 +149,7 @@ def test_a_one_megabyte_line_streams_in_linear_time_and_prints_whole() -> None:
 
 
 def test_live_tail_lines_are_cut_to_the_rows_they_fill() -> None:
-    from claude_harness.plain.live import tail_view
+    from claude_harness.frontends.plain.live import tail_view
 
     assert tail_view("a\nb\nc", 10, 2) == "b\nc"
     assert tail_view("x" * 35, 10, 2) == "…" + "x" * 19

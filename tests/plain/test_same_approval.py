@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from claude_harness import previews
-from claude_harness.plain.previews import permission_body
+from claude_harness.frontends.plain.previews import permission_body
+from claude_harness.frontends.shared import previews
+from claude_harness.frontends.tui.widgets.permission_prompt import describe
 from claude_harness.protocol.events import PermissionRequest
-from claude_harness.tui.widgets.permission_prompt import describe
 
 READY = "shift+tab to cycle"
 ON_DISK = "alpha\nbeta\ngamma\n"

@@ -42,9 +42,9 @@ def run(project: Path, home: Path, args: list[str], stdin: str) -> tuple[list[st
 
 async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[
         list[str], str]:
-    from claude_harness.bootstrap import build_session
-    from claude_harness.options import RunOptions
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
+    from claude_harness.session.bootstrap import build_session
+    from claude_harness.session.options import RunOptions
     from tests.tui.helpers import screen_text, send, wait_for
 
     with MockApiServer({"turns": ["Fixed."]}) as server:

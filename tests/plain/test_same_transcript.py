@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from claude_harness.session.transcript import latest_session, load_messages
+from claude_harness.session.store.transcript import latest_session, load_messages
 from claude_harness.testing.mock_api import MockApiServer
 from tests.plain.conftest import child_env
 
@@ -44,10 +44,10 @@ def run(project: Path, home: Path, args: list[str], stdin: str) -> list[dict[str
 
 async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The real Textual app, built by the real bootstrap, driven by a pilot."""
-    from claude_harness.bootstrap import build_session
-    from claude_harness.options import RunOptions
-    from claude_harness.tui.app import HarnessApp
-    from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
+    from claude_harness.frontends.tui.app import HarnessApp
+    from claude_harness.frontends.tui.widgets.permission_prompt import PermissionPrompt
+    from claude_harness.session.bootstrap import build_session
+    from claude_harness.session.options import RunOptions
     from tests.tui.helpers import send, wait_for
 
     with MockApiServer({"turns": script(project)}) as server:

@@ -1,4 +1,4 @@
-"""Our TypedDicts of the Agent SDK's pipe messages (claude_harness/sdk/messages.py) against the
+"""Our TypedDicts of the Agent SDK's pipe messages (claude_harness/frontends/sdk/messages.py) against the
 Python SDK's own (claude_agent_sdk.types, installed by the test extra): a key we spell otherwise
 than the SDK, or one the SDK requires that we do not declare, is a line the program misreads.
 
@@ -12,7 +12,7 @@ import claude_agent_sdk.types as sdk
 import pytest
 from typing_extensions import is_typeddict
 
-from claude_harness.sdk import messages
+from claude_harness.frontends.sdk import messages
 
 # keys the Python SDK does not type: the TypeScript SDK sends them, or they are Claude Code's
 OURS_ONLY = {

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from claude_harness.session.resume import load_session, read_entries
-from claude_harness.session.titles import summarize
-from claude_harness.session.transcript import list_sessions, project_dir_name
+from claude_harness.session.store.resume import load_session, read_entries
+from claude_harness.session.store.titles import summarize
+from claude_harness.session.store.transcript import list_sessions, project_dir_name
 from claude_harness.testing.mock_api import MockApiServer
 from claude_harness.testing.script import sign_thinking
 from tests.cc_reference import needs_claude_code, run_claude_code
@@ -114,7 +114,7 @@ def test_claude_code_continues_our_session(project: Path, home: Path) -> None:
 @needs_claude_code
 def test_we_continue_claude_codes_session_with_c_r_and_the_picker(project: Path,
                                                                   home: Path) -> None:
-    from claude_harness.plain.resume import pick_session
+    from claude_harness.frontends.plain.resume import pick_session
 
     with MockApiServer({"turns": ["Noted: MANGO.", "You said MANGO.", "Still MANGO."],
                         "side": SIDE}) as server:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.session.checkpoints import Checkpoints
+from claude_harness.session.checkpointing.checkpoints import Checkpoints
 
 
 def _index_syncs(monkeypatch: pytest.MonkeyPatch, index: Path) -> list[int]:

@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 
 from claude_harness.protocol.context import ToolUseContext
-from claude_harness.session.checkpoint_blobs import content_hash
-from claude_harness.session.checkpoints import CheckpointError, Checkpoints, rewind_files
-from claude_harness.session.restore_journal import JOURNAL, PENDING
+from claude_harness.session.checkpointing.checkpoint_blobs import content_hash
+from claude_harness.session.checkpointing.checkpoints import (
+    CheckpointError,
+    Checkpoints,
+    rewind_files,
+)
+from claude_harness.session.checkpointing.restore_journal import JOURNAL, PENDING
 from claude_harness.tools.edit import TOOL as EDIT
 from claude_harness.tools.edit import EditInput
 from claude_harness.tools.read import TOOL as READ
@@ -261,7 +265,7 @@ def test_a_pack_record_cut_by_a_crash_is_dropped(tmp_path: Path) -> None:
 CHILD = """
 import sys
 from pathlib import Path
-from claude_harness.session.checkpoints import Checkpoints
+from claude_harness.session.checkpointing.checkpoints import Checkpoints
 
 store = Checkpoints.open(Path(sys.argv[1]))
 def progress(phase, done, total):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from claude_harness.plain.ask import PlainQuestionAsker, parse_answer, question_lines
+from claude_harness.frontends.plain.ask import PlainQuestionAsker, parse_answer, question_lines
 from claude_harness.protocol.context import ToolUseContext, ToolUseOptions
 from claude_harness.protocol.events import DenialRecorded
 from claude_harness.protocol.permission_data import PermissionContext

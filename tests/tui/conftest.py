@@ -70,7 +70,7 @@ def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 @pytest.fixture
 def make_app(project: Path) -> Any:
     """`app = make_app(server, mode=...)`: the real HarnessApp with a session on `server`."""
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
 
     def build(server: MockApiServer | None, **kw: Any) -> HarnessApp:
         theme = kw.pop("theme", None)

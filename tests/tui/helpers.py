@@ -76,7 +76,7 @@ def sent_texts(message: dict[str, Any]) -> list[str]:
 
 
 def panel_text(panel: Any) -> str:
-    """What a panel screen (tui/panels) shows: its texts and the rows of its option list."""
+    """What a panel screen (frontends/tui/panels) shows: its texts and the rows of its option list."""
     from textual.widgets import OptionList
 
     parts = [str(w.render()) for w in panel.query("Static")]

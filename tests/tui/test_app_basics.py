@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_harness.tui.widgets.assistant_text import AssistantTextView
-from claude_harness.tui.widgets.status_bar import StatusBar
+from claude_harness.frontends.tui.widgets.assistant_text import AssistantTextView
+from claude_harness.frontends.tui.widgets.status_bar import StatusBar
 from tests.e2e.support import conversation
 from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
 
@@ -32,7 +32,7 @@ async def test_prompt_typed_before_engine_ready_is_queued_then_sent(
         api: Any, project: Path) -> None:
     import threading
 
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
     server = api(["queued answer"])
@@ -53,7 +53,7 @@ async def test_prompt_typed_before_engine_ready_is_queued_then_sent(
 
 
 async def test_no_api_key_still_opens_with_a_clear_notice(project: Path, home: Path) -> None:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
     app = HarnessApp(cwd=project, session_factory=lambda: make_engine(None, project, key=None),
@@ -119,7 +119,7 @@ async def test_footer_shows_model_cost_context_and_cwd(api: Any, make_app: Any,
 
 
 async def test_engine_that_fails_to_start_is_explained(project: Path, home: Path) -> None:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
 
     def broken() -> Any:
         raise RuntimeError("settings file is not JSON")

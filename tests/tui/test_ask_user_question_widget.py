@@ -11,13 +11,13 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
-from claude_harness.protocol.context import ToolUseOptions
-from claude_harness.tools.ask_user_question import TOOL
-from claude_harness.tools.pipeline import check_permissions_and_call_tool
-from claude_harness.tui.widgets.ask_user_question import (
+from claude_harness.frontends.tui.widgets.ask_user_question import (
     AskUserQuestionPrompt,
     WidgetQuestionAsker,
 )
+from claude_harness.protocol.context import ToolUseOptions
+from claude_harness.tools.ask_user_question import TOOL
+from claude_harness.tools.pipeline import check_permissions_and_call_tool
 from tests.tools.conftest import make_ctx
 from tests.tui.helpers import type_text, wait_for
 

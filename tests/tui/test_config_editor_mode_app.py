@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claude_harness.tui.panels.base import Panel
-from claude_harness.tui.widgets.status_bar import StatusBar
+from claude_harness.frontends.tui.panels.base import Panel
+from claude_harness.frontends.tui.widgets.status_bar import StatusBar
 from tests.tui.helpers import screen_text, send, type_text, wait_for
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from claude_harness.context_usage import measure_context
-from claude_harness.tui.widgets.context_grid import ContextGrid
+from claude_harness.frontends.tui.widgets.context_grid import ContextGrid
+from claude_harness.session.services.context_usage import measure_context
 
 
 def sample(total: int):

@@ -8,12 +8,12 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from claude_harness.tui.router import history_widgets
-from claude_harness.tui.widgets.assistant_text import AssistantTextView
-from claude_harness.tui.widgets.conversation import Conversation, split_turns
-from claude_harness.tui.widgets.notice import NoticeView
-from claude_harness.tui.widgets.tool_call import ToolCallView
-from claude_harness.tui.widgets.user_prompt import UserPromptView
+from claude_harness.frontends.tui.router import history_widgets
+from claude_harness.frontends.tui.widgets.assistant_text import AssistantTextView
+from claude_harness.frontends.tui.widgets.conversation import Conversation, split_turns
+from claude_harness.frontends.tui.widgets.notice import NoticeView
+from claude_harness.frontends.tui.widgets.tool_call import ToolCallView
+from claude_harness.frontends.tui.widgets.user_prompt import UserPromptView
 from tests.tui.helpers import wait_for
 
 ANSWER = "An answer with `code` and a list:\n\n- one\n- two\n"

@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from claude_harness.statusline import StatusLineConfig
-from claude_harness.tui.widgets.ask_user_question import AskUserQuestionPrompt
-from claude_harness.tui.widgets.choice_list import ChoiceList
-from claude_harness.tui.widgets.context_grid import ContextGrid
-from claude_harness.tui.widgets.history_search import HistorySearch
-from claude_harness.tui.widgets.rewind_picker import RewindPicker
+from claude_harness.frontends.tui.widgets.ask_user_question import AskUserQuestionPrompt
+from claude_harness.frontends.tui.widgets.choice_list import ChoiceList
+from claude_harness.frontends.tui.widgets.context_grid import ContextGrid
+from claude_harness.frontends.tui.widgets.history_search import HistorySearch
+from claude_harness.frontends.tui.widgets.rewind_picker import RewindPicker
+from claude_harness.session.services.status_line_command import StatusLineConfig
 from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
 
 
@@ -193,8 +193,8 @@ async def test_the_status_line_command_shows_at_the_bottom(api: Any, make_app: A
 
 
 async def test_resume_search_narrows_the_picker(api: Any, make_app: Any, project: Path) -> None:
-    from claude_harness.session.transcript import Transcript
-    from claude_harness.tui.screens.session_picker import SessionPicker
+    from claude_harness.frontends.tui.screens.session_picker import SessionPicker
+    from claude_harness.session.store.transcript import Transcript
 
     data = project.parent / "home" / "data"
     for prompt in ("fix the tokenizer", "write release notes"):
@@ -215,7 +215,7 @@ async def test_resume_search_narrows_the_picker(api: Any, make_app: Any, project
 
 async def test_resuming_two_thousand_messages_shows_the_tail_at_once(
         api: Any, project: Path) -> None:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
     history: list[dict[str, Any]] = []

@@ -8,9 +8,9 @@ from typing import Any
 
 from textual.widgets import OptionList
 
-from claude_harness.tui.screens.session_picker import SessionPicker
-from claude_harness.tui.widgets.conversation import Conversation
-from claude_harness.tui.widgets.user_prompt import UserPromptView
+from claude_harness.frontends.tui.screens.session_picker import SessionPicker
+from claude_harness.frontends.tui.widgets.conversation import Conversation
+from claude_harness.frontends.tui.widgets.user_prompt import UserPromptView
 from tests.tui.helpers import screen_text, send, sent_texts, type_text, wait_for
 
 
@@ -157,7 +157,7 @@ async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
         await wait_for(pilot, lambda: app.theme == "light", what="theme")
         await send(pilot, "/theme high-contrast")
         await wait_for(pilot, lambda: app.theme == "high-contrast", what="theme")
-        from claude_harness.tui.themes import settings_theme
+        from claude_harness.frontends.tui.themes import settings_theme
 
         assert settings_theme(app.cwd) == "high-contrast"  # remembered for the next start
         await send(pilot, "/theme nope")
@@ -244,7 +244,7 @@ async def test_resume_lists_and_loads_an_earlier_session(api: Any, make_app: Any
 
 
 async def test_long_sessions_keep_the_widget_tree_bounded(api: Any, make_app: Any) -> None:
-    from claude_harness.tui.widgets.assistant_text import AssistantTextView
+    from claude_harness.frontends.tui.widgets.assistant_text import AssistantTextView
 
     app = make_app(api([]))
     async with app.run_test() as pilot:
@@ -333,7 +333,7 @@ async def test_long_shell_escape_keeps_the_ui_live_and_esc_stops_it(
 
 async def test_resume_without_an_id_opens_the_picker_at_start(api: Any, make_app: Any,
                                                                project: Path) -> None:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
     app = make_app(api(["stored answer"]))

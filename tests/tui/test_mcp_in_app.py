@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
+from claude_harness.frontends.tui.widgets.elicitation_form import ElicitationForm
+from claude_harness.frontends.tui.widgets.notice import NoticeView
 from claude_harness.protocol.ops import Interrupt
-from claude_harness.tui.widgets.elicitation_form import ElicitationForm
-from claude_harness.tui.widgets.notice import NoticeView
 from tests.mcp.support import demo
 from tests.mcp.test_mcp_oauth import oauth_server
 from tests.tui.helpers import choose, panel_text, screen_text, send, wait_for
@@ -47,7 +47,7 @@ def mcp_engine(server: Any, project: Path, servers: list[Any],
 
 
 def mcp_app(server: Any, project: Path, servers: list[Any], **kw: Any) -> Any:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
 
     return HarnessApp(cwd=project, preload_sdk=False,
                       session_factory=lambda: mcp_engine(server, project, servers, **kw))

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from claude_harness.frontends.shared.resource_suggestions import suggest_resources
 from claude_harness.protocol.events import McpResourceInfo, Notice
-from claude_harness.resource_suggestions import suggest_resources
-from claude_harness.session.mcp_resources import find_resource_mentions
+from claude_harness.session.services.mcp_resources import find_resource_mentions
 from tests.e2e.support import run_cli
 from tests.mcp.support import demo
 from tests.tui.helpers import screen_text, send, type_text, wait_for

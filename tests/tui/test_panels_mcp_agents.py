@@ -12,10 +12,10 @@ from typing import Any
 
 from textual.widgets import Input, TextArea
 
+from claude_harness.frontends.tui.panels.agents import AgentsPanel
+from claude_harness.frontends.tui.panels.mcp import McpPanel
+from claude_harness.frontends.tui.widgets.notice import NoticeView
 from claude_harness.mcp.config import McpServerConfig, user_config_file
-from claude_harness.tui.panels.agents import AgentsPanel
-from claude_harness.tui.panels.mcp import McpPanel
-from claude_harness.tui.widgets.notice import NoticeView
 from tests.mcp.support import demo
 from tests.tui.helpers import choose, panel_text, screen_text, send, type_text, wait_for
 from tests.tui.test_mcp_in_app import mcp_app

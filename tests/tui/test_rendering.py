@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_harness.tui.widgets.thinking import ThinkingView
-from claude_harness.tui.widgets.todo_panel import TodoPanel
+from claude_harness.frontends.tui.widgets.thinking import ThinkingView
+from claude_harness.frontends.tui.widgets.todo_panel import TodoPanel
 from tests.tui.helpers import screen_text, send, wait_for
 
 
@@ -73,7 +73,7 @@ async def test_compact_replaces_the_history_with_a_summary(api: Any, make_app: A
 
 async def test_exit_plan_mode_shows_the_plan_and_approval_leaves_plan_mode(
         api: Any, make_app: Any) -> None:
-    from claude_harness.tui.widgets.status_bar import StatusBar
+    from claude_harness.frontends.tui.widgets.status_bar import StatusBar
 
     plan = "## Plan\n\n1. Add the **flag**\n2. Write a test"
     server = api([{"content": [{"type": "tool_use", "name": "ExitPlanMode",
@@ -95,9 +95,9 @@ async def test_exit_plan_mode_shows_the_plan_and_approval_leaves_plan_mode(
 
 async def test_hook_runs_are_compact_lines_with_details_on_ctrl_o(api: Any, project: Path,
                                                                    tmp_path: Path) -> None:
+    from claude_harness.frontends.tui.app import HarnessApp
+    from claude_harness.frontends.tui.widgets.notice import NoticeView
     from claude_harness.hooks import HookConfig, HookRunner
-    from claude_harness.tui.app import HarnessApp
-    from claude_harness.tui.widgets.notice import NoticeView
     from tests.tui.conftest import make_engine
 
     quiet = tmp_path / "quiet.sh"

@@ -8,8 +8,8 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from claude_harness.session.checkpoints import Checkpoints
-from claude_harness.tui.widgets.rewind_picker import RewindChoice, RewindPicker, ago
+from claude_harness.frontends.tui.widgets.rewind_picker import RewindChoice, RewindPicker, ago
+from claude_harness.session.checkpointing.checkpoints import Checkpoints
 from tests.tui.helpers import wait_for
 
 

@@ -1,6 +1,6 @@
 """Snapshots of the main screens in every theme at 80x24 and 120x40.
 
-Time is pinned (spinner frames and elapsed labels come from `claude_harness.tui.clock`), the
+Time is pinned (spinner frames and elapsed labels come from `claude_harness.frontends.tui.clock`), the
 cwd label is fixed, the answers come from the scripted server, and each test waits until the
 app has applied every session event before pinning the footer and snapping (`settle`), so a
 snapshot changes only when the rendering does, however loaded the machine. Update with `pytest tests/tui/test_snapshots.py --snapshot-update`
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from claude_harness.frontends.tui import clock
 from claude_harness.protocol.ops import SetMode
-from claude_harness.tui import clock
 from tests.tui.helpers import send, settle, wait_for
 
 THEMES = ["dark", "light", "high-contrast"]
@@ -83,7 +83,7 @@ def test_permission_screen(snap_compare: Any, api: Any, make_app: Any, theme: st
 @pytest.mark.parametrize("theme", THEMES)
 def test_first_start_without_a_key(snap_compare: Any, project: Path, theme: str,
                                    size: tuple[int, int]) -> None:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
     app = HarnessApp(cwd=project, session_factory=lambda: make_engine(None, project, key=None),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
-from claude_harness.tui.widgets.tool_call import ToolCallView
+from claude_harness.frontends.tui.widgets.permission_prompt import PermissionPrompt
+from claude_harness.frontends.tui.widgets.tool_call import ToolCallView
 from tests.tui.helpers import screen_text, send, wait_for
 
 

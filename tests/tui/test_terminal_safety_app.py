@@ -18,9 +18,9 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.geometry import Region
 
-from claude_harness.tui.terminal_filter import TerminalSafeFilter
-from claude_harness.tui.widgets.assistant_text import AssistantTextView
-from claude_harness.tui.widgets.tool_call import ToolCallView
+from claude_harness.frontends.tui.terminal_filter import TerminalSafeFilter
+from claude_harness.frontends.tui.widgets.assistant_text import AssistantTextView
+from claude_harness.frontends.tui.widgets.tool_call import ToolCallView
 from tests.faults.test_terminal_safety import HOSTILE
 from tests.tui.helpers import screen_text, send, wait_for
 from tests.tui.test_terminal import BINARY, app_env

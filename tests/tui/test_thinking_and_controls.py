@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from claude_harness.tui import clock
-from claude_harness.tui.widgets.notice import NoticeView
-from claude_harness.tui.widgets.server_tool import ServerToolView
-from claude_harness.tui.widgets.thinking import RedactedThinkingView, ThinkingView
-from claude_harness.tui.widgets.user_prompt import UserPromptView
+from claude_harness.frontends.tui import clock
+from claude_harness.frontends.tui.widgets.notice import NoticeView
+from claude_harness.frontends.tui.widgets.server_tool import ServerToolView
+from claude_harness.frontends.tui.widgets.thinking import RedactedThinkingView, ThinkingView
+from claude_harness.frontends.tui.widgets.user_prompt import UserPromptView
 from tests.tui.helpers import screen_text, send, wait_for
 
 
@@ -151,7 +151,7 @@ async def test_effort_and_alt_t_change_the_requests_footer_and_status(
 
 async def test_a_resumed_conversation_shows_thinking_collapsed_and_no_meta_message(
         api: Any, project: Path) -> None:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
     from tests.tui.conftest import make_engine
 
     history = [

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from claude_harness.tui.widgets.permission_prompt import PermissionPrompt
-from claude_harness.tui.widgets.tool_call import ToolCallView
-from claude_harness.tui.widgets.user_prompt import UserPromptView
+from claude_harness.frontends.tui.widgets.permission_prompt import PermissionPrompt
+from claude_harness.frontends.tui.widgets.tool_call import ToolCallView
+from claude_harness.frontends.tui.widgets.user_prompt import UserPromptView
 from tests.tui.helpers import screen_text, send, sent_texts, settle, type_text, wait_for
 
 

@@ -12,7 +12,7 @@ from tests.tui.helpers import wait_for
 
 
 def trusting_app(server: Any, project: Path) -> Any:
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
 
     built: list[Any] = []
 

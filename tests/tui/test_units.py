@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness import previews
-from claude_harness.history import MAX_ENTRIES, PromptHistory
-from claude_harness.shell_escape import run_shell_escape
-from claude_harness.tui.completion import complete
-from claude_harness.tui.export import conversation_markdown
-from claude_harness.tui.themes import ThemeFileError, load_themes, theme_from_file
+from claude_harness.frontends.shared import previews
+from claude_harness.frontends.shared.prompt_history import MAX_ENTRIES, PromptHistory
+from claude_harness.frontends.tui.completion import complete
+from claude_harness.frontends.tui.export import conversation_markdown
+from claude_harness.frontends.tui.themes import ThemeFileError, load_themes, theme_from_file
+from claude_harness.session.services.shell_escape import run_shell_escape
 
 
 def test_builtin_themes_load_and_include_the_three_required(home: Path) -> None:
@@ -42,7 +42,7 @@ def test_history_browses_and_survives_a_restart(tmp_path: Path) -> None:
     history = PromptHistory(path)
     for text in ("one", "two", "two", "multi\nline"):
         history.add(text)
-    from claude_harness.history import _read
+    from claude_harness.frontends.shared.prompt_history import _read
 
     loaded = PromptHistory(path, _read(path))
     assert loaded.entries == ["one", "two", "multi\nline"]  # consecutive duplicates dropped
@@ -138,9 +138,9 @@ def test_importing_the_app_pulls_in_no_engine_sdk_or_pydantic() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, claude_harness.cli, claude_harness.tui.app\n"
+    code = ("import sys, claude_harness.cli, claude_harness.frontends.tui.app\n"
             "heavy = [m for m in ('anthropic', 'pydantic', 'claude_harness.session.core',\n"
-            "         'claude_harness.bootstrap', 'claude_harness.tools.registry', 'httpx',\n"
+            "         'claude_harness.session.bootstrap', 'claude_harness.tools.registry', 'httpx',\n"
             "         'textual.widgets._markdown') if m in sys.modules]\n"
             "print(','.join(heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

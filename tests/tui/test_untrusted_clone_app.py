@@ -49,9 +49,9 @@ def clone(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> dict[s
 
 
 def _app(repo: Path) -> Any:
-    from claude_harness.bootstrap import build_session
-    from claude_harness.options import RunOptions
-    from claude_harness.tui.app import HarnessApp
+    from claude_harness.frontends.tui.app import HarnessApp
+    from claude_harness.session.bootstrap import build_session
+    from claude_harness.session.options import RunOptions
 
     def factory() -> Any:
         return build_session(RunOptions(cwd=repo, interactive=True))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claude_harness.tui.widgets.vim_keys import INSERT, NORMAL, VimKeys
+from claude_harness.frontends.tui.widgets.vim_keys import INSERT, NORMAL, VimKeys
 
 FAMILY = "👩\u200d👩\u200d👧"
 

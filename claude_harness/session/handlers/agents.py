@@ -1,4 +1,4 @@
-"""The /agents panel's changes: a new agent file, a deleted one (session/agent_panel.py)."""
+"""The /agents panel's changes: a new agent file, a deleted one (session/services/agent_panel.py)."""
 
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ class AgentServices(Emits, Protocol):
 
 
 def create_agent(services: AgentServices, op: ops.CreateAgent) -> None:
-    from claude_harness.session.agent_panel import create  # YAML: on the panel's first use
+    from claude_harness.session.services.agent_panel import create  # YAML: on the panel's first use
 
     for event in create(services.catalog, services.cwd, op):
         services.emit(event)
 
 
 def delete_agent(services: AgentServices, op: ops.DeleteAgent) -> None:
-    from claude_harness.session.agent_panel import delete
+    from claude_harness.session.services.agent_panel import delete
 
     for event in delete(services.catalog, services.cwd, op):
         services.emit(event)

@@ -14,7 +14,7 @@ from claude_harness.session.handlers.services import Emits
 
 if TYPE_CHECKING:
     from claude_harness.protocol.permission_data import PermissionContext
-    from claude_harness.session.totals import Totals
+    from claude_harness.session.services.totals import Totals
 
 
 class ContextServices(Emits, Protocol):
@@ -40,7 +40,7 @@ class ContextServices(Emits, Protocol):
 
 
 def measure(services: ContextServices, _op: ops.MeasureContext) -> None:
-    from claude_harness.context_usage import measure_context  # /context only
+    from claude_harness.session.services.context_usage import measure_context  # /context only
 
     model = services.model
     services.emit(ContextMeasured(measure_context(

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import DirectoriesChanged, Notice
-from claude_harness.session.directories import check_directory, directory_reminder
 from claude_harness.session.handlers.services import Emits
+from claude_harness.session.services.directories import check_directory, directory_reminder
 
 if TYPE_CHECKING:
     from claude_harness.mcp.client import McpManager
     from claude_harness.protocol.permission_data import PermissionContext
-    from claude_harness.session.prompt_extras import Reminders
+    from claude_harness.session.prompt.prompt_extras import Reminders
 
 
 class DirectoryServices(Emits, Protocol):

@@ -11,7 +11,7 @@ from claude_harness.session.handlers.services import Emits
 
 if TYPE_CHECKING:
     from claude_harness.hooks.runner import HookRunner
-    from claude_harness.session.hook_callbacks import HookCallbacks
+    from claude_harness.session.services.hook_callbacks import HookCallbacks
 
 
 class HookServices(Emits, Protocol):

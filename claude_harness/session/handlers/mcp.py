@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from claude_harness.mcp.elicitation import ElicitationAnswer
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import Notice
-from claude_harness.session.describe import mcp_action
 from claude_harness.session.handlers.services import Emits
+from claude_harness.session.services.describe import mcp_action
 
 if TYPE_CHECKING:
     from claude_harness.mcp.client import McpManager
-    from claude_harness.session.mcp_questions import FrontEndQuestions
-    from claude_harness.session.mcp_wiring import McpWiring
+    from claude_harness.session.services.mcp_questions import FrontEndQuestions
+    from claude_harness.session.services.mcp_wiring import McpWiring
 
 
 class McpServices(Emits, Protocol):

@@ -9,12 +9,12 @@ from claude_harness.api.models import resolve_alias
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import ModelChanged, Notice
 from claude_harness.session.handlers.services import Emits
-from claude_harness.session.model_menu import models_listing
-from claude_harness.session.request_controls import set_effort, toggle_thinking
+from claude_harness.session.services.model_menu import models_listing
+from claude_harness.session.services.request_controls import set_effort, toggle_thinking
 
 if TYPE_CHECKING:
     from claude_harness.api.request_params import RequestSettings
-    from claude_harness.session.model_policy import ModelPolicy
+    from claude_harness.session.services.model_policy import ModelPolicy
 
 
 class ModelServices(Emits, Protocol):
@@ -33,7 +33,7 @@ def list_models(services: ModelServices, _op: ops.ListModels) -> None:
 
 def set_model(services: ModelServices, op: ops.SetModel) -> None:
     wanted = op.model.strip()
-    policy = services.model_policy  # availableModels (session/model_policy.py)
+    policy = services.model_policy  # availableModels (session/services/model_policy.py)
     if policy is not None and not policy.allows(wanted):
         services.emit(Notice(f'Model "{wanted}" is restricted by your '
                              "organization's settings (availableModels).", "warning"))

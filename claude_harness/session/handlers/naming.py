@@ -10,7 +10,7 @@ from claude_harness.protocol.events import Notice, SessionRenamed
 from claude_harness.session.handlers.services import Emits
 
 if TYPE_CHECKING:
-    from claude_harness.session.transcript import Transcript
+    from claude_harness.session.store.transcript import Transcript
 
 
 class NamingServices(Emits, Protocol):

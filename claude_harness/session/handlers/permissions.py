@@ -15,11 +15,11 @@ from claude_harness.protocol.events import ModeChanged, Notice, PermissionAnswer
 from claude_harness.protocol.permission_data import PERMISSION_MODES
 from claude_harness.session.handlers import rule_editor
 from claude_harness.session.handlers.services import Emits
-from claude_harness.session.sandbox_control import switch_sandbox
+from claude_harness.session.services.sandbox_control import switch_sandbox
 
 if TYPE_CHECKING:
     from claude_harness.protocol.permission_data import PermissionContext
-    from claude_harness.session.prompter import Prompter
+    from claude_harness.session.services.prompter import Prompter
 
 
 class PermissionServices(Emits, Protocol):

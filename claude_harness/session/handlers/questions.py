@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from claude_harness.protocol import ops
 
 if TYPE_CHECKING:
-    from claude_harness.session.questions import SessionQuestions
+    from claude_harness.session.services.questions import SessionQuestions
 
 
 class QuestionServices(Protocol):

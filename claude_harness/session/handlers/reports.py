@@ -1,5 +1,5 @@
 """/permissions, /hooks, /mcp, /memory, /sandbox, /doctor, /agents, /plugins and the SDK's
-mcp_status and context: a Describe op answered with a Report (written in session/describe.py)."""
+mcp_status and context: a Describe op answered with a Report (written in session/services/describe.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from claude_harness.protocol import ops
-from claude_harness.session.describe import Described, report
 from claude_harness.session.handlers.services import Emits
+from claude_harness.session.services.describe import Described, report
 
 
 class ReportServices(Emits, Described, Protocol):

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from claude_harness.protocol import ops
 from claude_harness.protocol.events import Notice, RewindProgress, Rewound
+from claude_harness.session.checkpointing.rewind import RewindUnavailable
 from claude_harness.session.handlers.services import Emits, StartsJobs
-from claude_harness.session.rewind import RewindUnavailable
 
 if TYPE_CHECKING:
     from claude_harness.protocol.context import FileStateCache
-    from claude_harness.session.rewind import SessionCheckpoints
-    from claude_harness.session.transcript import Transcript
+    from claude_harness.session.checkpointing.rewind import SessionCheckpoints
+    from claude_harness.session.store.transcript import Transcript
 
 PROGRESS_STEP = 25  # a RewindProgress event every so many files (and at the end of a phase)
 
@@ -43,7 +43,9 @@ def rewind(services: RewindServices, op: ops.Rewind) -> None:
 
 
 async def _rewind(services: RewindServices, op: ops.Rewind) -> None:
-    from claude_harness.session.checkpoints import CheckpointError  # a rewind: the store
+    from claude_harness.session.checkpointing.checkpoints import (
+        CheckpointError,  # a rewind: the store
+    )
 
     try:
         prompt = services.checkpoints.find(op.prompt_id)
@@ -67,7 +69,7 @@ async def _rewind(services: RewindServices, op: ops.Rewind) -> None:
             services.read_file_state.discard(path)
     new_id = ""
     if op.restore_conversation:
-        from claude_harness.session.fork import ForkError  # a conversation rewind
+        from claude_harness.session.store.fork import ForkError  # a conversation rewind
 
         try:  # a new session whose transcript ends just before the prompt
             new_id = services.continue_in_fork(prompt.message_uuid, "rewind")

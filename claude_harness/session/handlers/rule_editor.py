@@ -35,7 +35,7 @@ from claude_harness.session.handlers.services import Emits
 
 if TYPE_CHECKING:
     from claude_harness.protocol.permission_data import PermissionContext
-    from claude_harness.session.prompter import Prompter
+    from claude_harness.session.services.prompter import Prompter
 
 FILE_SOURCES = ("localSettings", "projectSettings", "userSettings")
 SOURCE_LABELS = {

@@ -24,18 +24,18 @@ if TYPE_CHECKING:
     from claude_harness.protocol.context import FileStateCache
     from claude_harness.protocol.permission_data import PermissionContext
     from claude_harness.protocol.tool import Tool
-    from claude_harness.session.agents import BackgroundAgents
+    from claude_harness.session.checkpointing.rewind import SessionCheckpoints
     from claude_harness.session.core import Session
-    from claude_harness.session.hook_callbacks import HookCallbacks
-    from claude_harness.session.mcp_questions import FrontEndQuestions
-    from claude_harness.session.mcp_wiring import McpWiring
-    from claude_harness.session.model_policy import ModelPolicy
-    from claude_harness.session.prompt_extras import Reminders
-    from claude_harness.session.prompter import Prompter
-    from claude_harness.session.questions import SessionQuestions
-    from claude_harness.session.rewind import SessionCheckpoints
-    from claude_harness.session.totals import Totals
-    from claude_harness.session.transcript import Transcript
+    from claude_harness.session.prompt.prompt_extras import Reminders
+    from claude_harness.session.services.agents import BackgroundAgents
+    from claude_harness.session.services.hook_callbacks import HookCallbacks
+    from claude_harness.session.services.mcp_questions import FrontEndQuestions
+    from claude_harness.session.services.mcp_wiring import McpWiring
+    from claude_harness.session.services.model_policy import ModelPolicy
+    from claude_harness.session.services.prompter import Prompter
+    from claude_harness.session.services.questions import SessionQuestions
+    from claude_harness.session.services.totals import Totals
+    from claude_harness.session.store.transcript import Transcript
 
 Job = Callable[[], Awaitable[None]]
 

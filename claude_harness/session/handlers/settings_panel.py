@@ -40,7 +40,7 @@ from claude_harness.tools.grep import ignore_files
 if TYPE_CHECKING:
     from claude_harness.api.request_params import RequestSettings
     from claude_harness.config.output_styles import StyleCatalog
-    from claude_harness.session.rewind import SessionCheckpoints
+    from claude_harness.session.checkpointing.rewind import SessionCheckpoints
 
 
 class SettingsServices(Emits, Protocol):

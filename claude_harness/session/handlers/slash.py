@@ -1,5 +1,5 @@
 """The built-in slash commands the session answers itself (SessionCommand), by name: the
-table of names is in session/slash_commands.py."""
+table of names is in session/services/slash_commands.py."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 from claude_harness.protocol import ops
 
 if TYPE_CHECKING:
-    from claude_harness.session.slash_commands import SlashServices
+    from claude_harness.session.services.slash_commands import SlashServices
 
 
 def session_command(services: SlashServices, op: ops.SessionCommand) -> None:
-    from claude_harness.session import slash_commands  # on first use
+    from claude_harness.session.services import slash_commands  # on first use
 
     slash_commands.run(services, op)
 

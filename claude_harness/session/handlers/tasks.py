@@ -12,7 +12,7 @@ from claude_harness.protocol.events import Notice, TaskInfo, TasksListed
 from claude_harness.session.handlers.services import Emits
 
 if TYPE_CHECKING:
-    from claude_harness.session.agents import BackgroundAgents
+    from claude_harness.session.services.agents import BackgroundAgents
 
 
 class TaskServices(Emits, Protocol):

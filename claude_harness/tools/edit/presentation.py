@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from claude_harness.bounded_diff import unified_lines
 from claude_harness.protocol.tool import ToolPresentation
+from claude_harness.text.bounded_diff import unified_lines
 from claude_harness.tools.presentation_common import file_text_now, path_label
 
 

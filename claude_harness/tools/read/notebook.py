@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from claude_harness.protocol.tool import ToolError
-from claude_harness.terminal_safety import strip_unsafe
+from claude_harness.text.terminal_safety import strip_unsafe
 
 MAX_NOTEBOOK_BYTES = 50 << 20
 MAX_OUTPUT_TEXT = 10_000  # per output, so one huge print does not crowd out the code

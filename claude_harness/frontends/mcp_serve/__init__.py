@@ -1,0 +1,3 @@
+"""`claude-harness mcp serve`: this program's tools offered to an MCP client
+over stdio.
+"""

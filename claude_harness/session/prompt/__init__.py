@@ -1,0 +1,3 @@
+"""What a turn sends besides the conversation: @ mentions, custom commands,
+system reminders, hook context, rules and listings.
+"""
