@@ -71,7 +71,7 @@ async def test_config_changes_apply_now_and_land_where_claude_code_saves_them(
                   SettingChanged)
     assert not changed.error and "Auto-compact" in changed.message
     assert read(user) == {"env": {"KEEP": "1"}, "autoCompactEnabled": False}
-    assert session.config.auto_compact is False and session._params().compact_threshold is None
+    assert session.config.auto_compact is False and session.params().compact_threshold is None
     await run_op(session, ChangeSetting("alwaysThinkingEnabled", "false"))
     assert read(user)["alwaysThinkingEnabled"] is False
     assert session.request_settings.thinking is False

@@ -51,7 +51,7 @@ class BinaryPane:
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if text in screen or " ".join(text.split()) in " ".join(screen.split()):  # wrapped
                 return screen
             time.sleep(0.05)
         raise AssertionError(f"{text!r} never appeared; screen:\n{screen}")

@@ -21,7 +21,8 @@ def complete(completer: PlainCompleter, text: str) -> list[str]:
 
 def test_slash_completion_offers_matching_commands_only_at_the_start(tmp_path: Path) -> None:
     completer = PlainCompleter(tmp_path)
-    assert complete(completer, "/c") == ["/clear", "/compact", "/cost", "/context", "/copy"]
+    assert complete(completer, "/c") == ["/clear", "/compact", "/config", "/cost", "/context",
+                                         "/copy"]
     assert "/exit" in complete(completer, "/")
     assert complete(completer, "say /c") == []
 

@@ -17,6 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 
+def _words(text: str) -> str:
+    """The text with line breaks and runs of spaces as one space: a phrase is found across a
+    wrapped line (where a line wraps depends on the temp folder's path length, for one)."""
+    return " ".join(text.split())
+
 class TmuxSession:
     def __init__(self, cwd: Path, env: dict[str, str], args: list[str],
                  width: int = 120, height: int = 40) -> None:
@@ -56,7 +61,8 @@ class TmuxSession:
         return self._tmux("capture-pane", "-p", *flags, "-t", self.name, "-S", "-2000")
 
     def wait_for(self, check: str | Callable[[str], bool], timeout: float = 30.0) -> str:
-        predicate = (lambda s: check in s) if isinstance(check, str) else check
+        predicate = ((lambda s: check in s or _words(check) in _words(s))  # wrapped lines too
+                     if isinstance(check, str) else check)
         deadline = time.monotonic() + timeout
         text = ""
         while time.monotonic() < deadline:

@@ -31,16 +31,22 @@ def local_server(project: Path) -> Path:
 
 
 def open_panel(term: Any, command: str, title: str) -> str:
-    """Send `command` until the agent is up and the panel titled `title` shows."""
+    """Wait for the agent (/usage answers once it is up; before, a command says it is still
+    starting), then send `command` once and wait for the panel titled `title`: a command sent
+    again while the panel opens would land in the panel as keys."""
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        term.keys(command, literal=True)
+    while True:
+        term.keys("/usage", literal=True)
         term.keys("Enter")
         try:
-            return term.wait(title, timeout=2.0)
+            term.wait("Output tokens:", timeout=1.0)
+            break
         except AssertionError:
-            continue
-    raise AssertionError(term.screen())
+            if time.monotonic() > deadline:
+                raise
+    term.keys(command, literal=True)
+    term.keys("Enter")
+    return term.wait(title, timeout=20.0)
 
 
 def test_mcp_panel_shows_the_server_and_disables_it_in_claude_codes_file(
