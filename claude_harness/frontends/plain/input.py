@@ -30,7 +30,6 @@ from claude_harness.frontends.plain.choice import (
     parse_typed_choice,
 )
 from claude_harness.frontends.plain.completion import PlainCompleter
-from claude_harness.frontends.plain.daily_keys import shortcut_bindings
 from claude_harness.frontends.plain.elicitation import prompt_toolkit_reader
 from claude_harness.frontends.plain.keys import (
     enable_shift_enter,
@@ -38,6 +37,7 @@ from claude_harness.frontends.plain.keys import (
     paste_bindings,
     prompt_bindings,
 )
+from claude_harness.frontends.plain.shortcut_keys import shortcut_bindings
 from claude_harness.frontends.shared.pasted_text import PastedTexts
 from claude_harness.frontends.shared.prompt_history import PromptHistory
 from claude_harness.frontends.shared.prompt_stash import RESTORED, PromptStash

@@ -27,9 +27,6 @@ from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.frontends.plain import previews
 from claude_harness.frontends.plain.choice import ChoiceResult, options_for
 from claude_harness.frontends.plain.commands import ACTIONS, UNAVAILABLE
-from claude_harness.frontends.plain.daily import ACTIONS as DAILY_ACTIONS
-from claude_harness.frontends.plain.daily import EVENTS as DAILY_EVENTS
-from claude_harness.frontends.plain.daily import PlainDaily
 from claude_harness.frontends.plain.input import (
     InputSide,
     LineInput,
@@ -39,6 +36,9 @@ from claude_harness.frontends.plain.input import (
 from claude_harness.frontends.plain.keybindings_file import edit_keybindings, input_mode_parts
 from claude_harness.frontends.plain.panels import ACTIONS as PANEL_ACTIONS
 from claude_harness.frontends.plain.panels import PlainPanels
+from claude_harness.frontends.plain.pickers import ACTIONS as PICKER_ACTIONS
+from claude_harness.frontends.plain.pickers import EVENTS as PICKER_EVENTS
+from claude_harness.frontends.plain.pickers import PlainPickers
 from claude_harness.frontends.plain.questions import answer_question
 from claude_harness.frontends.plain.render import EventRenderer, make_console
 from claude_harness.frontends.plain.replay import replay_history
@@ -98,7 +98,7 @@ class PlainRepl:
         self.input: InputSide | None = None
         self.keys = TurnKeys(self._on_escape, self._on_backtab_in_turn,
                              on_background=self._on_ctrl_b, on_send=self._steer)
-        self.daily = PlainDaily(self)  # pickers, questions, /context, the status line
+        self.pickers = PlainPickers(self)  # pickers, questions, /context, the status line
         self.panels = PlainPanels(self)  # /config, /permissions, /hooks as numbered lists
         self._events: Any = None
         self._waiting: tuple[int, asyncio.Future[None]] | None = None  # the op being followed
@@ -131,8 +131,8 @@ class PlainRepl:
                                    + f"${v.totals.cost_usd:.4f} · "
                                    f"{v.totals.context_percent:.0f}% context"),
         ]
-        if self.daily.status_line.strip():  # the status line command's, with its colours
-            parts += [("", "\n "), *to_formatted_text(ANSI(self.daily.status_line))]
+        if self.pickers.status_line.strip():  # the status line command's, with its colours
+            parts += [("", "\n "), *to_formatted_text(ANSI(self.pickers.status_line))]
         return FormattedText(parts)
 
     def _mcp_prompt_commands(self) -> dict[str, str]:
@@ -222,7 +222,7 @@ class PlainRepl:
             await self.shell(text[1:].strip())
             return True
         if text.startswith("#") and text[1:].strip():
-            await self.daily.memory(text[1:].strip())
+            await self.pickers.memory(text[1:].strip())
             return True
         invocation = invoke(text)
         if invocation is None:
@@ -233,8 +233,8 @@ class PlainRepl:
         if invocation.action in PANEL_ACTIONS and not invocation.ops:
             await self.panels.run(invocation.action, invocation.args)
             return True
-        if invocation.action in DAILY_ACTIONS and not invocation.ops:
-            await self.daily.run(invocation.action, invocation.args)
+        if invocation.action in PICKER_ACTIONS and not invocation.ops:
+            await self.pickers.run(invocation.action, invocation.args)
             return True
         if invocation.action in UNAVAILABLE:
             self.out.line(f"/{invocation.name} is only available in the full-screen app.",
@@ -289,10 +289,10 @@ class PlainRepl:
             await self.answer(event)
         elif isinstance(event, PANEL_EVENTS):
             await self.panels.on_event(event)
-        elif isinstance(event, DAILY_EVENTS):
-            await self.daily.on_event(event)
+        elif isinstance(event, PICKER_EVENTS):
+            await self.pickers.on_event(event)
         elif isinstance(event, HistoryReplaced) and event.reason == "rewind":
-            self.daily.history_replaced(event)
+            self.pickers.history_replaced(event)
         elif isinstance(event, ElicitationRequested):
             await self.elicit(event)
         elif isinstance(event, HistoryReplaced) and event.reason == "resume":

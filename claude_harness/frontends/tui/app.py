@@ -47,8 +47,8 @@ from claude_harness.frontends.tui.widgets.user_prompt import UserPromptView
 if TYPE_CHECKING:
     from textual.filter import LineFilter
 
-    from claude_harness.frontends.tui.daily_dock import PickerDock
     from claude_harness.frontends.tui.link import SessionLink
+    from claude_harness.frontends.tui.picker_dock import PickerDock
     from claude_harness.frontends.tui.router import TurnRenderer
     from claude_harness.frontends.tui.widgets.permission_prompt import PermissionPrompt
     from claude_harness.protocol.events import PermissionRequest
@@ -439,7 +439,7 @@ class HarnessApp(InputModes, App[None]):
     def toggle_todos(self) -> None:
         self.query_one(TodoPanel).toggle()
 
-    # ── the daily loop: Ctrl+B, Alt+P, Ctrl+R, Ctrl+G, Ctrl+V (frontends/tui/daily_dock.py) ──────────
+    # ── the pickers and shortcut keys: Ctrl+B, Alt+P, Ctrl+R, Ctrl+G, Ctrl+V (frontends/tui/picker_dock.py) ──────────
 
     @property
     def dock(self) -> PickerDock | None:

@@ -56,7 +56,7 @@ class Host(Protocol):
     def toggle_todos(self) -> None: ...
 
     @property
-    def dock(self) -> Any: ...  # frontends/tui/daily_dock.PickerDock once the session is ready
+    def dock(self) -> Any: ...  # frontends/tui/picker_dock.PickerDock once the session is ready
 
 
 Action = Callable[[Host, str], Awaitable[None]]

@@ -16,8 +16,8 @@ from textual.worker import Worker
 
 from claude_harness.frontends.shared.event_text import effort_label
 from claude_harness.frontends.tui import commands, panels
-from claude_harness.frontends.tui.daily_dock import EVENTS as DOCK_EVENTS
-from claude_harness.frontends.tui.daily_dock import PickerDock
+from claude_harness.frontends.tui.picker_dock import EVENTS as DOCK_EVENTS
+from claude_harness.frontends.tui.picker_dock import PickerDock
 from claude_harness.frontends.tui.router import TurnRenderer, history_widgets
 from claude_harness.frontends.tui.widgets.notice import NoticeView
 from claude_harness.frontends.tui.widgets.todo_panel import TodoPanel

@@ -44,7 +44,7 @@ ACTIONS = {"rewind", "tasks", "model", "output-style", "resume", "rename"}
 ANSWER_TIMEOUT = 30.0
 
 
-class PlainDaily:
+class PlainPickers:
     def __init__(self, repl: Any) -> None:
         self.repl = repl  # the PlainRepl: its session (submit only), output and input side
         self.status_line = ""

@@ -50,7 +50,7 @@ class PickerDock(Vertical):
     """
 
     def __init__(self) -> None:
-        super().__init__(id="daily-dock")
+        super().__init__(id="picker-dock")
         self.wanted: set[str] = set()  # lists the person asked to see (vs. answers to others)
         self.questions: dict[str, Widget] = {}  # request id -> its AskUserQuestionPrompt
         self._last_escape = 0.0
