@@ -6,9 +6,9 @@ app. `/config <n>` and `/permissions remove <n>` act on the last list printed.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
+from claude_harness.frontends.plain.answers import Answers
 from claude_harness.protocol.ops import AddRule, RemoveRule
 from claude_harness.protocol.panels import (
     ChangeSetting,
@@ -23,7 +23,6 @@ from claude_harness.protocol.panels import (
 )
 
 ACTIONS = {"config", "permissions", "hooks"}
-ANSWER_TIMEOUT = 30.0
 KINDS = ("allow", "ask", "deny")
 SOURCE_NAMES = {
     "userSettings": "User settings", "projectSettings": "Project settings",
@@ -49,7 +48,7 @@ def file_name(path: str) -> str:
 class PlainPanels:
     def __init__(self, repl: Any) -> None:
         self.repl = repl  # the PlainRepl: its session (submit only), output and input side
-        self._waiting: dict[type, asyncio.Future[Any]] = {}
+        self.answers = Answers(repl)
         self.settings: tuple[SettingRow, ...] = ()
         self.rules: list[Any] = []
 
@@ -58,22 +57,10 @@ class PlainPanels:
         return self.repl.out
 
     async def on_event(self, event: Any) -> None:
-        future = self._waiting.pop(type(event), None)
-        if future is not None and not future.done():
-            future.set_result(event)
-        elif isinstance(event, SettingChanged):  # `/config key=value`
+        if self.answers.take(event):
+            return
+        if isinstance(event, SettingChanged):  # `/config key=value`
             self.out.line(event.message, "ch.error" if event.error else "ch.dim")
-
-    async def request(self, op: Any, answer: type) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting[answer] = future
-        self.repl.session.submit(op)
-        try:
-            return await asyncio.wait_for(future, ANSWER_TIMEOUT)
-        except TimeoutError:
-            return None
-        finally:
-            self._waiting.pop(answer, None)
 
     async def ask(self, prompt: str) -> str:
         return ((await self.repl.input.ask_line(prompt)) or "").strip()
@@ -100,7 +87,7 @@ class PlainPanels:
             await self._change(int(answer), None)
 
     async def _print_settings(self) -> bool:
-        listed = await self.request(ListSettings(), SettingsListed)
+        listed = await self.answers.request(ListSettings(), SettingsListed)
         if listed is None:
             return False
         self.settings = listed.rows
@@ -135,7 +122,7 @@ class PlainPanels:
             new = await self.ask(f"{row.label}: ")
             if not new:
                 return
-        answer = await self.request(ChangeSetting(row.key, new), SettingChanged)
+        answer = await self.answers.request(ChangeSetting(row.key, new), SettingChanged)
         if answer is not None:
             self.out.line(answer.message, "ch.error" if answer.error else "ch.dim")
 
@@ -159,7 +146,7 @@ class PlainPanels:
                 return
 
     async def _print_rules(self) -> PermissionRulesListed | None:
-        listed = await self.request(ListPermissionRules(), PermissionRulesListed)
+        listed = await self.answers.request(ListPermissionRules(), PermissionRulesListed)
         if listed is None:
             return None
         self.rules = []
@@ -206,7 +193,7 @@ class PlainPanels:
     # ── /hooks ──────────────────────────────────────────────────────────────────────────────
 
     async def hooks(self) -> None:
-        listed = await self.request(ListHooks(), HooksListed)
+        listed = await self.answers.request(ListHooks(), HooksListed)
         if listed is None:
             return
         if not listed.hooks:

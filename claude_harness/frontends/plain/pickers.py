@@ -10,13 +10,13 @@ session's attributes.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application.current import get_app_or_none
 
 from claude_harness.config.paths import data_dir, project_relative
+from claude_harness.frontends.plain.answers import Answers
 from claude_harness.frontends.plain.ask import PlainQuestionAsker
 from claude_harness.frontends.shared.previews import REWIND_CHOICES, ago, window_label
 from claude_harness.protocol import ops
@@ -41,14 +41,13 @@ from claude_harness.session.store.transcript import history_roots, list_sessions
 
 EVENTS = SELF_DRAWN_EVENTS
 ACTIONS = {"rewind", "tasks", "model", "output-style", "resume", "rename"}
-ANSWER_TIMEOUT = 30.0
 
 
 class PlainPickers:
     def __init__(self, repl: Any) -> None:
         self.repl = repl  # the PlainRepl: its session (submit only), output and input side
         self.status_line = ""
-        self._waiting: dict[type, asyncio.Future[Any]] = {}
+        self.answers = Answers(repl)
 
     @property
     def out(self) -> Any:
@@ -58,9 +57,7 @@ class PlainPickers:
 
     async def on_event(self, event: Any) -> None:
         """An event of ours (EVENTS): answer a waiting picker, or show it."""
-        future = self._waiting.pop(type(event), None)
-        if future is not None and not future.done():
-            future.set_result(event)
+        if self.answers.take(event):
             return
         match event:
             case QuestionsAsked():
@@ -83,18 +80,6 @@ class PlainPickers:
         """A conversation rewind: the scrollback keeps what was said; mark where it forks."""
         self.out.line(f"── the conversation continues from an earlier point, as session "
                       f"{event.session_id} (the previous one stays resumable) ──", "ch.dim")
-
-    async def request(self, op: ops.Op, answer: type) -> Any:
-        """Submit `op` and wait for its answer event (None if the session never answers)."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting[answer] = future
-        self.repl.session.submit(op)
-        try:
-            return await asyncio.wait_for(future, ANSWER_TIMEOUT)
-        except TimeoutError:
-            return None
-        finally:
-            self._waiting.pop(answer, None)
 
     async def _ask_number(self, count: int, what: str = "Number") -> int | None:
         """A number from 1 to `count`; None for Enter, anything else, or end of input."""
@@ -121,7 +106,7 @@ class PlainPickers:
             self.out.line("Usage: /rename <title>", "ch.dim")
 
     async def rewind(self) -> None:
-        listed = await self.request(ops.ListRewindPoints(), RewindPoints)
+        listed = await self.answers.request(ops.ListRewindPoints(), RewindPoints)
         if listed is None or not listed.points:
             self.out.line("Nothing to rewind yet: no prompt of this session can be restored.",
                           "ch.dim")
@@ -137,7 +122,7 @@ class PlainPickers:
         if number is None:
             return
         point = listed.points[number - 1]
-        planned = await self.request(ops.PlanRewind(point.prompt_id), RewindPlanned)
+        planned = await self.answers.request(ops.PlanRewind(point.prompt_id), RewindPlanned)
         plan = planned.plan if planned is not None else None
         changes = plan.changes if plan is not None else []
         if changes:
@@ -182,7 +167,7 @@ class PlainPickers:
             self.repl.keys.typeahead = event.prompt_text  # back in the prompt, to edit or resend
 
     async def tasks(self) -> None:
-        listed = await self.request(ops.ListTasks(), TasksListed)
+        listed = await self.answers.request(ops.ListTasks(), TasksListed)
         if listed is None or not listed.tasks:
             self.out.line("No background tasks.", "ch.dim")
             return
@@ -195,13 +180,13 @@ class PlainPickers:
         if number is None:
             return
         task = listed.tasks[number - 1]
-        after = await self.request(ops.StopTask(task.task_id), TasksListed)
+        after = await self.answers.request(ops.StopTask(task.task_id), TasksListed)
         state = next((t.state for t in after.tasks if t.task_id == task.task_id), "?") \
             if after is not None else "?"
         self.out.line(f"{task.task_id}: {state}.", "ch.dim")
 
     async def models(self) -> None:
-        listed = await self.request(ops.ListModels(), ModelsListed)
+        listed = await self.answers.request(ops.ListModels(), ModelsListed)
         if listed is None:
             return
         for number, model in enumerate(listed.models, 1):
@@ -218,7 +203,7 @@ class PlainPickers:
             await self.repl.follow(ops.SetModel(chosen.alias or chosen.model))
 
     async def styles(self) -> None:
-        listed = await self.request(ops.ListOutputStyles(), OutputStylesListed)
+        listed = await self.answers.request(ops.ListOutputStyles(), OutputStylesListed)
         if listed is None:
             return
         for number, style in enumerate(listed.styles, 1):
