@@ -20,16 +20,6 @@ def local_settings_path(cwd: Path) -> Path:
     return Path(cwd) / ".claude" / "settings.local.json"
 
 
-def save_local_rule(cwd: Path, rule_text: str, behavior: RuleBehavior = "allow") -> Path:
-    """Add rule(s) to `behavior`'s list, keeping every other key.
-
-    Raises ValueError (changing nothing) when the file exists but is not a JSON object, or when
-    a rule does not parse.
-    """
-    path, _changed = update_local_rules(cwd, add=rule_text, behavior=behavior)
-    return path
-
-
 def update_local_rules(cwd: Path, *, add: str = "", remove: str = "",
                        behavior: RuleBehavior = "allow") -> tuple[Path, bool]:
     """Add rule(s) to `behavior`'s list and/or remove a rule from every list.

@@ -33,10 +33,6 @@ class DomainPolicy:
     allowed: tuple[str, ...] = ()
     denied: tuple[str, ...] = ()
 
-    @property
-    def any_allowed(self) -> bool:
-        return bool(self.allowed)
-
     def allows(self, host: str) -> bool:
         if not host or host_or_none(host) is None or any(matches(p, host) for p in self.denied):
             return False

@@ -175,16 +175,12 @@ def internal_by_name(host: str) -> str | None:
 
 @dataclass(frozen=True)
 class Target:
-    """A resolved host: every address it had, the first one to connect to, and what is
+    """A resolved host: every address it had, in the order to try them, and what is
     internal about them (empty when all are public)."""
 
     host: str
     addresses: tuple[IPAddress, ...]
     internal: tuple[str, ...]
-
-    @property
-    def pinned(self) -> IPAddress:
-        return self.addresses[0]
 
     def describe_internal(self) -> str:
         return ", ".join(self.internal)
@@ -192,7 +188,7 @@ class Target:
 
 async def resolve_checked(host: str, port: int) -> Target:
     """Resolve a canonical host once (OSError when it does not resolve) and classify each
-    address; the caller connects to `pinned`, never to the name again."""
+    address; the caller connects to those addresses, never to the name again."""
     literal = ip_literal(host)
     if literal is not None:
         addresses: tuple[IPAddress, ...] = (literal,)

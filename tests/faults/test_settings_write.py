@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.config.local_rules import save_local_rule
+from claude_harness.config.local_rules import update_local_rules
 from claude_harness.config.settings_write import update_json_file
 
 SAVERS = 400
@@ -17,7 +17,7 @@ SAVERS = 400
 
 def _fork_savers(proj: Path, count: int) -> list[int]:
     """Fork `count` processes that each save one rule once a shared pipe is closed (all at once)."""
-    return _fork(proj.parent, count, lambda i: save_local_rule(proj, f"Bash(tool-{i} *)"))
+    return _fork(proj.parent, count, lambda i: update_local_rules(proj, add=f"Bash(tool-{i} *)"))
 
 
 def _fork(errors: Path, count: int, action: Callable[[int], object]) -> list[int]:

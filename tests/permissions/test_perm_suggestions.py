@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_harness.config.local_rules import save_local_rule
+from claude_harness.config.local_rules import update_local_rules
 from claude_harness.config.settings import CliSettings, load_settings
 from claude_harness.permissions.resolver import resolve_permission
 from claude_harness.protocol.context import (
@@ -71,7 +71,7 @@ def test_compound_suggestion_is_capped_at_five(proj: Path) -> None:
 async def test_round_trip(proj: Path, command: str) -> None:
     first = await _decide(BASH, {"command": command}, proj)
     assert first.behavior == "ask" and first.suggestion
-    save_local_rule(proj, first.suggestion)
+    update_local_rules(proj, add=first.suggestion)
     again = await _decide(BASH, {"command": command}, proj)
     assert again.behavior == "allow", again.reason
     assert again.decided_by == "rule"
@@ -81,7 +81,7 @@ async def test_round_trip_for_a_file_edit(proj: Path) -> None:
     raw = {"file_path": str(proj / "src" / "pkg" / "new.py"), "content": "x"}
     first = await _decide(WRITE, raw, proj)
     assert first.behavior == "ask" and first.suggestion == "Edit(/src/pkg/**)"
-    save_local_rule(proj, first.suggestion)
+    update_local_rules(proj, add=first.suggestion)
     assert (await _decide(WRITE, raw, proj)).behavior == "allow"
     other = {"file_path": str(proj / "docs" / "x.md"), "content": "x"}
     assert (await _decide(WRITE, other, proj)).behavior == "ask"
@@ -91,8 +91,8 @@ def test_save_keeps_other_keys_and_does_not_duplicate(proj: Path) -> None:
     path = proj / ".claude" / "settings.local.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"model": "m", "permissions": {"allow": ["Read"], "deny": ["X"]}}))
-    save_local_rule(proj, "Bash(make *)")
-    save_local_rule(proj, "Bash(make *)")
+    update_local_rules(proj, add="Bash(make *)")
+    update_local_rules(proj, add="Bash(make *)")
     data = json.loads(path.read_text())
     assert data == {"model": "m", "permissions": {"allow": ["Read", "Bash(make *)"], "deny": ["X"]}}
 
@@ -102,10 +102,10 @@ def test_save_refuses_to_clobber_a_broken_file(proj: Path) -> None:
     path.parent.mkdir()
     path.write_text("{broken")
     with pytest.raises(ValueError, match="not valid JSON"):
-        save_local_rule(proj, "Bash(make *)")
+        update_local_rules(proj, add="Bash(make *)")
     assert path.read_text() == "{broken"
     with pytest.raises(ValueError):
-        save_local_rule(proj, "Bash(make *")
+        update_local_rules(proj, add="Bash(make *")
 
 
 async def test_round_trip_outside_read_and_redirect(proj: Path, tmp_path: Path) -> None:
@@ -121,6 +121,6 @@ async def test_round_trip_outside_read_and_redirect(proj: Path, tmp_path: Path) 
         (proj / "out").mkdir(exist_ok=True)
         first = await _decide(BASH, {"command": command}, proj)
         assert first.behavior == "ask" and first.suggestion, command
-        save_local_rule(proj, first.suggestion)
+        update_local_rules(proj, add=first.suggestion)
         again = await _decide(BASH, {"command": command}, proj)
         assert again.behavior == "allow", (command, first.suggestion, again.reason)

@@ -41,8 +41,9 @@ async def test_both_front_ends_approve_the_same_lines(tmp_path: Path) -> None:
     overwrite = await previews.file_change_diff_async("Write", calls[0].input)
     assert overwrite is not None and " alpha" in overwrite  # context from the disk
     assert "-beta" in overwrite and "+BETA" in overwrite
-    assert previews.approval_title("Write") == "Create or overwrite file"
-    assert previews.approval_title("mcp__demo__echo") == "Use mcp__demo__echo"
+    assert previews.presentation_of("Write").permission_title("Write") == "Create or overwrite file"
+    assert previews.presentation_of("mcp__demo__echo").permission_title(
+        "mcp__demo__echo") == "Use mcp__demo__echo"
 
 
 @pytest.mark.timeout(90)

@@ -73,10 +73,6 @@ def presentation_of(name: str) -> ToolPresentation:
 MAX_APPROVAL_LINES = 14
 
 
-def approval_title(name: str) -> str:
-    return presentation_of(name).permission_title(name)
-
-
 def approval_lines(name: str, inp: dict[str, Any], preview: str | None,
                    diff: list[str] | None = None, pending: bool = False) -> list[str]:
     """The exact thing the user approves, the same in every front end: the preview the

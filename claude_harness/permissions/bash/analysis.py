@@ -71,10 +71,6 @@ class Analysis:
     fatal: str | None = None
     problems: list[str] = field(default_factory=list)  # script-level: loops, functions...
 
-    @property
-    def top_level(self) -> list[Facts]:
-        return [f for f in self.facts if not f.nested]
-
 
 def is_safe_assignment(text: str) -> bool:
     name, _, value = text.partition("=")

@@ -76,10 +76,6 @@ class Word:
             return None
         return "".join(p.text for p in self.pieces)
 
-    @property
-    def unquoted_glob_free(self) -> bool:
-        return not self.has_glob
-
     def source_value(self) -> str:
         """The value as bashlex reports it: quotes removed, expansions left as written."""
         out = []

@@ -6,9 +6,23 @@ front of the next user message (or, in `-p`, of a message of their own before th
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
+from claude_harness.protocol.context import AbortSignal
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
+
+if TYPE_CHECKING:
+    from claude_harness.hooks.outcome import HookOutcome
+    from claude_harness.hooks.runner import HookRunner
+
+
+class Background(Protocol):
+    """The background agents, as far as waiting for their reports goes."""
+
+    @property
+    def running(self) -> bool: ...
+
+    async def wait_any(self) -> None: ...
 
 
 class TurnExtras:
@@ -29,7 +43,7 @@ class TurnExtras:
         self.wakes = False
         return texts
 
-    def from_hook(self, outcome: Any) -> list[AgentEvent]:
+    def from_hook(self, outcome: HookOutcome) -> list[AgentEvent]:
         """A hook's outcome that cannot block anything: its report and messages to show, its
         context kept for the model."""
         events: list[AgentEvent] = [HookRan(outcome.event, outcome)] if outcome.ran else []
@@ -40,14 +54,14 @@ class TurnExtras:
                 self.add(f"<system-reminder>\n{context}\n</system-reminder>")
         return events
 
-    def collect_async(self, hooks: Any) -> list[AgentEvent]:
+    def collect_async(self, hooks: HookRunner | None) -> list[AgentEvent]:
         """Answers of `async` hooks that finished since the last look."""
         if hooks is None:
             return []
         return [event for outcome in hooks.take_async_outcomes()
                 for event in self.from_hook(outcome)]
 
-    async def wait(self, background: Any, abort: Any) -> None:
+    async def wait(self, background: Background, abort: AbortSignal) -> None:
         """Until something is pending (a background agent ended) or the turn is aborted."""
         if self.pending or not background.running:
             return

@@ -87,12 +87,6 @@ class OutputFile:
             return self._total
 
     @property
-    def kept_bytes(self) -> int:
-        """Bytes in the file (less than total_bytes past MAX_FILE_BYTES)."""
-        with self._lock:
-            return self._kept
-
-    @property
     def problem(self) -> str:
         """Why the file could not be written, if it could not."""
         return self._failed

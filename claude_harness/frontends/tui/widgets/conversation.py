@@ -235,11 +235,6 @@ class Conversation(VerticalScroll):
         return self.archive.entry_count + len(self.blocks())
 
     @property
-    def pruned(self) -> int:
-        """Blocks no longer reachable: none (kept for callers of the old pruning widget)."""
-        return 0
-
-    @property
     def following(self) -> bool:
         """The view sticks to the bottom (Textual releases the anchor when the user scrolls up)."""
         return self.is_anchored and (self.is_vertical_scroll_end or not self._anchor_released)
