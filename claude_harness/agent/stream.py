@@ -1,4 +1,4 @@
-"""Turn the SDK's raw stream events into content blocks, deltas for the UI, and usage.
+"""Turn the API's raw stream events (api/http_stream.py's views, or the SDK's objects) into content blocks, deltas for the UI, and usage.
 
 Every block is kept as the API sent it in content_block_start (all its fields, those of types
 we do not model included) and only the fields its deltas fill change, so it goes back to the

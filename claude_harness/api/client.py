@@ -1,8 +1,10 @@
-"""Streaming access to the Messages API through the official SDK, with our own retries.
+"""Streaming access to the Messages API, with our own retries.
 
-The `anthropic` import costs seconds on a 2-core machine, so nothing here imports it at module
-level: `preload_sdk()` can warm it in a background thread after the first paint, and the first
-request imports it otherwise.
+The Anthropic API is spoken to over HTTP and SSE directly (http_stream.py): the `anthropic`
+import costs over a second on a 2-core machine and tens of MiB, and a streamed request needs
+none of it. The SDK serves Bedrock and Vertex, whose requests it signs; it is imported there
+only. `preload_transport()` loads what the first request needs in a background thread after
+the first paint; the first request loads it otherwise.
 
 Retries (429, 5xx, 529/overloaded, connection failures, an `error` SSE event of a retryable type,
 a stream that breaks, stalls or sends a frame that is not JSON) are done here rather than in
@@ -24,19 +26,17 @@ import importlib.util
 import json
 import os
 import random
-import re
+import sys
 import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from claude_harness.api.errors import NO_KEY_HELP, ApiError, MissingCredentials
-from claude_harness.api.request_body import encode_body
+from claude_harness.api.errors import NO_KEY_HELP, ApiError, MissingCredentials, status_error
+from claude_harness.api.request_body import dump_json, encode_body
 from claude_harness.api.request_params import betas_for, sdk_arguments
 from claude_harness.protocol.debug_log import debug
 
-RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
-RETRYABLE_ERROR_TYPES = {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
 DEFAULT_IDLE_TIMEOUT_MS = 90_000
 DEFAULT_API_TIMEOUT_MS = 600_000
 
@@ -44,27 +44,32 @@ Provider = Literal["anthropic", "bedrock", "vertex"]
 PROVIDER_EXTRAS = {"bedrock": ("botocore", "CLAUDE_CODE_USE_BEDROCK", "anthropic[bedrock]"),
                    "vertex": ("google.auth", "CLAUDE_CODE_USE_VERTEX", "anthropic[vertex]")}
 
-_sdk_lock = threading.Lock()
+_transport_lock = threading.Lock()
 
 
-# Set once the SDK is loaded: work that can wait (warming the Bash checker while a person
-# types) waits for it, so it never slows the import the first request needs.
-SDK_LOADED = threading.Event()
+# Set once what the first request needs is loaded: work that can wait (warming the Bash
+# checker while a person types) waits for it, so it never slows the first request.
+TRANSPORT_LOADED = threading.Event()
 
 
-def preload_sdk() -> None:
-    """Import the SDK (safe to call from a worker thread; idempotent).
+def preload_transport(provider: Provider | None = None) -> None:
+    """Import what requests to `provider` need (safe from a worker thread; idempotent): the
+    HTTP client for the Anthropic API, the SDK for Bedrock and Vertex. None: the provider
+    the environment names.
 
-    The SDK and its models are most of the objects the process will ever hold, and all of them
-    live to the end: once they are loaded they are moved out of the garbage collector's sight
-    (`gc.freeze`), or a full collection, walking them all, would stall a turn by 100 ms now
-    and then."""
-    with _sdk_lock:
-        import anthropic  # noqa: F401
+    What is loaded now lives to the end: it is moved out of the garbage collector's sight
+    (`gc.freeze`), or a full collection, walking it all, would stall a turn now and then."""
+    provider = provider or ApiSettings.from_env().provider
+    with _transport_lock:
+        if provider == "anthropic":
+            import httpx2  # noqa: F401
 
-        if not SDK_LOADED.is_set():
+            import claude_harness.api.http_stream  # noqa: F401
+        else:
+            import anthropic  # noqa: F401
+        if not TRANSPORT_LOADED.is_set():
             gc.freeze()
-            SDK_LOADED.set()
+            TRANSPORT_LOADED.set()
 
 
 def _truthy(value: str | None) -> bool:
@@ -118,54 +123,76 @@ class ApiSettings:
 
 
 class ApiClient:
-    """One SDK client per session; `stream_once()` yields raw SSE events of one attempt.
+    """One connection per session; `stream_once()` yields the events of one attempt.
 
+    The Anthropic provider is spoken to over HTTP directly (http_stream.py: no SDK import);
+    Bedrock and Vertex go through the SDK's clients, which sign and reshape the request.
     `side_usage` collects the usage of side requests (WebFetch summaries, WebSearch, the
     classifier): the loop drains it into the session totals after each request.
     """
 
     def __init__(self, settings: ApiSettings) -> None:
         self.settings = settings
-        self._client: Any = None
+        self._client: Any = None  # the SDK's client (Bedrock, Vertex) or an httpx2 client
         self.side_usage: list[tuple[str, str, dict[str, int]]] = []  # (purpose, model, usage)
 
-    def _sdk_client(self) -> Any:
+    @property
+    def uses_sdk(self) -> bool:
+        return self.settings.provider != "anthropic"
+
+    def _connection(self) -> Any:
         if self._client is None:
             if not self.settings.has_credentials:
                 raise MissingCredentials(NO_KEY_HELP)
-            preload_sdk()
-            self._client = _make_sdk_client(self.settings)
+            preload_transport(self.settings.provider)
+            if self.uses_sdk:
+                self._client = _make_sdk_client(self.settings)
+            else:
+                from claude_harness.api.http_stream import make_http_client
+
+                self._client = make_http_client(self.settings)
         return self._client
 
     async def stream_once(self, request: dict[str, Any],
                           encoded_messages: Sequence[bytes] | None = None
                           ) -> AsyncIterator[Any]:
-        """Open one streaming request and yield its raw events; errors become ApiError.
+        """Open one streaming request and yield its events; errors become ApiError.
 
         `encoded_messages` are `request["messages"]` already serialised, one each: the body is
-        then posted as bytes (see request_body.py). Bedrock and Vertex reshape the body in the
-        SDK, so they always take the SDK's path."""
-        client = self._sdk_client()
+        then posted as bytes (see request_body.py)."""
+        client = self._connection()
         debug("api", f"POST /v1/messages model={request.get('model')} "
               f"messages={len(request.get('messages') or ())} "
               f"max_tokens={request.get('max_tokens')} betas={','.join(betas_for(request))}")
         try:
-            if encoded_messages is not None and self.settings.provider == "anthropic":
-                stream = await _post_stream(client, request, encoded_messages)
-            else:
+            if self.uses_sdk:
                 stream = await client.messages.create(**sdk_arguments(request), stream=True)
-            async with stream:
-                async for event in stream:
+                async with stream:
+                    async for event in stream:
+                        yield event
+            else:
+                async for event in self._http_events(client, request, encoded_messages):
                     yield event
         except ApiError as exc:
             debug("api", f"request failed: {exc.message}")
             raise
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # the SDK's error classes are imported lazily
+        except Exception as exc:  # transport errors (and the SDK's, which load lazily)
             error = translate_error(exc, self.settings.idle_timeout)
             debug("api", f"request failed: {error.message}")
             raise error from exc
+
+    async def _http_events(self, client: Any, request: dict[str, Any],
+                           encoded_messages: Sequence[bytes] | None) -> AsyncIterator[Any]:
+        from claude_harness.api.http_stream import post_stream, request_headers
+
+        streamed = {**request, "stream": True}
+        body = (encode_body(streamed, encoded_messages) if encoded_messages is not None
+                else dump_json(streamed))
+        headers = request_headers(self.settings, betas_for(request))
+        async for event in post_stream(client, body, headers):
+            yield event
 
     def record_side_usage(self, purpose: str, model: str, usage: dict[str, int]) -> None:
         self.side_usage.append((purpose, model, dict(usage)))
@@ -183,22 +210,8 @@ class ApiClient:
 
     async def close(self) -> None:
         if self._client is not None:
-            await self._client.close()
-
-
-async def _post_stream(client: Any, request: dict[str, Any],
-                       encoded_messages: Sequence[bytes]) -> Any:
-    """What `messages.create(..., stream=True)` sends, with our bytes as the body: the SDK's
-    client still adds the headers, the timeouts and parses the stream."""
-    from anthropic import AsyncStream
-    from anthropic.types import Message, RawMessageStreamEvent
-
-    body = encode_body({**request, "stream": True}, encoded_messages)
-    betas = betas_for(request)
-    headers = {"anthropic-beta": ",".join(betas)} if betas else {}
-    return await client.post("/v1/messages", cast_to=Message, content=body,
-                             options={"headers": headers}, stream=True,
-                             stream_cls=AsyncStream[RawMessageStreamEvent])
+            client, self._client = self._client, None
+            await (client.aclose() if hasattr(client, "aclose") else client.close())
 
 
 def _make_sdk_client(settings: ApiSettings) -> Any:
@@ -233,60 +246,29 @@ def _make_sdk_client(settings: ApiSettings) -> Any:
         base_url=env.get("ANTHROPIC_VERTEX_BASE_URL") or None, **common)
 
 
-_LIMIT = re.compile(r">\s*(\d+)\s*maximum")
-
-
-def context_limit_in(message: str) -> int | None:
-    """The window a "prompt is too long: 250000 tokens > 200000 maximum" message names."""
-    match = _LIMIT.search(message)
-    return int(match.group(1)) if match else None
-
-
-def is_context_overflow(status: int | None, message: str) -> bool:
-    """The request did not fit the model's context window (400 "prompt is too long", 413)."""
-    lowered = message.lower()
-    return status == 413 or (status == 400 and (
-        "prompt is too long" in lowered or "context window" in lowered
-        or "too many tokens" in lowered))
-
-
 def translate_error(exc: Exception, idle_timeout: float | None = None) -> ApiError:
-    """Turn an SDK or transport exception into an ApiError with a one-line message."""
-    import anthropic
-
-    if isinstance(exc, anthropic.APIStatusError):
-        status = exc.status_code
-        body = exc.body if isinstance(exc.body, dict) else {}
-        err = body.get("error", {}) if isinstance(body.get("error"), dict) else {}
-        err_type = err.get("type", "")
-        detail = err.get("message") or str(exc)
-        retry_after = _retry_after(exc)
-        if isinstance(exc, anthropic.AuthenticationError) or status == 401:
-            return ApiError(
-                f"Authentication failed (401): {detail}. Check ANTHROPIC_API_KEY / "
-                "ANTHROPIC_AUTH_TOKEN.",
-                status=401,
-            )
-        if status == 200 and err_type:  # an `error` event inside a stream
-            return ApiError(f"API error during stream ({err_type}): {detail}", status=None,
-                            retryable=err_type in RETRYABLE_ERROR_TYPES)
-        retryable = status in RETRYABLE_STATUS or err_type in RETRYABLE_ERROR_TYPES
-        label = err_type or "error"
-        return ApiError(f"API error {status} ({label}): {detail}", status=status,
-                        retryable=retryable, retry_after=retry_after,
-                        context_overflow=is_context_overflow(status, detail),
-                        context_limit=context_limit_in(detail))
-    if isinstance(exc, anthropic.APITimeoutError) or type(exc).__name__ == "ReadTimeout":
+    """Turn an SDK or transport exception into an ApiError with a one-line message. The SDK's
+    classes are looked at only where the SDK is loaded (Bedrock, Vertex): the HTTP path never
+    imports it."""
+    anthropic: Any = sys.modules.get("anthropic")
+    if anthropic is not None and isinstance(exc, anthropic.APIStatusError):
+        sdk_error: Any = exc
+        status = 401 if isinstance(exc, anthropic.AuthenticationError) else sdk_error.status_code
+        return status_error(status, sdk_error.body, _retry_after(exc), str(exc))
+    name = type(exc).__name__
+    if (anthropic is not None and isinstance(exc, anthropic.APITimeoutError)) \
+            or (name.endswith("Timeout") and name != "PoolTimeout"):
         idle = f" for {idle_timeout:g} s" if idle_timeout else ""
         return ApiError(f"Stream stalled: no data from the API{idle}", retryable=True)
-    if isinstance(exc, anthropic.APIConnectionError):
+    if anthropic is not None and isinstance(exc, anthropic.APIConnectionError):
         return ApiError(f"Connection error: {exc.__cause__ or exc}", retryable=True)
+    if name in ("ConnectError", "ProxyError"):  # httpx2's, on the HTTP path
+        return ApiError(f"Connection error: {exc}", retryable=True)
     if isinstance(exc, json.JSONDecodeError):
         return ApiError(f"Malformed event in the API stream (not JSON): {exc}", retryable=True)
     # httpx/httpcore errors raised while iterating a broken stream
-    name = type(exc).__name__
     if any(k in name for k in ("RemoteProtocol", "ReadError", "Incomplete", "Connect", "Timeout",
-                               "ReadTimeout", "Stream", "SSE")):
+                               "WriteError", "Stream", "SSE", "Protocol")):
         return ApiError(f"Stream interrupted: {name}: {exc}", retryable=True)
     return ApiError(f"Unexpected API failure: {name}: {exc}")
 

@@ -2,8 +2,8 @@
 the configuration catalog (commands, skills, agents, plugins), loaded once here.
 
 Shared by every front end so `-p`, the Textual app and the plain REPL run the same session with
-the same configuration. Imports tools and pydantic, never the anthropic SDK (`preload_sdk`
-warms it in a background thread; front ends call it here so they never import `api/`).
+the same configuration. Imports tools and pydantic, never the HTTP client (`preload_transport`
+loads it in a background thread; front ends call it here so they never import `api/`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_harness.agent.prompt import render_system_prompt
-from claude_harness.api.client import ApiSettings, preload_sdk
+from claude_harness.api.client import ApiSettings, preload_transport
 from claude_harness.api.errors import NO_KEY_HELP
 from claude_harness.api.models import DEFAULT_MODEL, MODEL_ALIASES, resolve_alias
 from claude_harness.api.request_params import set_extra_betas, settings_from_sources
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from claude_harness.mcp.sdk_transport import SdkMcpChannel
 
 __all__ = ["DEFAULT_MODEL", "MODEL_ALIASES", "NO_KEY_HELP", "StartupError", "build_session",
-           "data_dir", "preload_sdk"]
+           "data_dir", "preload_transport"]
 
 
 class StartupError(Exception):
@@ -408,11 +408,11 @@ def _prestart_command_guardian(session: Session) -> None:
 
 def _warm_bash_checker() -> None:
     """Load the Bash permission checker (bashlex builds its parser tables: ~130 ms) while the
-    person types the first prompt, once the SDK the first request needs is in. Without a person
+    person types the first prompt, once what the first request needs is in. Without a person
     (-p, the SDK) there is no idle time to hide it in: the first command's check loads it."""
-    from claude_harness.api.client import SDK_LOADED
+    from claude_harness.api.client import TRANSPORT_LOADED
 
-    if SDK_LOADED.wait(timeout=600):
+    if TRANSPORT_LOADED.wait(timeout=600):
         import claude_harness.permissions.bash.decision  # noqa: F401
 
 
@@ -516,14 +516,14 @@ _WARM_MODULES = (
 
 def preload_for_warm_start() -> None:
     """The warm process (warm/) imports here what every headless run needs before its first
-    request and at its first tool calls: the SDK, the loop, the tools and the Bash checker
+    request and at its first tool calls: the HTTP client, the loop, the tools and the Bash checker
     (bashlex's tables), so that a forked child pays none of it. Nothing is started: no
     thread, no guardian, no client."""
     import importlib
 
     from claude_harness.session.warm_caches import fill_run_caches
 
-    preload_sdk()
+    preload_transport()
     for name in _WARM_MODULES:
         try:
             importlib.import_module(name)

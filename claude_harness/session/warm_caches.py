@@ -3,8 +3,8 @@ computed once in the warm process (warm/) so that each forked run finds it in it
 
 Each cache is the one the cold path fills on first use, keyed so that a run never gets a value
 its own inputs would not give: tool schemas per input model class, the ripgrep verdict per
-(path, mtime, size), the SDK's event validator per type and its content blocks' serializers, SSL contexts per certificate source
-and file state. Nothing here starts a thread or leaves a file open (the warm process forks).
+(path, mtime, size), SSL contexts per certificate source and file state, and where the SDK
+is the transport (Bedrock, Vertex), its event validator and its content blocks' serializers. Nothing here starts a thread or leaves a file open (the warm process forks).
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ def fill_run_caches() -> None:
         tool.input_schema()
     _check_bundled_rg()
     _rehearse_bash_checks()
-    build_stream_event_validator()
-    build_content_block_serializers()
+    if "anthropic" in sys.modules:  # the SDK's provider (Bedrock, Vertex); else never loaded
+        build_stream_event_validator()
+        build_content_block_serializers()
     share_ssl_contexts()
 
 

@@ -97,7 +97,7 @@ async def test_the_app_warns_once_then_notes_the_recovery(full_disk: TinyFs, pro
     from tests.tui.helpers import send, wait_for
 
     server = api(bash_then_answer(freeing(full_disk)))
-    app = HarnessApp(cwd=project, preload_sdk=False, session_factory=lambda: make_engine(
+    app = HarnessApp(cwd=project, preload_transport=False, session_factory=lambda: make_engine(
         server, project, mode="bypassPermissions", interactive=True,
         data_dir=full_disk.root / "data"))
 

@@ -50,7 +50,7 @@ async def run_app(project: Path, home: Path, monkeypatch: pytest.MonkeyPatch) ->
     with MockApiServer({"turns": ["Fixed."]}) as server:
         for key, value in child_env(home, server).items():
             monkeypatch.setenv(key, value)
-        app = HarnessApp(cwd=project, preload_sdk=False, session_factory=lambda: build_session(
+        app = HarnessApp(cwd=project, preload_transport=False, session_factory=lambda: build_session(
             RunOptions(cwd=project), trusted=True))
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_for(pilot, lambda: app.ready, what="engine ready")

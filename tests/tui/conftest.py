@@ -75,6 +75,6 @@ def make_app(project: Path) -> Any:
     def build(server: MockApiServer | None, **kw: Any) -> HarnessApp:
         theme = kw.pop("theme", None)
         return HarnessApp(cwd=project, session_factory=lambda: make_engine(server, project, **kw),
-                          theme=theme, preload_sdk=False)
+                          theme=theme, preload_transport=False)
 
     return build

@@ -42,7 +42,7 @@ async def test_prompt_typed_before_engine_ready_is_queued_then_sent(
         gate.wait(5)
         return make_engine(server, project)
 
-    app = HarnessApp(cwd=project, session_factory=slow_factory, preload_sdk=False)
+    app = HarnessApp(cwd=project, session_factory=slow_factory, preload_transport=False)
     async with app.run_test() as pilot:
         await send(pilot, "early prompt")
         assert not app.ready
@@ -57,7 +57,7 @@ async def test_no_api_key_still_opens_with_a_clear_notice(project: Path, home: P
     from tests.tui.conftest import make_engine
 
     app = HarnessApp(cwd=project, session_factory=lambda: make_engine(None, project, key=None),
-                     preload_sdk=False)
+                     preload_transport=False)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         text = await wait_for(pilot, lambda: "ANTHROPIC_API_KEY" in screen_text(app)
@@ -124,7 +124,7 @@ async def test_engine_that_fails_to_start_is_explained(project: Path, home: Path
     def broken() -> Any:
         raise RuntimeError("settings file is not JSON")
 
-    app = HarnessApp(cwd=project, session_factory=broken, preload_sdk=False)
+    app = HarnessApp(cwd=project, session_factory=broken, preload_transport=False)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: "settings file is not JSON" in screen_text(app),
                        what="start-up error")

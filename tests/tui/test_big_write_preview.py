@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.widgets import Input, Static
 
-from claude_harness.api.client import preload_sdk
+from claude_harness.api.client import preload_transport
 from tests.tui.helpers import send, wait_for
 
 LINES = 45_000  # about 2 MB
@@ -37,7 +37,7 @@ async def test_a_big_write_prompts_at_once_and_keys_echo(api: Any, make_app: Any
     app = make_app(server)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
-        preload_sdk()  # the app preloads it in the background; the clock is for the preview
+        preload_transport()  # the app preloads it in the background; the clock is for the preview
         # The app's own process holds a small heap (it freezes what it loaded at start); late in
         # a full run this process holds the whole suite's leftovers, and one full collection over
         # them is a pause the app never has. Freeze them too: the heartbeat measures the app.

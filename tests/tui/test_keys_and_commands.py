@@ -343,7 +343,7 @@ async def test_resume_without_an_id_opens_the_picker_at_start(api: Any, make_app
         await wait_for(pilot, lambda: not app.busy and len(app.view.messages) == 2, what="turn")
     server = api([])
     app2 = HarnessApp(cwd=project, session_factory=lambda: make_engine(server, project),
-                      preload_sdk=False, pick_session=True)
+                      preload_transport=False, pick_session=True)
     async with app2.run_test() as pilot:
         await wait_for(pilot, lambda: isinstance(app2.screen, SessionPicker), what="picker")
         await pilot.press("enter")

@@ -49,7 +49,7 @@ def mcp_engine(server: Any, project: Path, servers: list[Any],
 def mcp_app(server: Any, project: Path, servers: list[Any], **kw: Any) -> Any:
     from claude_harness.frontends.tui.app import HarnessApp
 
-    return HarnessApp(cwd=project, preload_sdk=False,
+    return HarnessApp(cwd=project, preload_transport=False,
                       session_factory=lambda: mcp_engine(server, project, servers, **kw))
 
 

@@ -224,7 +224,7 @@ async def test_resuming_two_thousand_messages_shows_the_tail_at_once(
                     {"role": "assistant", "content": [{"type": "text",
                                                        "text": f"**answer** {n}"}]}]
     server = api([])
-    app = HarnessApp(cwd=project, preload_sdk=False,
+    app = HarnessApp(cwd=project, preload_transport=False,
                      session_factory=lambda: make_engine(server, project, history=history))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")

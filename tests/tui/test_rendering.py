@@ -122,7 +122,7 @@ async def test_hook_runs_are_compact_lines_with_details_on_ctrl_o(api: Any, proj
                                          transcript_path="", get_permission_mode=lambda: "default")
         return engine
 
-    app = HarnessApp(cwd=project, session_factory=factory, preload_sdk=False)
+    app = HarnessApp(cwd=project, session_factory=factory, preload_transport=False)
     async with app.run_test(size=(110, 40)) as pilot:
         await wait_for(pilot, lambda: app.ready, what="engine ready")
         await send(pilot, "go")

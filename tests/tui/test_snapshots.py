@@ -87,7 +87,7 @@ def test_first_start_without_a_key(snap_compare: Any, project: Path, theme: str,
     from tests.tui.conftest import make_engine
 
     app = HarnessApp(cwd=project, session_factory=lambda: make_engine(None, project, key=None),
-                     theme=theme, preload_sdk=False)
+                     theme=theme, preload_transport=False)
 
     async def run_before(pilot: Any) -> None:
         await wait_for(pilot, lambda: app.ready, what="engine ready")

@@ -165,7 +165,7 @@ async def test_a_resumed_conversation_shows_thinking_collapsed_and_no_meta_messa
                                           {"type": "text", "text": "time, the end."}]},
     ]
     server = api([])
-    app = HarnessApp(cwd=project, preload_sdk=False,
+    app = HarnessApp(cwd=project, preload_transport=False,
                      session_factory=lambda: make_engine(server, project, history=history))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.ready and "time, the end." in screen_text(app),

@@ -20,7 +20,7 @@ def trusting_app(server: Any, project: Path) -> Any:
         built.append(make_engine(server, project))
         return built[-1]
 
-    app = HarnessApp(cwd=project, session_factory=factory, preload_sdk=False, ask_trust=True)
+    app = HarnessApp(cwd=project, session_factory=factory, preload_transport=False, ask_trust=True)
     return app, built
 
 

@@ -56,7 +56,7 @@ def _app(repo: Path) -> Any:
     def factory() -> Any:
         return build_session(RunOptions(cwd=repo, interactive=True))
 
-    return HarnessApp(cwd=repo, session_factory=factory, preload_sdk=False, ask_trust=True)
+    return HarnessApp(cwd=repo, session_factory=factory, preload_transport=False, ask_trust=True)
 
 
 async def _answer(app: Any, key: str, until: Any) -> None:

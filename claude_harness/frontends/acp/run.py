@@ -48,10 +48,10 @@ def run_acp(opts: RunOptions) -> NoReturn:
 
     from claude_harness.frontends.acp.agent import HarnessAgent
     from claude_harness.frontends.acp.transport import StdioTransport
-    from claude_harness.session.bootstrap import preload_sdk
+    from claude_harness.session.bootstrap import preload_transport
 
-    # The API client's import takes a second: warm it while the client initializes.
-    threading.Thread(target=preload_sdk, name="sdk-preload", daemon=True).start()
+    # Load the HTTP client while the ACP client initializes.
+    threading.Thread(target=preload_transport, name="transport-preload", daemon=True).start()
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="claude-harness acp: %(message)s")
 

@@ -82,7 +82,7 @@ from claude_harness.session.bootstrap import (
     StartupError,
     build_session,
     data_dir,
-    preload_sdk,
+    preload_transport,
 )
 from claude_harness.session.options import RunOptions
 
@@ -166,8 +166,8 @@ class PlainRepl:
 
     async def run(self, first_prompt: str | None = None) -> int:
         started = await self.start()
-        # The SDK takes seconds to import: load it while the user types the first prompt.
-        threading.Thread(target=preload_sdk, name="sdk-preload", daemon=True).start()
+        # Load the HTTP client while the user types the first prompt.
+        threading.Thread(target=preload_transport, name="transport-preload", daemon=True).start()
         self.input = self._make_input(Path(started.cwd))
         loop = asyncio.get_running_loop()
         if not self.terminal:

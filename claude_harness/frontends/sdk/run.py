@@ -49,10 +49,12 @@ def _stop_on_signals(bridge: SdkBridge) -> ShutdownSignals:
 
 
 def run_sdk(opts: RunOptions) -> NoReturn:
-    from claude_harness.session.bootstrap import preload_sdk  # the chosen front end's needs only
+    from claude_harness.session.bootstrap import (
+        preload_transport,  # the chosen front end's needs only
+    )
 
-    # The API client's import takes a second or more: warm it while initialize is handled.
-    threading.Thread(target=preload_sdk, name="sdk-preload", daemon=True).start()
+    # Load the HTTP client while initialize is handled.
+    threading.Thread(target=preload_transport, name="transport-preload", daemon=True).start()
 
     async def serve() -> int:
         bridge = SdkBridge(opts, StdinLines(sys.stdin.buffer), LineWriter(sys.stdout),

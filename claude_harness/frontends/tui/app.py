@@ -4,7 +4,7 @@ Like every front end it only submits ops to its session and renders the session'
 (`_on_event`): a SessionView folded from them feeds the footer, /status and /export; the app
 never reads the session's attributes. First paint imports Textual, these widgets and the
 protocol only. The session (tools, pydantic, the loop) is built in a thread worker after mount
-and the anthropic SDK is warmed in another thread, so the user can type at once; prompts sent
+and the HTTP client is loaded in another thread, so the user can type at once; prompts sent
 before the session is ready wait in the app and go out together when it is.
 """
 
@@ -83,7 +83,7 @@ class HarnessApp(InputModes, App[None]):
     ]
 
     def __init__(self, *, cwd: Path | None = None, session_factory: SessionFactory | None = None,
-                 theme: str | None = None, preload_sdk: bool = True,
+                 theme: str | None = None, preload_transport: bool = True,
                  pick_session: bool = False, ask_trust: bool = False,
                  first_prompt: str | None = None) -> None:
         super().__init__()
@@ -99,7 +99,7 @@ class HarnessApp(InputModes, App[None]):
         self._teardown_watchdog: threading.Timer | None = None
         self.session_error: str | None = None
         self.requested_theme = theme or settings_theme(self.cwd) or DEFAULT_THEME
-        self.preload = preload_sdk
+        self.preload = preload_transport
         self.history = PromptHistory.for_project(self.cwd)
         self.early: list[str] = []  # prompts typed before the session was ready
         self._starting = True
@@ -166,7 +166,7 @@ class HarnessApp(InputModes, App[None]):
         self._install_shutdown_signals()
         self.load_keymap()
         if self.preload:
-            self._preload_sdk()
+            self._preload_transport()
         if self.ask_trust:
             from claude_harness.frontends.tui.widgets.trust_prompt import (
                 TrustPrompt,  # first run only
@@ -222,12 +222,12 @@ class HarnessApp(InputModes, App[None]):
     # ── session start-up ────────────────────────────────────────────────────────────────────
 
     @work(thread=True, group="preload", exit_on_error=False)
-    def _preload_sdk(self) -> None:
+    def _preload_transport(self) -> None:
         from claude_harness.session.bootstrap import (
-            preload_sdk,  # after the first paint, off the UI thread
+            preload_transport,  # after the first paint, off the UI thread
         )
 
-        preload_sdk()
+        preload_transport()
 
     @work(thread=True, group="boot", exit_on_error=False)
     def _build_session(self) -> None:
