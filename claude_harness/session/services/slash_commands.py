@@ -349,15 +349,14 @@ def _login(services: SlashServices, key: str) -> None:
 
 
 def _use_now(services: SlashServices, key: str) -> bool:
-    """A session that started without credentials takes the key at once (its SDK client is
-    made on the first request, so nothing else holds the old settings)."""
+    """A session that started without credentials takes the key at once (no connection is
+    made without credentials, and headers are built per request from the settings)."""
     from dataclasses import replace
 
     api = services.api
     if api.settings.has_credentials or api.settings.provider != "anthropic":
         return False
     api.settings = replace(api.settings, api_key=key)
-    api._client = None
     return True
 
 
