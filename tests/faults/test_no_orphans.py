@@ -163,6 +163,34 @@ FRONT_END = textwrap.dedent("""
 """)
 
 
+STUCK_FRONT_END = textwrap.dedent("""
+    import sys, threading, time
+    from claude_harness.frontends.shared.shutdown import ShutdownSignals
+
+    def finish(sig):
+        print(f"stuck after {sig.name}", flush=True)
+        threading.Event().wait()  # a shutdown that never ends (a write to a closed terminal)
+
+    ShutdownSignals(finish, grace=float(sys.argv[1])).install()
+    print("running", flush=True)
+    while True:
+        time.sleep(0.05)
+""")
+
+
+def test_a_front_end_stuck_in_its_shutdown_still_exits_with_the_signals_code(
+        tmp_path: Path) -> None:
+    front = subprocess.Popen([sys.executable, "-c", STUCK_FRONT_END, "1.0"], cwd=tmp_path,
+                             stdout=subprocess.PIPE, text=True)
+    assert front.stdout is not None and front.stdout.readline() == "running\n"
+    front.send_signal(signal.SIGHUP)
+    assert front.stdout.readline() == "stuck after SIGHUP\n"
+    try:
+        assert front.wait(timeout=30) == 129
+    finally:
+        front.kill()
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129),
                                            (signal.SIGINT, 130)])
 def test_a_signal_kills_the_commands_first_then_the_front_end_exits_with_its_code(

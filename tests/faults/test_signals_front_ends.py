@@ -6,13 +6,19 @@ it interrupts the turn and kills the command, and the REPL stays.)"""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
+import select
 import shlex
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import termios
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -128,8 +134,8 @@ def pane(project: Path, home: Path, api: Any, mark: str) -> Iterator[Any]:
 
     panes: list[Pane] = []
 
-    def start(*args: str) -> Pane:
-        server = api(bash_turns(project))
+    def start(*args: str, turns: list[dict[str, Any]] | None = None) -> Pane:
+        server = api(turns or bash_turns(project))
         trust_folder(home / "data", project.resolve())
         env = {k: os.environ[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_HARNESS_DATA_DIR",
                                           "CLAUDE_HARNESS_NO_DAEMON",  # no warm process left behind
@@ -218,3 +224,54 @@ def test_closing_the_terminal_mid_turn_ends_the_front_end(pane: Any, project: Pa
     run_the_bash_call(terminal, project, "twice to exit" if args else "bypass")
     terminal.close()
     assert wait_until(lambda: not marked(mark), 10.0), f"still alive: {marked(mark)}"
+
+
+
+def test_a_terminal_that_stops_reading_then_closes_does_not_hold_the_app(
+        project: Path, home: Path, api: Any, mark: str) -> None:
+    """A window that stops reading (its emulator hung, a loaded machine) and then closes while
+    a command's output pours into the app: the pty's buffer fills, Textual's writer thread is
+    blocked in a write with its queue full, the close makes that write fail (EIO) and ends the
+    thread, and every write of the shutdown waits on the full queue for ever. The app still
+    exits with SIGHUP's code, once the grace period of its signal handling is over. (That
+    hang was seen twice under load, a test's app and a benchmark's left running; its timing
+    does not come on demand here, so the grace exit itself is proven by
+    test_no_orphans.py's stuck front end, and this proves the way out stays open.)"""
+    if not BINARY.exists():
+        pytest.skip("needs the installed claude-harness")
+    from claude_harness.config.trust import trust_folder
+
+    started = project / "started"
+    server = api([{"content": [{"type": "tool_use", "name": "Bash", "input": {
+        "command": f"touch {started}; while :; do echo streaming line $RANDOM; done",
+        "description": "Stream output"}}]}, {"content": [{"type": "text", "text": "after"}]}])
+    trust_folder(home / "data", project.resolve())
+    env = {**os.environ, "TERM": "xterm-256color", "ANTHROPIC_BASE_URL": server.url,
+           "ANTHROPIC_API_KEY": "test-key", "COLUMNS": "110", "LINES": "32"}
+    pid, master = pty.fork()
+    if pid == 0:  # the child: a session leader whose controlling terminal is the pty
+        os.chdir(project)
+        os.execve(BINARY, [str(BINARY), "--permission-mode", "bypassPermissions"], env)
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 110, 0, 0))
+    try:
+        seen = b""
+        while b"bypass" not in seen:
+            ready, _, _ = select.select([master], [], [], 40)
+            assert ready, f"no prompt; screen so far: {seen[-2000:]!r}"
+            seen += os.read(master, 65536)
+        os.write(master, b"wait")
+        time.sleep(0.3)
+        os.write(master, b"\r")
+        assert wait_until(started.exists, 40)
+        time.sleep(3.0)  # nobody reads: the app's frames fill the pty and its writer's queue
+    finally:
+        os.close(master)  # the window closes: hangup
+    statuses: list[int] = []
+
+    def ended() -> bool:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        statuses.append(status)
+        return done == pid
+
+    assert wait_until(ended, 20.0), "the app stayed after its terminal closed"
+    assert os.waitstatus_to_exitcode(statuses[-1]) == 129

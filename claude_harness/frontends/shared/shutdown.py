@@ -5,7 +5,11 @@ to `-p` (SIGINT): each must leave nothing running and exit with the code shells 
 signal: 143, 129, 130). The order matters: every running command's process group is killed at
 once, inside the handler, before anything that could block or fail; only then does the front end
 get its callback to record the interrupted call in the transcript, print `-p`'s result line and
-exit with `exit_code_for(sig)`. A second signal while that runs exits at once.
+exit with `exit_code_for(sig)`. A second signal while that runs exits at once, and so does the
+first once `grace` seconds have passed: a front end whose terminal is gone can block for ever
+in its own shutdown (Textual's writer thread dies on the first write that fails with EIO, and
+the writes of the shutdown then wait on its full queue), and a process left waiting on a
+closed terminal is a process nobody can see to stop.
 
 Front ends own the callback (what to print, how to stop their loop); this module owns the order.
 """
@@ -16,10 +20,12 @@ import asyncio
 import contextlib
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable
 from types import FrameType
 
 DEFAULT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+GRACE_SECONDS = 5.0  # the transcript and the terminal take well under a second
 
 
 _WHY = {signal.SIGTERM: "the process was asked to terminate",
@@ -40,7 +46,8 @@ def stop_reason(sig: signal.Signals) -> str:
 
 
 class ShutdownSignals:
-    """Handlers that kill every command, then call `on_signal(sig)` once.
+    """Handlers that kill every command, then call `on_signal(sig)` once; the process exits
+    `grace` seconds later if it has not by then.
 
     `on_signal` runs on the event loop when `install()` was given one (so it may touch loop
     state and schedule coroutines), else in the signal handler itself. Uninstall restores the
@@ -48,9 +55,11 @@ class ShutdownSignals:
     """
 
     def __init__(self, on_signal: Callable[[signal.Signals], None],
-                 signals: Iterable[signal.Signals] = DEFAULT_SIGNALS) -> None:
+                 signals: Iterable[signal.Signals] = DEFAULT_SIGNALS,
+                 grace: float = GRACE_SECONDS) -> None:
         self._on_signal = on_signal
         self._signals = tuple(signals)
+        self._grace = grace
         self._loop: asyncio.AbstractEventLoop | None = None
         self._previous: dict[signal.Signals, object] = {}
         self.received: signal.Signals | None = None
@@ -82,4 +91,7 @@ class ShutdownSignals:
         if self.received is not None:  # asked twice: do not wait for the first to finish
             os._exit(exit_code_for(sig))
         self.received = sig
+        deadline = threading.Timer(self._grace, os._exit, (exit_code_for(sig),))
+        deadline.daemon = True  # an exit in time is not held up by it
+        deadline.start()
         self._on_signal(sig)
