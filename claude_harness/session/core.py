@@ -50,6 +50,7 @@ from claude_harness.session.agent_spawner import AgentSpawner
 from claude_harness.session.conversation_jobs import ConversationJobs
 from claude_harness.session.handlers.registry import HANDLERS
 from claude_harness.session.handlers.services import OpServices
+from claude_harness.session.idle_watch import IdleWatch
 from claude_harness.session.job_queue import WORKING, JobQueue
 from claude_harness.session.prompt.listing import context_message
 from claude_harness.session.prompt.path_rules import PathRules
@@ -158,6 +159,8 @@ class Session:
             config, self.state, self.shell, self.api, self.path_rules, self.emit, self.apply,
             self.params, self.inputs.context)
         self.op_services = OpServices(self)  # what the op handlers see of the session
+        self.idle_watch = IdleWatch(lambda: self.config.hooks, lambda: self.shell.cwd,
+                                    self.jobs, self.extras, self.emit)
 
     # ── the two directions ──────────────────────────────────────────────────────────────────
 
@@ -267,6 +270,7 @@ class Session:
             for server in mcp.pending_approvals():
                 self.emit(Notice(waiting_reason(server, None) or server.name, "warning"))
         self._start_extras()
+        self.idle_watch.start()
 
     async def _setup_hooks(self, trigger: str) -> None:
         """`--init` / `--maintenance`: Setup hooks, before anything else; what they print
@@ -376,6 +380,7 @@ class Session:
     # ── the end ─────────────────────────────────────────────────────────────────────────────
 
     async def _shutdown(self, reason: str) -> None:
+        await self.idle_watch.stop()
         self.prompter.cancel_all()
         self.hook_callbacks.cancel_all()
         self.elicitations.cancel_all()

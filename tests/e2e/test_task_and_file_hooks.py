@@ -6,7 +6,10 @@ a TaskCreated hook that refuses a task, and files a command creates, changes and
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -112,3 +115,44 @@ def test_a_session_start_hook_adds_files_to_watch(project: Path, api: Any, home:
     assert proc.returncode == 0, proc.stderr
     assert [(p["file_path"], p["event"]) for p in payloads(out, "FileChanged")] == [
         (str(watched), "add")]
+
+
+def test_file_changed_fires_while_the_session_waits_for_a_prompt(project: Path, api: Any,
+                                                                 home: Path) -> None:
+    """A person edits a watched file between prompts: its hook runs then, not at the next
+    prompt (through the SDK's stream-json input, the session open and idle)."""
+    out = project.parent / "hooks.jsonl"
+    record_hooks(home, out, {"FileChanged": [{"matcher": ".envrc", "hooks": [recorder(out)]}]})
+    api(["first answer", "second answer"])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "claude_harness", "-p", "--input-format", "stream-json",
+         "--output-format", "stream-json", "--verbose"], cwd=project, env=dict(os.environ),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(user_line("hello"))
+        proc.stdin.flush()
+        for line in proc.stdout:  # the first turn ends: the session now waits
+            if json.loads(line).get("type") == "result":
+                break
+        (project / ".envrc").write_text("export A=1\n")
+        assert wait_for(lambda: payloads(out, "FileChanged"), 15.0), "no FileChanged while idle"
+        (seen,) = payloads(out, "FileChanged")
+        assert (seen["file_path"], seen["event"]) == (str(project / ".envrc"), "add")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+
+
+def user_line(text: str) -> str:
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
+
+
+def wait_for(condition: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.protocol.tool import Tool
+
+if TYPE_CHECKING:
+    from claude_harness.hooks.outcome import HookOutcome
+    from claude_harness.hooks.runner import HookRunner
 
 MODE_NOTES = {
     "plan": "Plan mode is active: research and plan only. Do not edit files or run commands "
@@ -68,6 +72,19 @@ def memory_type(path: Path) -> str:
     return "User"
 
 
+async def watched_changes(hooks: HookRunner, cwd: Path) -> list[HookOutcome]:
+    """ConfigChange for each settings file and FileChanged for each watched file changed
+    since the last look (before a prompt, or while the session waits for one)."""
+    outcomes: list[HookOutcome] = []
+    if hooks.has_hooks("ConfigChange"):
+        outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
+                                                      "cwd": str(cwd)})
+                     for source, path in hooks.config_changes()]
+    if hooks.has_hooks("FileChanged"):
+        outcomes += await hooks.run_file_changed(cwd)
+    return outcomes
+
+
 async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
                        session_start: str | None, memory_files: tuple[Path, ...] = ()
                        ) -> tuple[list[dict[str, Any]] | None, list[AgentEvent]]:
@@ -80,12 +97,7 @@ async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
     if session_start is not None:
         outcomes.append(await hooks.run("SessionStart", {"source": session_start,
                                                          "cwd": str(cwd)}))
-    if hooks.has_hooks("ConfigChange"):
-        outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
-                                                      "cwd": str(cwd)})
-                     for source, path in hooks.config_changes()]
-    if hooks.has_hooks("FileChanged"):
-        outcomes += await hooks.run_file_changed(cwd)
+    outcomes += await watched_changes(hooks, cwd)
     if session_start in ("startup", "resume") and hooks.has_hooks("InstructionsLoaded"):
         outcomes += [await hooks.run("InstructionsLoaded", {
             "file_path": str(path), "memory_type": memory_type(path),
