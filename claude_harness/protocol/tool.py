@@ -104,6 +104,8 @@ class ToolPresentation:
                      (the text written), "checklist" (a todo list), "summary" (the summary only)
     result_summary   the one-line summary of a finished call, from its input and output text
     plan_markdown    the approval's preview is a plan in Markdown (shown rendered)
+    asks_user        the call puts questions to the person (QuestionsAsked): a front end that
+                     shows them on the call's own card (ACP) knows which call they belong to
     """
 
     title: str | None = None
@@ -114,6 +116,7 @@ class ToolPresentation:
     result_view: str = "output"
     result_summary: ResultSummary | None = None
     plan_markdown: bool = False
+    asks_user: bool = False
 
     def permission_title(self, name: str) -> str:
         return self.title or f"Use {name}"

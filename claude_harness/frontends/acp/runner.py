@@ -42,6 +42,7 @@ from claude_harness.frontends.acp import choices, tool_calls
 from claude_harness.frontends.acp.client_services import AcpFileWriter, AcpTerminals
 from claude_harness.frontends.acp.questions import ask_questions
 from claude_harness.frontends.acp.replay import replay_updates
+from claude_harness.frontends.shared.previews import presentation_of
 from claude_harness.protocol import ops
 from claude_harness.protocol.client_files import buffer_reader, buffer_writer
 from claude_harness.protocol.client_terminal import client_terminals
@@ -376,7 +377,7 @@ class AcpSession:
 
     async def _tool_started(self, event: ToolStart) -> None:
         self._tool_names[event.tool_use_id] = event.name
-        if event.name == "AskUserQuestion":
+        if presentation_of(event.name).asks_user:
             self._question_call = event.tool_use_id
         await self.send(start_tool_call(
             event.tool_use_id, tool_calls.title(event.name, event.input, event.key_argument),

@@ -16,7 +16,7 @@ from acp.schema import (
     ToolCallLocation,
 )
 
-from claude_harness.frontends.shared.previews import presentation_of
+from claude_harness.frontends.shared.previews import approval_lines, presentation_of
 
 RESULT_TEXT_LIMIT = 40_000  # what a client shows of a result; the model saw all of it
 
@@ -64,6 +64,8 @@ def start_content(name: str, tool_input: dict[str, Any]) -> list[Any]:
                                         new_text=str(tool_input.get("content") or ""))]
     if call_kind == "execute" and tool_input.get("description"):
         return [text_content(str(tool_input["description"]))]
+    if call_kind == "edit":  # an edit of another shape (a notebook cell): what the app shows
+        return [text_content("\n".join(approval_lines(name, tool_input, None)))]
     return []
 
 

@@ -28,7 +28,7 @@ LIST_TIMEOUT_SECONDS = 10.0
 FIRST_LISTING_WAIT_S = 1.0
 SHOWN = 10
 MAX_SCORED = 3000  # candidates scored in Python after ripgrep-fast regex filtering
-EDITING_TOOLS = ("Read", "Edit", "Write", "NotebookEdit")
+FILE_KINDS = ("read", "edit")  # calls whose file counts as recent (as the tools declare)
 _WORD_STARTS = "/_-. "
 
 
@@ -162,7 +162,9 @@ def recent_files(messages: list[dict[str, Any]], cwd: Path) -> list[str]:
 def _tool_path(block: Any) -> str | None:
     if not isinstance(block, dict) or block.get("type") != "tool_use":
         return None
-    if block.get("name") not in EDITING_TOOLS:
+    from claude_harness.frontends.shared.previews import presentation_of  # with the tools
+
+    if presentation_of(str(block.get("name") or "")).kind not in FILE_KINDS:
         return None
     inp = block.get("input") or {}
     path = inp.get("file_path") or inp.get("notebook_path")

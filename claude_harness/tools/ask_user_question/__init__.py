@@ -25,6 +25,7 @@ from claude_harness.protocol.tool import (
     VALID,
     Progress,
     ToolError,
+    ToolPresentation,
     ToolResult,
     ValidationResult,
     build_tool,
@@ -114,4 +115,5 @@ TOOL = build_tool(
     key_argument=lambda inp: inp.questions[0].header if inp.questions else "",
     render_result=render_answers,
     search_hint="ask the user multiple-choice questions",
+    presentation=ToolPresentation(asks_user=True),
 )
