@@ -179,11 +179,10 @@ class PlainPickers:
         number = await self._ask_number(len(listed.tasks), "Kill which")
         if number is None:
             return
-        task = listed.tasks[number - 1]
-        after = await self.answers.request(ops.StopTask(task.task_id), TasksListed)
-        state = next((t.state for t in after.tasks if t.task_id == task.task_id), "?") \
-            if after is not None else "?"
-        self.out.line(f"{task.task_id}: {state}.", "ch.dim")
+        # the session's own notice says what became of it (`bash_1: killed.`): a line of ours
+        # said it a second time; the listing that follows is waited for, so the prompt comes
+        # back after the notice
+        await self.answers.request(ops.StopTask(listed.tasks[number - 1].task_id), TasksListed)
 
     async def models(self) -> None:
         listed = await self.answers.request(ops.ListModels(), ModelsListed)
