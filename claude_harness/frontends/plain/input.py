@@ -36,6 +36,7 @@ from claude_harness.frontends.plain.keys import (
     grapheme_bindings,
     paste_bindings,
     prompt_bindings,
+    typing_bindings,
 )
 from claude_harness.frontends.plain.shortcut_keys import ShortcutsPanel, shortcut_bindings
 from claude_harness.frontends.shared.pasted_text import PastedTexts
@@ -83,7 +84,7 @@ class PromptInput:
         self.stash = PromptStash()  # Ctrl+S; an old stash replaced goes into the history
         self._handlers = repl_handlers(on_cycle_mode, self.stash, self.pasted)
         self.shortcuts = ShortcutsPanel()  # `?` on an empty prompt
-        self._own_keys = [prompt_bindings(on_cycle_mode), grapheme_bindings(),
+        self._own_keys = [typing_bindings(), prompt_bindings(on_cycle_mode), grapheme_bindings(),
                           shortcut_bindings(), self.shortcuts.bindings(),
                           paste_bindings(self.pasted, cwd),
                           stash_bindings(self.stash, self.pasted),
