@@ -61,7 +61,8 @@ def plain_tmux(project: Path, home: Path) -> Iterator[Any]:
     started: list[tuple[TmuxSession, MockApiServer]] = []
 
     def start(turns: list[Any], *args: str, env: dict[str, str] | None = None,
-              trusted: bool = True) -> tuple[TmuxSession, MockApiServer]:
+              trusted: bool = True, piped: str | None = None
+              ) -> tuple[TmuxSession, MockApiServer]:
         if trusted:  # most tests start in a folder the user already trusted
             from claude_harness.config.trust import trust_folder
 
@@ -69,7 +70,7 @@ def plain_tmux(project: Path, home: Path) -> Iterator[Any]:
         server = MockApiServer({"turns": turns})
         try:
             session = TmuxSession(project, {**child_env(home, server), **(env or {})},
-                                  list(args))
+                                  list(args), piped=piped)
         except Exception:
             server.close()
             raise

@@ -24,12 +24,15 @@ def _words(text: str) -> str:
 
 class TmuxSession:
     def __init__(self, cwd: Path, env: dict[str, str], args: list[str],
-                 width: int = 120, height: int = 40) -> None:
+                 width: int = 120, height: int = 40, piped: str | None = None) -> None:
+        """`piped`: text written down a pipe into the program's stdin (`printf ... | it`)."""
         self.socket = f"ch-plain-{uuid.uuid4().hex[:10]}"
         self.name = "plain"
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         command = (f"env {exports} {shlex.quote(sys.executable)} -m claude_harness --plain "
                    + " ".join(shlex.quote(a) for a in args))
+        if piped is not None:
+            command = f"printf %s {shlex.quote(piped)} | {command}"
         # A shell stays behind the program so the pane (and its scrollback) outlives an exit.
         # It traps SIGINT (a dumb terminal sends Ctrl+C to the whole foreground group) with a
         # handler, not SIG_IGN, so the program still starts with the default disposition.

@@ -36,8 +36,9 @@ from claude_harness.frontends.plain.keys import (
     grapheme_bindings,
     paste_bindings,
     prompt_bindings,
+    typing_bindings,
 )
-from claude_harness.frontends.plain.shortcut_keys import shortcut_bindings
+from claude_harness.frontends.plain.shortcut_keys import ShortcutsPanel, shortcut_bindings
 from claude_harness.frontends.shared.pasted_text import PastedTexts
 from claude_harness.frontends.shared.prompt_history import PromptHistory
 from claude_harness.frontends.shared.prompt_stash import RESTORED, PromptStash
@@ -82,8 +83,10 @@ class PromptInput:
         self.pasted = PastedTexts()  # long pastes shown as placeholders until sent
         self.stash = PromptStash()  # Ctrl+S; an old stash replaced goes into the history
         self._handlers = repl_handlers(on_cycle_mode, self.stash, self.pasted)
-        self._own_keys = [prompt_bindings(on_cycle_mode), grapheme_bindings(),
-                          shortcut_bindings(), paste_bindings(self.pasted, cwd),
+        self.shortcuts = ShortcutsPanel()  # `?` on an empty prompt
+        self._own_keys = [typing_bindings(), prompt_bindings(on_cycle_mode), grapheme_bindings(),
+                          shortcut_bindings(), self.shortcuts.bindings(),
+                          paste_bindings(self.pasted, cwd),
                           stash_bindings(self.stash, self.pasted),
                           remap_bindings(insert_remaps(cwd))]
         self._keys_stamp = file_stamp()
@@ -100,12 +103,13 @@ class PromptInput:
             complete_while_typing=True,
             key_bindings=merge_key_bindings([*self._own_keys, custom]),
             vi_mode=vi_mode,
-            bottom_toolbar=toolbar,
+            bottom_toolbar=self.shortcuts.around(toolbar),
             style=self.style,
             enable_history_search=False,
             reserve_space_for_menu=4,
         )
         self.stash.on_replaced = self.session.history.append_string
+        self.session.default_buffer.on_text_changed += self.shortcuts.hide
 
     def reload_keybindings(self) -> None:
         """The keybindings file again (after /keybindings edited it)."""
@@ -139,6 +143,7 @@ class PromptInput:
             default = f"{draft}\n{default}" if default else draft
             self.notify(RESTORED)
         while not self._stopped:
+            self.shortcuts.hide()
             try:
                 text = await self.session.prompt_async(default=default, handle_sigint=False,
                                                        pre_run=self._exit_if_stopped)

@@ -1,4 +1,4 @@
-"""Key bindings of the prompt: Enter sends, newline keys, Shift+Tab, Ctrl+C.
+"""Key bindings of the prompt: Enter sends, newline keys, Shift+Tab, Ctrl+C, typing's undo steps.
 
 Shift+Enter is only distinguishable where the terminal reports it (xterm modifyOtherKeys or the
 kitty/CSI-u protocol); those sequences are mapped to the same key pair as Alt+Enter.
@@ -6,10 +6,11 @@ kitty/CSI-u protocol); those sequences are mapped to the same key pair as Alt+En
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
-from prompt_toolkit.filters import is_searching
+from prompt_toolkit.filters import emacs_insert_mode, is_searching, vi_insert_mode
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -18,6 +19,7 @@ from claude_harness.frontends.plain.input_modes import vi_insert
 from claude_harness.frontends.shared.pasted_text import PastedTexts
 
 SHIFT_ENTER_SEQUENCES = ("\x1b[27;2;13~", "\x1b[13;2u")
+UNDO_PAUSE = 2.0  # seconds without typing that close an undo step (the app's TextArea's too)
 
 
 def enable_shift_enter() -> None:
@@ -59,6 +61,26 @@ def prompt_bindings(on_cycle_mode: Callable[[], None]) -> KeyBindings:
         else:
             event.app.exit(exception=KeyboardInterrupt())
 
+    return kb
+
+
+def typing_bindings() -> KeyBindings:
+    """Typed characters as undo steps people expect: Ctrl+_ (prompt-toolkit's undo) takes back
+    the last burst of typing, up to a pause or another key, as the app's does. prompt-toolkit's
+    own self-insert saves an undo point before every character (it re-registers the named
+    command and so drops its `save_before=if_no_repeat`): Ctrl+_ took back one letter."""
+    from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
+
+    kb = KeyBindings()
+    last_key = [0.0]  # when the previous character was typed
+
+    def new_step(event: KeyPressEvent) -> bool:
+        now, before = time.monotonic(), last_key[0]
+        last_key[0] = now
+        return not event.is_repeat or now - before > UNDO_PAUSE
+
+    insert_mode = emacs_insert_mode | vi_insert_mode  # where prompt-toolkit types, too
+    kb.add(Keys.Any, filter=insert_mode, save_before=new_step)(get_by_name("self-insert").handler)
     return kb
 
 

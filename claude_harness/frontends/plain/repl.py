@@ -488,7 +488,14 @@ def _settle_trust(cwd: Path, renderer: EventRenderer, trust_workspace: bool = Fa
 
 
 def run_plain(opts: RunOptions) -> int:
-    """Entry point used by the CLI for `--plain`, TERM=dumb, or a stdout that is not a TTY."""
+    """Entry point used by the CLI for `--plain`, TERM=dumb, or a stdout that is not a TTY.
+
+    A prompt on the command line with a pipe on stdin goes out as one prompt with the piped
+    text, as Claude Code sends it; a pipe alone stays line mode (a prompt per line)."""
+    if opts.prompt and sys.stdin is not None and not sys.stdin.isatty():
+        from claude_harness.frontends.shared.piped_prompt import join_piped_stdin
+
+        opts.prompt = join_piped_stdin(opts.prompt)
     if opts.resume == "":  # -r without an id: pick from this folder's conversations
         opts.resume = pick_session(data_dir(), opts.cwd.resolve(), sys.stdout, _read_line)
     theme, theme_warning = load_theme(opts.theme)

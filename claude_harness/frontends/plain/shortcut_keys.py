@@ -1,6 +1,7 @@
 """The REPL prompt's shortcut keys: Esc Esc (on an empty prompt) rewinds, Alt+P picks
-a model, Ctrl+G edits the prompt in $EDITOR, Ctrl+V pastes an image from the clipboard.
-(Ctrl+R, reverse history search, is prompt-toolkit's own.)
+a model, Ctrl+G edits the prompt in $EDITOR, Ctrl+V pastes an image from the clipboard, `?` on
+an empty prompt shows the shortcuts (ShortcutsPanel). (Ctrl+R, reverse history search, and
+Ctrl+_, undo, are prompt-toolkit's own.)
 
 Esc Esc and Alt+P leave the prompt with the slash command they stand for, so the REPL runs
 `/rewind` or `/model` exactly as if it had been typed (without adding it to the history).
@@ -9,10 +10,13 @@ Esc Esc and Alt+P leave the prompt with the slash command they stand for, so the
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, emacs_insert_mode, is_searching
+from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from claude_harness.frontends.plain.input_modes import vi_insert
@@ -43,6 +47,42 @@ def shortcut_bindings() -> KeyBindings:
         event.app.create_background_task(_attach_image(event.current_buffer))
 
     return kb
+
+
+class ShortcutsPanel:
+    """`?` typed on an empty prompt lists the keys above the toolbar instead of typing a `?`,
+    as Claude Code (and the app) do; `?` again, or any change to the text, puts it away. A `?`
+    anywhere else, or a pasted `?...`, is text. The list is the app's (shared/shortcuts.py),
+    less the keys of the app's own screens."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        empty = Condition(lambda: _current_text() == "")
+
+        @kb.add("?", filter=empty & (emacs_insert_mode | vi_insert) & ~is_searching)
+        def _toggle(event: KeyPressEvent) -> None:
+            self.shown = not self.shown
+
+        return kb
+
+    def hide(self, _buffer: Any = None) -> None:
+        """The text changed (or a new prompt starts): the panel goes away."""
+        self.shown = False
+
+    def around(self, toolbar: Callable[[], FormattedText]) -> Callable[[], FormattedText]:
+        """The toolbar, with the panel's rows above it while the panel is shown."""
+        def draw() -> FormattedText:
+            if not self.shown:
+                return toolbar()
+            from claude_harness.frontends.shared.shortcuts import SCREEN_ONLY, shortcuts_text
+
+            rows = "\n".join(f" {row}" for row in shortcuts_text(SCREEN_ONLY).splitlines())
+            return FormattedText([("class:toolbar.info", rows + "\n"), *toolbar()])
+
+        return draw
 
 
 def _current_text() -> str:

@@ -520,7 +520,7 @@ class HarnessApp(InputModes, App[None]):
             self._hide_completion()
 
     def on_prompt_input_shortcuts_toggled(self, _message: PromptInput.ShortcutsToggled) -> None:
-        from claude_harness.frontends.tui.shortcuts import shortcuts_text  # on the first `?`
+        from claude_harness.frontends.shared.shortcuts import shortcuts_text  # on the first `?`
 
         hint = self.query_one("#completion-hint", Static)
         if hint.has_class("-open") and self._shortcuts_shown:
