@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from claude_harness import __version__
 from tests.tui.test_terminal import BINARY, app_env, terminal  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.skipif(not BINARY.exists(),
@@ -66,7 +67,8 @@ def test_btw_is_answered_and_left_out_of_the_next_request(api: Any,
 
 def test_copy_reaches_tmux_through_osc52(api: Any, terminal: Any) -> None:  # noqa: F811
     api(["Copy me please."])
-    term = terminal(app_env())
+    # no display: the clipboard programs (xclip, wl-copy) are not tried, OSC 52 is the way
+    term = terminal({**app_env(), "DISPLAY": "", "WAYLAND_DISPLAY": ""})
     term.run("set-option", "-s", "set-clipboard", "on")
     term.wait("default mode")
     send(term, "say it")
@@ -100,6 +102,7 @@ def test_login_stores_the_key_but_not_in_the_prompt_history(api: Any, terminal: 
     started(term)
     send(term, "/login sk-ant-secret-value")
     term.wait("API key stored in")
+    term.wait("Subscription sign-in is not offered.")
     assert (config / "harness-api-key").read_text() == "sk-ant-secret-value\n"
     assert "apiKeyHelper" in json.loads((config / "settings.json").read_text())
     history = list(Path(os.environ["CLAUDE_HARNESS_DATA_DIR"]).rglob("history/*.jsonl"))
@@ -117,7 +120,7 @@ def test_lists_fork_and_prompt_commands(api: Any, terminal: Any,  # noqa: F811
     term = terminal(app_env())
     started(term)
     for line, shown in (("/skills", "Tidy the imports"), ("/keybindings", "keybindings.json"),
-                        ("/release-notes", "Version 0.1.0:"), ("/bashes", "Background tasks"),
+                        ("/release-notes", f"Version {__version__}:"), ("/bashes", "Background tasks"),
                         ("/fork", "Nothing to fork yet")):
         send(term, line)
         term.wait(shown)

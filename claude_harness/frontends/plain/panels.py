@@ -57,10 +57,25 @@ class PlainPanels:
         return self.repl.out
 
     async def on_event(self, event: Any) -> None:
+        if isinstance(event, SettingChanged) and not event.error:
+            self._apply(event)
         if self.answers.take(event):
             return
         if isinstance(event, SettingChanged):  # `/config key=value`
             self.out.line(event.message, "ch.error" if event.error else "ch.dim")
+
+    def _apply(self, event: SettingChanged) -> None:
+        """What the REPL itself draws from a setting: verbose (thinking text and server tools'
+        URLs printed) and the theme's colours for what is printed from now on; the session
+        applied the rest. Before, /config saved both but the REPL went on as it was."""
+        if event.key == "verbose":
+            self.out.verbose = bool(event.value)
+        elif event.key == "theme":
+            from claude_harness.frontends.plain.theme import load_theme  # a rare change
+
+            theme, warning = load_theme(str(event.value))
+            if warning is None:
+                self.out.console.push_theme(theme.rich_theme())
 
     async def ask(self, prompt: str) -> str:
         return ((await self.repl.input.ask_line(prompt)) or "").strip()

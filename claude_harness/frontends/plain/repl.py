@@ -508,6 +508,7 @@ def run_plain(opts: RunOptions) -> int:
     except StartupError as exc:
         sys.stderr.write(f"Error: {exc}\n")
         return 1
+    renderer.verbose = session.config.verbose  # --verbose or the `verbose` setting
     for warning in [*warnings, *([theme_warning] if theme_warning else [])]:
         renderer.line(f"Warning: {warning}", "ch.warning")
     repl = PlainRepl(session, renderer, theme, terminal_capable())

@@ -76,8 +76,12 @@ class PanelOpener:
                 await self._show("hooks", lambda: HooksPanel(event, submit, close))
 
     async def _setting_changed(self, event: SettingChanged) -> None:
+        """The theme, and verbose (the app's details: tool output and thinking shown in full,
+        as Ctrl+O shows them), are the front end's to apply; the rest the session applied."""
         if event.key == "theme" and not event.error:
             self.app.apply_theme(str(event.value))
+        if event.key == "verbose" and not event.error and self.app.details != bool(event.value):
+            self.app.action_toggle_details()
         panel = self._open_panel("config")
         if panel is not None:
             panel.changed(event)  # type: ignore[attr-defined]
