@@ -1,4 +1,4 @@
-"""Issue 25's input in the real `claude-harness --plain` in tmux against the scripted server:
+"""The input in the real `claude-harness --plain` in tmux against the scripted server:
 a long bracketed paste shows as a placeholder and goes out whole; a pasted image path becomes
 the image."""
 

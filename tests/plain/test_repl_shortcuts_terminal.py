@@ -1,4 +1,4 @@
-"""Issue 25 in the real `claude-harness --plain`: the `?` shortcuts panel and Ctrl+_ undo at the
+"""In the real `claude-harness --plain`: the `?` shortcuts panel and Ctrl+_ undo at the
 prompt (tmux, as the user sees them), and a prompt on the command line with piped stdin sent as
 ONE prompt, as Claude Code sends it (in a terminal, and over pipes with no terminal at all)."""
 

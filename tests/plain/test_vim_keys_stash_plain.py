@@ -1,4 +1,4 @@
-"""Issue 25 in the real `claude-harness --plain` in tmux: prompt-toolkit's vi mode with the
+"""Vim mode, stash and keybindings in the real `claude-harness --plain` in tmux: prompt-toolkit's vi mode with the
 mode in the toolbar (editorMode, /vim), Ctrl+S stash, and a key from the keybindings file,
 checked on screen and in what the scripted server received."""
 

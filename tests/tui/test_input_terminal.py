@@ -1,4 +1,4 @@
-"""Issue 25's input in the installed app, in a real terminal (tmux) against the scripted
+"""The input in the installed app, in a real terminal (tmux) against the scripted
 server: a long paste shows as a placeholder and goes out whole; a pasted image path becomes
 the image."""
 

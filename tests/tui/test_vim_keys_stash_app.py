@@ -1,4 +1,4 @@
-"""Issue 25 in the app: vim mode (editorMode, /vim), Ctrl+S stash, and the keybindings file,
+"""In the app: vim mode (editorMode, /vim), Ctrl+S stash, and the keybindings file,
 each driven by keys through the real app and checked in what the footer shows and what the
 scripted server receives."""
 

@@ -1,4 +1,4 @@
-"""Issue 25 in the installed app, in a real terminal (tmux) against the scripted server: vim
+"""Vim mode, stash and keybindings in the installed app, in a real terminal (tmux) against the scripted server: vim
 mode from editorMode (and /vim), a key from the keybindings file with a bad entry reported at
 start and by /doctor, and Ctrl+S stash; each checked on screen and in the request sent."""
 

@@ -18,10 +18,11 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from claude_harness.fsutil.atomic import atomic_write_text
 
 CACHE_DIR_ENV = "CLAUDE_HARNESS_CACHE_DIR"
 
@@ -122,18 +123,12 @@ def _states(rows: Any) -> dict[int, dict[str, int]]:
 
 def _write(path: Path, key: str, action: dict[int, dict[str, int]],
            goto: dict[int, dict[str, int]]) -> None:
-    """Atomically (a reader never sees half a file); silently nothing when it cannot."""
+    """Atomically (fsutil's writer: a reader never sees half a file); silently nothing when it
+    cannot."""
     data = json.dumps({"key": key, "action": [[s, r] for s, r in action.items()],
                        "goto": [[s, r] for s, r in goto.items()]})
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".bashlex-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as out:
-                out.write(data)
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
+        atomic_write_text(path, data)
     except OSError:
         pass
