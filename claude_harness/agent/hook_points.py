@@ -15,6 +15,8 @@ from typing import Any
 
 from claude_harness.api.errors import ApiError
 from claude_harness.config.nested_memory import MemoryReminder
+from claude_harness.config.paths import user_config_dir
+from claude_harness.hooks.events import INSTRUCTIONS_LOADED, SESSION_START
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.tools.pipeline import ToolOutcome
@@ -75,18 +77,21 @@ async def after_batch(ctx: ToolUseContext, outcomes: list[ToolOutcome],
 
 
 async def _instructions_loaded(ctx: ToolUseContext, texts: list[str]) -> list[AgentEvent]:
-    """InstructionsLoaded for each nested memory file a read brought in (Claude Code's
-    `nested_traversal`)."""
-    if ctx.hooks is None or not ctx.hooks.has_hooks("InstructionsLoaded"):
+    """InstructionsLoaded for each memory file a read brought in: a nested CLAUDE.md (Claude
+    Code's `nested_traversal`) or a path-scoped rule (`path_glob_match`, with its `globs`)."""
+    if ctx.hooks is None or not ctx.hooks.has_hooks(INSTRUCTIONS_LOADED):
         return []
     events: list[AgentEvent] = []
     for text in texts:
         if not isinstance(text, MemoryReminder):
             continue
-        outcome = await ctx.hooks.run("InstructionsLoaded", {
+        payload: dict[str, Any] = {
             "file_path": str(text.file_path), "memory_type": text.memory_type,
-            "load_reason": "nested_traversal", "trigger_file_path": str(text.trigger),
-            "cwd": str(ctx.cwd)})
+            "load_reason": text.load_reason, "trigger_file_path": str(text.trigger),
+            "cwd": str(ctx.cwd)}
+        if text.globs:
+            payload["globs"] = list(text.globs)
+        outcome = await ctx.hooks.run(INSTRUCTIONS_LOADED, payload)
         events += _hook_events(outcome)
     return events
 
@@ -120,18 +125,37 @@ async def session_start_after_compact(ctx: ToolUseContext, messages: list[dict[s
     """SessionStart with source `compact`, right after a compaction of the main conversation
     (as Claude Code fires it): what its hooks add joins the compacted history's last user
     message, so the next request carries it. Returns (the history, events to show)."""
-    if ctx.hooks is None or ctx.agent_id is not None or not ctx.hooks.has_hooks("SessionStart"):
+    if ctx.hooks is None or ctx.agent_id is not None:
         return messages, []
-    outcome = await ctx.hooks.run("SessionStart", {"source": "compact", "cwd": str(ctx.cwd)})
+    loaded = await _instructions_after_compact(ctx)
+    if not ctx.hooks.has_hooks(SESSION_START):
+        return messages, loaded
+    outcome = await ctx.hooks.run(SESSION_START, {"source": "compact", "cwd": str(ctx.cwd)})
     blocks = [reminder(c) for c in outcome.additional_context if c.strip()]
     if not blocks or not messages or messages[-1].get("role") != "user":
-        return messages, _hook_events(outcome)
+        return messages, [*loaded, *_hook_events(outcome)]
     last = messages[-1]
     content = last.get("content")
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     return [*messages[:-1], {**last, "content": [*(content or []), *blocks]}], \
-        _hook_events(outcome)
+        [*loaded, *_hook_events(outcome)]
+
+
+async def _instructions_after_compact(ctx: ToolUseContext) -> list[AgentEvent]:
+    """InstructionsLoaded with `compact` for each memory file of the system prompt, which the
+    compacted conversation goes on with (Claude Code reloads them after a compaction)."""
+    if ctx.hooks is None or not ctx.hooks.has_hooks(INSTRUCTIONS_LOADED):
+        return []
+    events: list[AgentEvent] = []
+    for path in ctx.memory_files:
+        memory_type = ("Local" if path.name == "CLAUDE.local.md" else "User"
+                       if path.is_relative_to(user_config_dir().resolve()) else "Project")
+        outcome = await ctx.hooks.run(INSTRUCTIONS_LOADED, {
+            "file_path": str(path), "memory_type": memory_type, "load_reason": "compact",
+            "cwd": str(ctx.cwd)})
+        events += _hook_events(outcome)
+    return events
 
 
 async def prompt_expansion(ctx: ToolUseContext, command: Any, args: str, typed: str

@@ -66,6 +66,18 @@ PAYLOADS: dict[str, dict] = {
                     "task_description": "Running the tests"},
     "TaskCompleted": {"task_id": "1", "task_subject": "Run the tests",
                       "task_description": "Running the tests"},
+    "DirectoryAdded": {"directory": "/p/more", "source": "slash_command"},
+    "PreModelSwitch": {"from_model": "claude-sonnet-4-6", "to_model": "claude-opus-4-7",
+                       "requested_model": "opus", "source": "command", "context_tokens": 0,
+                       "prompt_cache_warm": False, "cache_ttl": "5m",
+                       "estimated_cache_write_usd": 0.0, "pricing": "catalog"},
+    "PostModelSwitch": {"from_model": "claude-sonnet-4-6", "to_model": "claude-opus-4-7",
+                        "requested_model": "opus", "source": "picker", "context_tokens": 0,
+                        "prompt_cache_warm": False, "cache_ttl": "5m",
+                        "estimated_cache_write_usd": 0.0, "pricing": "catalog"},
+    "PreSkillShellCommand": {"tool_name": "Bash", "tool_input": {"command": "git status"},
+                             "tool_use_id": "skill_shell_1", "command_name": "status",
+                             "command_source": "project", "invoked_by": "user"},
 }
 
 
