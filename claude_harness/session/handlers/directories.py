@@ -1,14 +1,14 @@
 """/add-dir: one more working directory for permissions and MCP roots; the model hears of it.
 
-Then `DirectoryAdded` hooks run (`directory`, `source: "slash_command"`), in the background as
-Claude Code runs them: nothing they say can undo the addition; a hook's systemMessage, and how
-many hooks failed, reach the model with the next prompt (Claude Code's words).
+Then `DirectoryAdded` hooks run (`directory`, `source: "slash_command"`); the op is done when
+they are, so the next prompt hears them (Claude Code does not wait, and delivers what they say
+whenever they finish). Nothing they say can undo the addition; a hook's systemMessage, and how
+many hooks failed, reach the model with the next prompt, in Claude Code's words.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,11 +39,11 @@ class DirectoryServices(Emits, Protocol):
     def hooks(self) -> HookRunner | None: ...
 
 
-def add_directory(services: DirectoryServices, op: ops.AddDirectory) -> None:
+def add_directory(services: DirectoryServices, op: ops.AddDirectory) -> Awaitable[None] | None:
     answer = check_directory(services.permission, op.path, services.shell_cwd)
     services.emit(Notice(answer.message, answer.level))  # type: ignore[arg-type]
     if answer.path is None:
-        return
+        return None
     permission = services.permission
     services.permission = replace(permission,
                                   additional_dirs=(*permission.additional_dirs, answer.path))
@@ -53,12 +53,8 @@ def add_directory(services: DirectoryServices, op: ops.AddDirectory) -> None:
     services.emit(DirectoriesChanged(tuple(str(d) for d in services.permission.additional_dirs)))
     hooks = services.hooks
     if hooks is not None and hooks.has_hooks(DIRECTORY_ADDED):
-        task = asyncio.ensure_future(_directory_added(services, hooks, answer.path))
-        _running.add(task)
-        task.add_done_callback(_running.discard)
-
-
-_running: set[asyncio.Future[None]] = set()  # DirectoryAdded runs, kept until they finish
+        return _directory_added(services, hooks, answer.path)
+    return None
 
 
 async def _directory_added(services: DirectoryServices, hooks: HookRunner, path: Path) -> None:
@@ -75,5 +71,5 @@ async def _directory_added(services: DirectoryServices, hooks: HookRunner, path:
         services.reminders.note("\n".join(lines))
 
 
-HANDLERS: dict[type[ops.Op], Callable[[DirectoryServices, Any], None]] = {
+HANDLERS: dict[type[ops.Op], Callable[[DirectoryServices, Any], Awaitable[None] | None]] = {
     ops.AddDirectory: add_directory}
