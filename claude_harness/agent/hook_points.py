@@ -14,9 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.api.errors import ApiError
+from claude_harness.commands.custom import COMMAND_SOURCES
 from claude_harness.config.nested_memory import MemoryReminder
 from claude_harness.config.paths import user_config_dir
-from claude_harness.hooks.events import INSTRUCTIONS_LOADED, SESSION_START
+from claude_harness.hooks.events import (
+    CWD_CHANGED,
+    FILE_CHANGED,
+    INSTRUCTIONS_LOADED,
+    POST_COMPACT,
+    POST_TOOL_BATCH,
+    SESSION_START,
+    STOP_FAILURE,
+    USER_PROMPT_EXPANSION,
+)
 from claude_harness.protocol.context import ToolUseContext
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.tools.pipeline import ToolOutcome
@@ -50,11 +60,11 @@ async def after_batch(ctx: ToolUseContext, outcomes: list[ToolOutcome],
     feedback and context, and the rules reminders for the files the batch touched."""
     blocks: list[dict[str, Any]] = []
     events: list[AgentEvent] = []
-    if ctx.hooks is not None and ctx.hooks.has_hooks("PostToolBatch"):
+    if ctx.hooks is not None and ctx.hooks.has_hooks(POST_TOOL_BATCH):
         calls = [{"tool_name": o.name, "tool_input": inputs.get(o.tool_use_id, {}),
                   "tool_use_id": o.tool_use_id, "tool_response": _response(o)}
                  for o in outcomes]
-        outcome = await ctx.hooks.run("PostToolBatch", {"tool_calls": calls,
+        outcome = await ctx.hooks.run(POST_TOOL_BATCH, {"tool_calls": calls,
                                                         "cwd": str(ctx.cwd)})
         events += _hook_events(outcome)
         if outcome.blocked and outcome.block_reason:
@@ -70,7 +80,7 @@ async def after_batch(ctx: ToolUseContext, outcomes: list[ToolOutcome],
         blocks += [reminder(text) for text in texts]
         events += await _instructions_loaded(ctx, texts)
     events += await _cwd_changed(ctx)
-    if ctx.hooks is not None and ctx.agent_id is None and ctx.hooks.has_hooks("FileChanged"):
+    if ctx.hooks is not None and ctx.agent_id is None and ctx.hooks.has_hooks(FILE_CHANGED):
         for outcome in await ctx.hooks.run_file_changed(ctx.cwd):  # a command rewrote one
             events += _hook_events(outcome)
     return blocks, events
@@ -104,17 +114,17 @@ async def _cwd_changed(ctx: ToolUseContext) -> list[AgentEvent]:
     shell.announced = shell.cwd
     if old is None or old == shell.cwd or ctx.agent_id is not None:
         return []
-    if ctx.hooks is None or not ctx.hooks.has_hooks("CwdChanged"):
+    if ctx.hooks is None or not ctx.hooks.has_hooks(CWD_CHANGED):
         return []
-    outcome = await ctx.hooks.run("CwdChanged", {"old_cwd": str(old), "new_cwd": str(shell.cwd),
+    outcome = await ctx.hooks.run(CWD_CHANGED, {"old_cwd": str(old), "new_cwd": str(shell.cwd),
                                                  "cwd": str(shell.cwd)})
     return _hook_events(outcome)
 
 
 async def post_compact(ctx: ToolUseContext, trigger: str, summary: str) -> list[AgentEvent]:
-    if ctx.hooks is None or not ctx.hooks.has_hooks("PostCompact"):
+    if ctx.hooks is None or not ctx.hooks.has_hooks(POST_COMPACT):
         return []
-    outcome = await ctx.hooks.run("PostCompact", {"trigger": trigger,
+    outcome = await ctx.hooks.run(POST_COMPACT, {"trigger": trigger,
                                                   "compact_summary": summary,
                                                   "cwd": str(ctx.cwd)})
     return _hook_events(outcome)
@@ -162,11 +172,11 @@ async def prompt_expansion(ctx: ToolUseContext, command: Any, args: str, typed: 
                            ) -> tuple[str | None, list[dict[str, Any]], list[AgentEvent]]:
     """UserPromptExpansion when a typed `/command` expands (Claude Code's payload):
     (why it was blocked or None, context blocks for the prompt, events to show)."""
-    if ctx.hooks is None or not ctx.hooks.has_hooks("UserPromptExpansion"):
+    if ctx.hooks is None or not ctx.hooks.has_hooks(USER_PROMPT_EXPANSION):
         return None, [], []
-    outcome = await ctx.hooks.run("UserPromptExpansion", {
+    outcome = await ctx.hooks.run(USER_PROMPT_EXPANSION, {
         "expansion_type": "slash_command", "command_name": command.name,
-        "command_args": args, "command_source": getattr(command, "scope", None) or "",
+        "command_args": args, "command_source": COMMAND_SOURCES.get(getattr(command, "scope", None) or "", ""),
         "prompt": typed, "cwd": str(ctx.cwd)})
     events = _hook_events(outcome)
     if outcome.blocked or outcome.stop:
@@ -198,12 +208,12 @@ def error_kind(exc: ApiError) -> str:
 async def stop_failure(ctx: ToolUseContext, exc: ApiError,
                        messages: list[dict[str, Any]]) -> list[AgentEvent]:
     """StopFailure hooks when the turn ends on an API error (they can change nothing)."""
-    if ctx.hooks is None or not ctx.hooks.has_hooks("StopFailure"):
+    if ctx.hooks is None or not ctx.hooks.has_hooks(STOP_FAILURE):
         return []
     last = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
     text = "".join(b.get("text", "") for b in (last or {}).get("content", [])
                    if isinstance(b, dict) and b.get("type") == "text")
-    outcome = await ctx.hooks.run("StopFailure", {"error": error_kind(exc),
+    outcome = await ctx.hooks.run(STOP_FAILURE, {"error": error_kind(exc),
                                                   "error_details": exc.message,
                                                   "last_assistant_message": text,
                                                   "cwd": str(ctx.cwd)})

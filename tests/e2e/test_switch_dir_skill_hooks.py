@@ -131,7 +131,7 @@ def test_pre_skill_shell_command_refuses_one_inline_command(project: Path, api: 
     assert [p["tool_input"]["command"] for p in seen] == [f"touch {marker}", "echo SECOND-RAN"]
     for payload in seen:
         assert payload["tool_name"] == "Bash" and payload["command_name"] == "peek"
-        assert payload["invoked_by"] == "user" and payload["command_source"] == "user"
+        assert payload["invoked_by"] == "user" and payload["command_source"] == "userSettings"
         assert payload["tool_use_id"]
 
 

@@ -59,7 +59,7 @@ PAYLOADS: dict[str, dict] = {
     "CwdChanged": {"old_cwd": "/p", "new_cwd": "/p/sub"},
     "ConfigChange": {"source": "local_settings", "file_path": "/p/.claude/settings.local.json"},
     "UserPromptExpansion": {"expansion_type": "slash_command", "command_name": "fix",
-                            "command_args": "42", "command_source": "user",
+                            "command_args": "42", "command_source": "userSettings",
                             "prompt": "/fix 42"},
     "FileChanged": {"file_path": "/p/.env", "event": "change"},
     "TaskCreated": {"task_id": "1", "task_subject": "Run the tests",
@@ -77,7 +77,7 @@ PAYLOADS: dict[str, dict] = {
                         "estimated_cache_write_usd": 0.0, "pricing": "catalog"},
     "PreSkillShellCommand": {"tool_name": "Bash", "tool_input": {"command": "git status"},
                              "tool_use_id": "skill_shell_1", "command_name": "status",
-                             "command_source": "project", "invoked_by": "user"},
+                             "command_source": "projectSettings", "invoked_by": "user"},
 }
 
 

@@ -32,6 +32,7 @@ from typing import Any
 from claude_harness.agent.hook_points import prompt_expansion
 from claude_harness.agent.subagent import PASSED_TO_SESSION
 from claude_harness.commands.catalog import Catalog
+from claude_harness.commands.custom import COMMAND_SOURCES
 from claude_harness.commands.expansion import (
     ExpandedPrompt,
     expand,
@@ -161,7 +162,8 @@ async def _pre_skill_shell_command(inline: str, command: Any, ctx: ToolUseContex
     outcome = await hooks.run(PRE_SKILL_SHELL_COMMAND, {
         "tool_name": "Bash", "tool_input": {"command": inline},
         "tool_use_id": f"skill_shell_{next(_inline_ids)}", "command_name": command.name,
-        "command_source": command.scope, "invoked_by": "user", "cwd": str(ctx.cwd)})
+        "command_source": COMMAND_SOURCES.get(command.scope, command.scope),
+        "invoked_by": "user", "cwd": str(ctx.cwd)})
     if outcome.ran:
         yield HookRan(outcome.event, outcome)
     for message in outcome.system_messages:

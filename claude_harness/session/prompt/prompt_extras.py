@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from claude_harness.hooks.events import INSTRUCTIONS_LOADED, USER_PROMPT_SUBMIT
+from claude_harness.hooks.events import (
+    CONFIG_CHANGE,
+    FILE_CHANGED,
+    INSTRUCTIONS_LOADED,
+    SESSION_START,
+    USER_PROMPT_SUBMIT,
+)
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.protocol.tool import Tool
 
@@ -89,11 +95,11 @@ async def watched_changes(hooks: HookRunner, cwd: Path) -> list[HookOutcome]:
     """ConfigChange for each settings file and FileChanged for each watched file changed
     since the last look (before a prompt, or while the session waits for one)."""
     outcomes: list[HookOutcome] = []
-    if hooks.has_hooks("ConfigChange"):
-        outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
+    if hooks.has_hooks(CONFIG_CHANGE):
+        outcomes += [await hooks.run(CONFIG_CHANGE, {"source": source, "file_path": str(path),
                                                       "cwd": str(cwd)})
                      for source, path in hooks.config_changes()]
-    if hooks.has_hooks("FileChanged"):
+    if hooks.has_hooks(FILE_CHANGED):
         outcomes += await hooks.run_file_changed(cwd)
     return outcomes
 
@@ -111,7 +117,7 @@ async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
     context: list[str] = []
     outcomes = []
     if session_start is not None:
-        outcomes.append(await hooks.run("SessionStart", {"source": session_start,
+        outcomes.append(await hooks.run(SESSION_START, {"source": session_start,
                                                          "cwd": str(cwd)}))
     outcomes += await watched_changes(hooks, cwd)
     if session_start in ("startup", "resume") and hooks.has_hooks(INSTRUCTIONS_LOADED):
