@@ -81,25 +81,33 @@ def test_add_dir_and_model_switch_hooks_fire_and_reach_the_model(project: Path, 
 
 def test_pre_model_switch_exit_2_or_deny_keeps_the_model(project: Path, api: Any,
                                                          home: Path) -> None:
-    """Exit 2 (stderr shown) blocks `/model opus`; a JSON deny blocks `/model haiku`; the
-    request still goes to the model the session had, and PostModelSwitch never fires."""
+    """Exit 2 (stderr shown) blocks `/model opus`; a JSON deny blocks `/model haiku`; an "ask"
+    blocks another id, as in a Claude Code session that cannot ask; the request still goes to
+    the model the session had, and PostModelSwitch never fires."""
     out = project.parent / "hooks.jsonl"
     deny = json.dumps({"hookSpecificOutput": {"hookEventName": "PreModelSwitch",
                                               "permissionDecision": "deny",
                                               "permissionDecisionReason": "no haiku here"}})
+    ask = json.dumps({"hookSpecificOutput": {"hookEventName": "PreModelSwitch",
+                                             "permissionDecision": "ask"}})
     settings(home, {
         "PreModelSwitch": [
             {"matcher": resolve_alias("opus"), "hooks": [
                 {"type": "command", "command": "echo 'stay on this model' >&2; exit 2"}]},
             {"matcher": resolve_alias("haiku"), "hooks": [
-                {"type": "command", "command": f"echo '{deny}'"}]}],
+                {"type": "command", "command": f"echo '{deny}'"}]},
+            {"matcher": "claude-sonnet-4-5", "hooks": [
+                {"type": "command", "command": f"echo '{ask}'"}]}],
         "PostModelSwitch": [{"hooks": [recorder(out)]}]})
     server = api(["one"])
-    proc = run_prompts(project, "/model opus", "/model haiku", "hi")
-    assert "stay on this model" in proc.stderr
-    assert "no haiku here" in proc.stderr
+    proc = run_prompts(project, "/model opus", "/model haiku", "/model claude-sonnet-4-5", "hi")
+    assert "Model switch blocked by a PreModelSwitch hook: stay on this model" in proc.stderr
+    assert "Model switch blocked by a PreModelSwitch hook: no haiku here" in proc.stderr
+    assert ("Model switch blocked by a PreModelSwitch hook: confirmation required, and this "
+            "session cannot ask") in proc.stderr
     [request] = server.requests
-    assert request["model"] not in (resolve_alias("opus"), resolve_alias("haiku"))
+    assert request["model"] not in (resolve_alias("opus"), resolve_alias("haiku"),
+                                    "claude-sonnet-4-5")
     assert payloads(out, "PostModelSwitch") == []
 
 

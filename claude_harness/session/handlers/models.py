@@ -2,9 +2,10 @@
 
 A switch fires PreModelSwitch first (Claude Code's payload: from_model, to_model,
 requested_model, source, context_tokens and the estimated re-cache cost); exit 2 or a
-`permissionDecision` of deny keeps the current model and says why. "ask" would need a
-confirmation this path cannot show, so it keeps the model too, saying so. After the change
-PostModelSwitch fires; what it says for the model is told with the next prompt.
+`permissionDecision` of deny keeps the current model and says why; "ask" keeps it too, as
+Claude Code does in a session that cannot ask ("confirmation required, and this session cannot
+ask": no confirmation is shown here). After the change PostModelSwitch fires; what it says for
+the model is told with the next prompt. Neither fires when the model stays the same.
 """
 
 from __future__ import annotations
@@ -95,7 +96,12 @@ def _shown(services: ModelServices, outcome: HookOutcome) -> None:
 
 async def _switch_with_hooks(services: ModelServices, hooks: HookRunner, wanted: str,
                              source: str) -> None:
+    """As Claude Code: no hook runs when the model stays the same; a refusal is told in its
+    words ("Model switch blocked by a PreModelSwitch hook: ...")."""
     to_model = resolve_alias(wanted)
+    if to_model == services.model:
+        _switch(services, to_model)
+        return
     requested = None if wanted in ("", "default") else wanted
     payload = switch_payload(services, to_model, requested, source)
     before = await hooks.run(PRE_MODEL_SWITCH, payload)
@@ -103,16 +109,13 @@ async def _switch_with_hooks(services: ModelServices, hooks: HookRunner, wanted:
     decision = before.permission_decision
     if before.blocked or (decision is not None and decision.behavior != "allow"):
         why = before.block_reason or (decision.reason if decision is not None else "")
-        if decision is not None and decision.behavior == "ask" and not before.blocked:
-            why = why or "a PreModelSwitch hook asked for confirmation, which cannot be given here"
-        services.emit(Notice(f"Model not switched to {to_model}: {why or 'blocked by hook'}",
-                             "warning"))
+        if not why and decision is not None and decision.behavior == "ask":
+            why = "confirmation required, and this session cannot ask"
+        services.emit(Notice("Model switch blocked by a PreModelSwitch hook"
+                             + (f": {why}" if why else ""), "warning"))
         return
-    from_model = services.model
     _switch(services, to_model)
-    if from_model == to_model:
-        return
-    after = await hooks.run(POST_MODEL_SWITCH, {**payload, "from_model": from_model})
+    after = await hooks.run(POST_MODEL_SWITCH, payload)
     _shown(services, after)
     for context in after.additional_context:
         if context.strip():
