@@ -173,3 +173,29 @@ def test_instructions_loaded_for_rules_imports_and_compaction(project: Path, api
     compacted = {p["file_path"] for p in payloads(out, "InstructionsLoaded")
                  if p["load_reason"] == "compact"}
     assert {str(root), str(extra)} <= compacted
+
+
+async def test_model_switch_source_says_what_asked(project: Path, api: Any, home: Path) -> None:
+    """Through the session's ops: the model picker's switch is `picker`, the /config Model
+    row's is `command`, a program's set_model is `sdk`; switching to the model already in use
+    fires nothing."""
+    from claude_harness.hooks.config import HookConfig
+    from claude_harness.hooks.runner import HookRunner
+    from claude_harness.protocol.ops import SetModel
+    from claude_harness.protocol.panels import ChangeSetting
+    from tests.e2e.support import make_engine, run_op
+
+    out = project.parent / "hooks.jsonl"
+    config = HookConfig.from_sources([("userSettings", home / "s.json", {
+        "PreModelSwitch": [{"hooks": [recorder(out)]}]})])
+    hooks = HookRunner(config, project_dir=project, session_id="s", transcript_path="",
+                       get_permission_mode=lambda: "default")
+    session = make_engine(api(["unused"]), project, hooks=hooks)
+    await run_op(session, SetModel("opus", source="picker"))
+    await run_op(session, SetModel("opus", source="picker"))  # the same model: no hook
+    await run_op(session, ChangeSetting("model", "haiku"))
+    await run_op(session, SetModel("claude-sonnet-4-5", source="sdk"))
+    seen = [(p["source"], p["to_model"]) for p in payloads(out, "PreModelSwitch")]
+    assert seen == [("picker", resolve_alias("opus")), ("command", resolve_alias("haiku")),
+                    ("sdk", "claude-sonnet-4-5")]
+    assert session.model == "claude-sonnet-4-5"
