@@ -30,6 +30,10 @@ from claude_harness.config.frontmatter import FrontMatter, parse_front_matter
 from claude_harness.config.paths import project_roots
 
 Scope = Literal["project", "user", "plugin"]
+# A command's scope as Claude Code 2.1.332 names it in hook payloads (`command_source` of
+# UserPromptExpansion and PreSkillShellCommand; observed: userSettings).
+COMMAND_SOURCES: dict[str, str] = {"user": "userSettings", "project": "projectSettings",
+                                   "plugin": "plugin"}
 Kind = Literal["command", "skill"]
 SKILL_FILE = "SKILL.md"
 DESCRIPTION_MAX = 100

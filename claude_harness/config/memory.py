@@ -37,6 +37,8 @@ _IMPORT = re.compile(r"(?:^|\s)@((?:~/|/|\./|\.\./)?[\w./~-]+)")
 class Memory:
     text: str = ""
     files: list[Path] = field(default_factory=list)
+    # An @-imported file -> the memory file that imported it (InstructionsLoaded's `include`).
+    parents: dict[Path, Path] = field(default_factory=dict)
 
 
 def _repo_root(cwd: Path) -> Path:
@@ -62,7 +64,8 @@ def _strip_code(text: str) -> str:
 
 
 def _read(path: Path, depth: int, seen: set[Path], files: list[Path],
-          policy: ImportPolicy, importer: Path | None = None) -> str:
+          policy: ImportPolicy, importer: Path | None = None,
+          parents: dict[Path, Path] | None = None) -> str:
     if importer is not None and not policy.may_import(importer, path):
         return ""
     try:
@@ -74,6 +77,8 @@ def _read(path: Path, depth: int, seen: set[Path], files: list[Path],
         return ""
     seen.add(real)
     files.append(real)
+    if importer is not None and parents is not None:
+        parents[real] = importer
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     parts = [text.strip()]
     if depth < MAX_IMPORT_DEPTH:
@@ -81,7 +86,7 @@ def _read(path: Path, depth: int, seen: set[Path], files: list[Path],
             target = Path(os.path.expanduser(ref))
             if not target.is_absolute():
                 target = real.parent / target
-            imported = _read(target, depth + 1, seen, files, policy, real)
+            imported = _read(target, depth + 1, seen, files, policy, real, parents)
             if imported:
                 parts.append(imported)
     return "\n\n".join(p for p in parts if p)
@@ -128,7 +133,7 @@ def load_memory(cwd: Path, excludes: tuple[str, ...] = (), *,
         if is_excluded(path, excludes):
             continue
         before = len(memory.files)
-        text = _read(path, 0, seen, memory.files, policy)
+        text = _read(path, 0, seen, memory.files, policy, parents=memory.parents)
         if text:
             sections.append(f"Contents of {memory.files[before]}:\n\n{text}")
     from claude_harness.config.rules import load_rules

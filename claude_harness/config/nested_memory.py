@@ -18,17 +18,26 @@ NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 
 
 class MemoryReminder(str):
-    """A reminder's text, with the memory file it holds and the file whose read loaded it."""
+    """A reminder's text, with the memory file it holds and the file whose read loaded it:
+    what InstructionsLoaded says of it (`load_reason` nested_traversal for a nested CLAUDE.md,
+    path_glob_match with the `globs` that matched for a path-scoped rule)."""
 
     file_path: Path
     trigger: Path
     memory_type: str
+    load_reason: str
+    globs: tuple[str, ...]
 
-    def __new__(cls, text: str, file_path: Path, trigger: Path) -> MemoryReminder:
+    def __new__(cls, text: str, file_path: Path, trigger: Path, *,
+                load_reason: str = "nested_traversal", globs: tuple[str, ...] = (),
+                memory_type: str | None = None) -> MemoryReminder:
         made = super().__new__(cls, text)
         made.file_path = file_path
         made.trigger = trigger
-        made.memory_type = "Local" if file_path.name == "CLAUDE.local.md" else "Project"
+        made.memory_type = memory_type or (
+            "Local" if file_path.name == "CLAUDE.local.md" else "Project")
+        made.load_reason = load_reason
+        made.globs = globs
         return made
 
 

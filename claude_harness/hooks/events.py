@@ -37,6 +37,10 @@ CONFIG_CHANGE = "ConfigChange"
 FILE_CHANGED = "FileChanged"
 TASK_CREATED = "TaskCreated"
 TASK_COMPLETED = "TaskCompleted"
+DIRECTORY_ADDED = "DirectoryAdded"
+PRE_MODEL_SWITCH = "PreModelSwitch"
+POST_MODEL_SWITCH = "PostModelSwitch"
+PRE_SKILL_SHELL_COMMAND = "PreSkillShellCommand"
 
 # What exit code 2 does for an event:
 #   deny      the pending permission is refused; stderr is the reason given to the model
@@ -48,7 +52,7 @@ Exit2Effect = Literal["deny", "block", "feedback", "none"]
 # What the matcher is compared with (the `matcher_value` the caller passes):
 MatcherKind = Literal["tool_name", "source", "reason", "trigger", "notification_type",
                       "agent_type", "error", "mcp_server_name", "load_reason", "command_name",
-                      "file_name", "none"]
+                      "file_name", "to_model", "none"]
 
 
 @dataclass(frozen=True)
@@ -108,15 +112,28 @@ EVENT_SPECS: dict[str, EventSpec] = {
         # refuses the update, and the reason goes to the model.
         EventSpec(TASK_CREATED, "none", "block", decision_block=True),
         EventSpec(TASK_COMPLETED, "none", "block", decision_block=True),
+        # /add-dir registered a directory (`directory`, `source`: slash_command): nothing can
+        # be blocked; a hook's systemMessage reaches the model as context.
+        EventSpec(DIRECTORY_ADDED, "source", "none"),
+        # /model, the model picker or the SDK's set_model asks for another model: exit 2 or
+        # `permissionDecision: "deny"` keeps the current one ("ask" asks the person); the
+        # matcher is the model id switched to.
+        EventSpec(PRE_MODEL_SWITCH, "to_model", "block", permission=True),
+        # The session's model changed: plain stdout (or additionalContext) reaches the model
+        # with the next request.
+        EventSpec(POST_MODEL_SWITCH, "to_model", "none", plain_stdout_is_context=True),
+        # A skill's or command's !`cmd` is about to run (matcher: the shell tool, Bash): exit 2,
+        # `decision: "block"`, or a permissionDecision deny/ask (or an updatedInput) keeps it
+        # from running; its place in the prompt then says why.
+        EventSpec(PRE_SKILL_SHELL_COMMAND, "tool_name", "block", decision_block=True,
+                  permission=True),
     )
 }
 
 # Events Claude Code documents that this harness never fires: hooks on them load (and are
 # reported as never running) instead of being rejected as unknown.
 NOT_FIRED_EVENTS: frozenset[str] = frozenset({
-    "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
     "MessageDisplay", "WorktreeCreate", "WorktreeRemove", "TeammateIdle",
-    "DirectoryAdded",
 })
 
 # InstructionsLoaded's `load_reason`s and `memory_type`s (Claude Code's values).

@@ -17,11 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from claude_harness.hooks.events import (
+    CWD_CHANGED,
     ELICITATION,
     ELICITATION_RESULT,
     EVENT_SPECS,
+    FILE_CHANGED,
     PERMISSION_REQUEST,
+    PRE_MODEL_SWITCH,
+    PRE_SKILL_SHELL_COMMAND,
     PRE_TOOL_USE,
+    SESSION_START,
 )
 
 MAX_TEXT = 10_000  # chars kept of any hook-provided string (output, reason, context)
@@ -156,7 +161,7 @@ def _apply_decision(event: str, label: str, data: dict[str, Any], verdict: Verdi
 
 
 # Events whose hooks may name more files for FileChanged to watch (Claude Code's watchPaths).
-WATCH_PATH_EVENTS = frozenset({"SessionStart", "CwdChanged", "FileChanged"})
+WATCH_PATH_EVENTS = frozenset({SESSION_START, CWD_CHANGED, FILE_CHANGED})
 
 
 def _apply_specific(event: str, label: str, specific: dict[str, Any], verdict: Verdict) -> None:
@@ -165,7 +170,9 @@ def _apply_specific(event: str, label: str, specific: dict[str, Any], verdict: V
         verdict.additional_context.append(clip(context))
     elif context is not None and not isinstance(context, str):
         _err(verdict, event, label, "additionalContext", "must be a string")
-    if event == PRE_TOOL_USE:
+    if event in (PRE_TOOL_USE, PRE_SKILL_SHELL_COMMAND, PRE_MODEL_SWITCH):
+        # PreSkillShellCommand and PreModelSwitch answer as PreToolUse does (Claude Code:
+        # "JSON permissionDecision allow/deny/ask as for PreToolUse").
         _apply_pre_tool_use(event, label, specific, verdict)
     elif event == PERMISSION_REQUEST:
         _apply_permission_request(event, label, specific, verdict)

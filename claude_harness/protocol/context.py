@@ -245,6 +245,8 @@ class ToolUseContext:
     # (session/prompt/path_rules.py); None: no such rules.
     file_reminders: Callable[[list[Path]], list[str]] | None = None
     spawn_background: BackgroundSpawner | None = None  # the Agent tool's run_in_background
+    # The memory files of the system prompt (InstructionsLoaded `compact` after a compaction).
+    memory_files: tuple[Path, ...] = ()
 
     @property
     def cwd(self) -> Path:

@@ -71,9 +71,12 @@ class CycleMode:
 
 @dataclass(frozen=True)
 class SetModel:
-    """Switch the model; aliases (sonnet, opus, haiku) are resolved by the session."""
+    """Switch the model; aliases (sonnet, opus, haiku) are resolved by the session. `source`
+    is what PreModelSwitch/PostModelSwitch hooks are told: command (/model NAME, /config),
+    picker (an interactive model picker) or sdk (a program's set_model)."""
 
     model: str
+    source: str = "command"
 
 
 @dataclass(frozen=True)

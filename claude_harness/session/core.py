@@ -18,6 +18,7 @@ SDK: the API client imports it on first use.
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -218,16 +219,20 @@ class Session:
                 await self._shutdown(op.reason)
                 return
             try:
-                self._dispatch(op)
+                await self._dispatch(op)
             except Exception as exc:  # a bad op must not stop the session
                 self.emit(Notice(f"Error: {type(exc).__name__}: {exc}", "error"))
             self.emit(OpDone(op_id))
 
-    def _dispatch(self, op: ops.Op) -> None:
-        """The op table (session/handlers/), or one of the driver's own ops."""
+    async def _dispatch(self, op: ops.Op) -> None:
+        """The op table (session/handlers/), or one of the driver's own ops. A handler that
+        must wait for hooks before its op is done (a model switch's PreModelSwitch) returns
+        what to await."""
         handler = HANDLERS.get(type(op))
         if handler is not None:
-            handler(self.op_services, op)
+            pending = handler(self.op_services, op)
+            if inspect.isawaitable(pending):
+                await pending
             return
         match op:
             case ops.UserPrompt():

@@ -101,7 +101,8 @@ class PromptTurn:
             content = [*({"type": "text", "text": c} for c in waiting), *content]
             extra, hook_events = await prompt_hooks(
                 self.config.hooks, prompt_text(op), self.shell.cwd,
-                session_start=self._session_start(), memory_files=self.config.memory_files)
+                session_start=self._session_start(), memory_files=self.config.memory_files,
+                memory_imports=self.config.memory_imports)
             for event in hook_events:
                 yield event
             if extra is None:

@@ -45,6 +45,7 @@ class SessionConfig:
     compact_threshold_tokens: int | None = None  # default: 85 % of the model's window
     tools_before_start: bool = False  # -p: MCP tools join before SessionStarted lists them
     memory_files: tuple[Path, ...] = ()
+    memory_imports: dict[Path, Path] = field(default_factory=dict)  # imported -> importer
     mcp: McpManager | None = None  # set by bootstrap when servers are configured
     request_settings: RequestSettings | None = None  # effort, thinking; None: from the env
     max_budget_usd: float | None = None  # the session ends its turn once it has cost this

@@ -98,6 +98,7 @@ class TurnInputs:
             debug_log=(session_dir / "debug.log") if (config.debug and session_dir) else None,
             file_reminders=self.path_rules.for_files if self.path_rules is not None else None,
             spawn_background=self.agents.spawn_background,
+            memory_files=config.memory_files,
             checkpoints=self.services.checkpoints.service,
             questions=self.services.questions,
         )

@@ -168,6 +168,7 @@ def test_user_prompt_expansion_fires_with_claude_codes_payload(project: Path, ap
     assert payload["expansion_type"] == "slash_command"
     assert payload["command_name"] == "fix" and payload["command_args"] == "42"
     assert payload["prompt"] == "/fix 42"
+    assert payload["command_source"] == "userSettings"  # as Claude Code 2.1.332 names it
 
 
 def test_user_prompt_expansion_exit_2_blocks_the_command(project: Path, api: Any,

@@ -150,7 +150,7 @@ class HarnessAgent:
         if config_id == "mode":
             await self._set_mode(runner, str(value))
         elif config_id == "model":
-            changed = await runner.apply(ops.SetModel(str(value)),
+            changed = await runner.apply(ops.SetModel(str(value), source="sdk"),
                                          lambda e: isinstance(e, ModelChanged))
             if changed is None:
                 raise _error(f"Cannot switch to the model {value!r}.")

@@ -199,7 +199,7 @@ class PlainPickers:
         number = await self._ask_number(len(listed.models), "Model")
         if number is not None:
             chosen = listed.models[number - 1]
-            await self.repl.follow(ops.SetModel(chosen.alias or chosen.model))
+            await self.repl.follow(ops.SetModel(chosen.alias or chosen.model, source="picker"))
 
     async def styles(self) -> None:
         listed = await self.answers.request(ops.ListOutputStyles(), OutputStylesListed)

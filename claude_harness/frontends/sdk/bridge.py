@@ -416,7 +416,7 @@ class SdkBridge:
 
     async def _set_model(self, request: SDKControlSetModelRequest) -> dict[str, Any]:
         model = request.get("model") or DEFAULT_MODEL
-        changed = await self._apply(ops.SetModel(str(model)),
+        changed = await self._apply(ops.SetModel(str(model), source="sdk"),
                                     lambda e: isinstance(e, ModelChanged))
         if changed is None:
             raise RequestFailed(f"Cannot set model {model}")

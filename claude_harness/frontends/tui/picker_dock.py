@@ -249,7 +249,7 @@ class PickerDock(Vertical):
             return
         await self.close(owner)
         if owner.name == "models":
-            self._submit(ops.SetModel(key))
+            self._submit(ops.SetModel(key, source="picker"))
         elif owner.name == "styles":
             self._submit(ops.SetOutputStyle(key))
         elif owner.name == "memory":

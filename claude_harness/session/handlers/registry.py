@@ -4,7 +4,7 @@ interrupt, shutdown) it handles itself."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from claude_harness.protocol import ops
@@ -31,7 +31,7 @@ from claude_harness.session.handlers import (
 )
 from claude_harness.session.handlers.services import OpServices
 
-Handler = Callable[[OpServices, Any], None]
+Handler = Callable[[OpServices, Any], Awaitable[None] | None]
 
 
 def _join(*tables: dict[type[ops.Op], Any]) -> dict[type[ops.Op], Handler]:

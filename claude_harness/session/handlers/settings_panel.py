@@ -9,7 +9,7 @@ front ends' inputs follow). What the front ends apply from `SettingChanged`: the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -87,33 +87,39 @@ def list_settings(services: SettingsServices, _op: ListSettings) -> None:
     services.emit(SettingsListed(rows))
 
 
-def change_setting(services: SettingsServices, op: ChangeSetting) -> None:
+def change_setting(services: SettingsServices, op: ChangeSetting) -> Awaitable[None] | None:
     spec = BY_KEY.get(op.key)
     path = str(scope_path(spec.scope, services.cwd)) if spec is not None else ""
     if spec is None:
         _refuse(services, op, path, f"{op.key} isn't a /config setting. Run /config to see "
                                     "what's available.")
-        return
+        return None
     options = _options(services).get(spec.key, spec.options)
     try:
         value = coerce(replace(spec, options=options), op.value)
     except ValueError as exc:
         _refuse(services, op, path, str(exc))
-        return
+        return None
     if spec.key == "outputStyle":  # the /output-style path: it saves and says so itself
         output_styles.set_style(services, ops.SetOutputStyle(value))  # type: ignore[arg-type]
         services.emit(SettingChanged(spec.key, services.output_style, path,
                                      f"Output style: {services.output_style}"))
-        return
+        return None
     try:
         saved = write_setting(spec, value, services.cwd)
     except (OSError, ValueError) as exc:
         _refuse(services, op, path, f"Couldn't save {spec.label}: {exc}")
-        return
+        return None
     note = _apply(services, spec, value)
     message = f"Set {spec.label} to {_shown(value)} (saved to {saved})" + (
         f"; {note}" if note else "")
     services.emit(SettingChanged(spec.key, value, str(saved), message))
+    if spec.key == "model":  # the /model path (its PreModelSwitch hooks may keep the model)
+        from claude_harness.api.models import DEFAULT_MODEL  # the model table, on a change
+
+        return models.set_model(services, ops.SetModel(  # type: ignore[arg-type]
+            DEFAULT_MODEL if value == "default" else value))
+    return None
 
 
 def _refuse(services: SettingsServices, op: ChangeSetting, path: str, why: str) -> None:
@@ -143,11 +149,6 @@ def _apply(services: SettingsServices, spec: SettingSpec, value: Any) -> str:
             ignore_files.configure(respect_gitignore=value)
         case "editorMode":
             services.emit(EditorModeChanged(value))  # the inputs switch now, as after /vim
-        case "model":
-            from claude_harness.api.models import DEFAULT_MODEL  # the model table, on a change
-
-            models.set_model(services, ops.SetModel(  # type: ignore[arg-type]
-                DEFAULT_MODEL if value == "default" else value))
         case "permissions.defaultMode":
             return "applies from the next session"
         case "spinnerTipsEnabled":
@@ -155,5 +156,5 @@ def _apply(services: SettingsServices, spec: SettingSpec, value: Any) -> str:
     return ""
 
 
-HANDLERS: dict[type[Any], Callable[[SettingsServices, Any], None]] = {
+HANDLERS: dict[type[Any], Callable[[SettingsServices, Any], Awaitable[None] | None]] = {
     ListSettings: list_settings, ChangeSetting: change_setting}

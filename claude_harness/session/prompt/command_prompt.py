@@ -13,7 +13,11 @@ call only; one that is refused or fails ends the command before anything is sent
 Code's words (`Shell command permission check failed for pattern ...`). In a folder the person
 has not trusted, a project command's `allowed-tools` grant nothing (as the project's settings
 grant nothing there): its inline commands meet the ordinary rules. `@path` references are
-attached as Read results (a file a deny rule protects is not). A command marked
+attached as Read results (a file a deny rule protects is not). Before each inline command,
+PreSkillShellCommand hooks are asked (tool_name Bash, tool_input.command, command_name,
+command_source, invoked_by "user"): one that refuses it (exit 2, `decision: "block"`, a deny,
+ask or updatedInput answer, as in Claude Code) keeps it from running; its place in the text
+becomes `[not run: blocked by hook: REASON]` and the person is told. A command marked
 `user-invocable: false` cannot be typed; it stays available to the model's Skill tool.
 """
 
@@ -28,6 +32,7 @@ from typing import Any
 from claude_harness.agent.hook_points import prompt_expansion
 from claude_harness.agent.subagent import PASSED_TO_SESSION
 from claude_harness.commands.catalog import Catalog
+from claude_harness.commands.custom import COMMAND_SOURCES
 from claude_harness.commands.expansion import (
     ExpandedPrompt,
     expand,
@@ -35,9 +40,10 @@ from claude_harness.commands.expansion import (
     run_inline_commands,
 )
 from claude_harness.commands.registry import parse
+from claude_harness.hooks.events import PRE_SKILL_SHELL_COMMAND
 from claude_harness.permissions.rules import allow_rules
 from claude_harness.protocol.context import ToolUseContext
-from claude_harness.protocol.events import AgentEvent, Notice
+from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.session.prompt.mentions import attach_mentions
 from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
 
@@ -114,6 +120,15 @@ class CommandPreparation:
             rules=(*self.ctx.permission.rules, *allow_rules(expanded.allowed_tools))))
         outputs: list[str] = []
         for inline in inline_commands(expanded.text):
+            refusal = None
+            async for item in _pre_skill_shell_command(inline, command, ctx):
+                if isinstance(item, str):
+                    refusal = item
+                else:
+                    yield item
+            if refusal is not None:
+                outputs.append(refusal)
+                continue
             outcome: ToolOutcome | None = None
             async for item in _run_inline(inline, ctx):
                 if isinstance(item, ToolOutcome):
@@ -135,6 +150,35 @@ class CommandPreparation:
         expanded = replace(expanded, text=text)
         self.result = PreparedCommand([*attachments.blocks, *expanded.blocks(), *context],
                                       expanded.allowed_tools, expanded.model)
+
+
+async def _pre_skill_shell_command(inline: str, command: Any, ctx: ToolUseContext
+                                   ) -> AsyncIterator[AgentEvent | str]:
+    """PreSkillShellCommand for one !`cmd`: the events to show, then (when a hook refuses it)
+    the text that takes its place."""
+    hooks = ctx.hooks
+    if hooks is None or not hooks.has_hooks(PRE_SKILL_SHELL_COMMAND):
+        return
+    outcome = await hooks.run(PRE_SKILL_SHELL_COMMAND, {
+        "tool_name": "Bash", "tool_input": {"command": inline},
+        "tool_use_id": f"skill_shell_{next(_inline_ids)}", "command_name": command.name,
+        "command_source": COMMAND_SOURCES.get(command.scope, command.scope),
+        "invoked_by": "user", "cwd": str(ctx.cwd)})
+    if outcome.ran:
+        yield HookRan(outcome.event, outcome)
+    for message in outcome.system_messages:
+        yield Notice(f"PreSkillShellCommand says: {message}")
+    for error in outcome.errors:
+        yield Notice(error, "warning")
+    decision = outcome.permission_decision
+    refused = outcome.blocked or outcome.updated_input is not None or (
+        decision is not None and decision.behavior != "allow")
+    if not refused:
+        return
+    reason = outcome.block_reason or (decision.reason if decision is not None else "")
+    said = f"blocked by hook: {reason}" if reason else "blocked by hook"
+    yield Notice(f"Not run in /{command.name}: {inline} ({said})", "warning")
+    yield f"[not run: {said}]"
 
 
 async def _run_inline(command: str, ctx: ToolUseContext) -> AsyncIterator[Any]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_harness.config.nested_memory import NestedMemory
+from claude_harness.config.nested_memory import MemoryReminder, NestedMemory
+from claude_harness.config.paths import user_config_dir
 from claude_harness.config.rules import RuleFile, load_rules, rules_for_file
 
 
@@ -29,7 +30,8 @@ class PathRules:
         return cls(load_rules(cwd), NestedMemory(cwd, memory_files))
 
     def for_files(self, files: list[Path]) -> list[str]:
-        """Reminder texts for the rules these files bring in that were not told yet."""
+        """Reminder texts for the rules these files bring in that were not told yet (each a
+        MemoryReminder: InstructionsLoaded fires for it with `path_glob_match`)."""
         texts: list[str] = self.nested.for_files(files) if self.nested is not None else []
         for file in files:
             for rule in rules_for_file(self.rules, file):
@@ -37,8 +39,11 @@ class PathRules:
                     continue
                 self.told.add(rule.path)
                 globs = ", ".join(rule.globs)
-                texts.append(f"Contents of {rule.path} (project rules for files matching "
-                             f"{globs}; they apply to {file}):\n\n{rule.text}")
+                texts.append(MemoryReminder(
+                    f"Contents of {rule.path} (project rules for files matching "
+                    f"{globs}; they apply to {file}):\n\n{rule.text}", rule.path, file,
+                    load_reason="path_glob_match", globs=tuple(rule.globs),
+                    memory_type=_memory_type(rule.path)))
         return texts
 
     def forget(self) -> None:
@@ -46,3 +51,12 @@ class PathRules:
         self.told.clear()
         if self.nested is not None:
             self.nested.forget()
+
+
+def _memory_type(path: Path) -> str:
+    """User for a rule of ~/.claude/rules, else Project (Claude Code's memory_type)."""
+    try:
+        path.resolve().relative_to(user_config_dir().resolve())
+    except ValueError:
+        return "Project"
+    return "User"

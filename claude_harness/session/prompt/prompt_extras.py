@@ -3,10 +3,18 @@ the context SessionStart / UserPromptSubmit hooks add (or their veto)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from claude_harness.hooks.events import (
+    CONFIG_CHANGE,
+    FILE_CHANGED,
+    INSTRUCTIONS_LOADED,
+    SESSION_START,
+    USER_PROMPT_SUBMIT,
+)
 from claude_harness.protocol.events import AgentEvent, HookRan, Notice
 from claude_harness.protocol.tool import Tool
 
@@ -59,6 +67,17 @@ class Reminders:
                 for n in notes]
 
 
+def instructions_payload(path: Path, cwd: Path, load_reason: str, *,
+                         parent_file_path: Path | None = None) -> dict[str, Any]:
+    """InstructionsLoaded's fields for a memory file loaded at the start, by an import or
+    again after a compaction."""
+    payload: dict[str, Any] = {"file_path": str(path), "memory_type": memory_type(path),
+                               "load_reason": load_reason, "cwd": str(cwd)}
+    if parent_file_path is not None:
+        payload["parent_file_path"] = str(parent_file_path)
+    return payload
+
+
 def memory_type(path: Path) -> str:
     """Claude Code's `memory_type` of a memory file: User, Local or Project."""
     from claude_harness.config.paths import user_config_dir
@@ -76,34 +95,38 @@ async def watched_changes(hooks: HookRunner, cwd: Path) -> list[HookOutcome]:
     """ConfigChange for each settings file and FileChanged for each watched file changed
     since the last look (before a prompt, or while the session waits for one)."""
     outcomes: list[HookOutcome] = []
-    if hooks.has_hooks("ConfigChange"):
-        outcomes += [await hooks.run("ConfigChange", {"source": source, "file_path": str(path),
+    if hooks.has_hooks(CONFIG_CHANGE):
+        outcomes += [await hooks.run(CONFIG_CHANGE, {"source": source, "file_path": str(path),
                                                       "cwd": str(cwd)})
                      for source, path in hooks.config_changes()]
-    if hooks.has_hooks("FileChanged"):
+    if hooks.has_hooks(FILE_CHANGED):
         outcomes += await hooks.run_file_changed(cwd)
     return outcomes
 
 
 async def prompt_hooks(hooks: Any, prompt: Any, cwd: Path, *,
-                       session_start: str | None, memory_files: tuple[Path, ...] = ()
+                       session_start: str | None, memory_files: tuple[Path, ...] = (),
+                       memory_imports: Mapping[Path, Path] | None = None,
                        ) -> tuple[list[dict[str, Any]] | None, list[AgentEvent]]:
     """SessionStart (when `session_start` names its source) and UserPromptSubmit hooks: (extra
-    context blocks, or None when a hook blocks the prompt; events to show)."""
+    context blocks, or None when a hook blocks the prompt; events to show). At the start,
+    InstructionsLoaded for each memory file: `session_start`, or `include` with
+    `parent_file_path` for one another memory file @-imported (`memory_imports`)."""
     if hooks is None:
         return [], []
     context: list[str] = []
     outcomes = []
     if session_start is not None:
-        outcomes.append(await hooks.run("SessionStart", {"source": session_start,
+        outcomes.append(await hooks.run(SESSION_START, {"source": session_start,
                                                          "cwd": str(cwd)}))
     outcomes += await watched_changes(hooks, cwd)
-    if session_start in ("startup", "resume") and hooks.has_hooks("InstructionsLoaded"):
-        outcomes += [await hooks.run("InstructionsLoaded", {
-            "file_path": str(path), "memory_type": memory_type(path),
-            "load_reason": "session_start", "cwd": str(cwd)}) for path in memory_files]
+    if session_start in ("startup", "resume") and hooks.has_hooks(INSTRUCTIONS_LOADED):
+        imports = memory_imports or {}
+        outcomes += [await hooks.run(INSTRUCTIONS_LOADED, instructions_payload(
+            path, cwd, "include" if path in imports else "session_start",
+            parent_file_path=imports.get(path))) for path in memory_files]
     text = prompt if isinstance(prompt, str) else ""
-    outcomes.append(await hooks.run("UserPromptSubmit", {"prompt": text, "cwd": str(cwd)}))
+    outcomes.append(await hooks.run(USER_PROMPT_SUBMIT, {"prompt": text, "cwd": str(cwd)}))
     events: list[AgentEvent] = []
     for outcome in outcomes:
         if outcome.ran:
