@@ -84,8 +84,6 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     "disableSkillShellExecution": "inline shell in skills and commands is not supported yet",
     "managedMcpServers": "managed MCP servers come from managed-mcp.json here, not from "
                          "settings",
-    "allowedHttpHookUrls": "HTTP hooks are not supported (command hooks are)",
-    "httpHookAllowedEnvVars": "HTTP hooks are not supported (command hooks are)",
     "bashOutputMaxChars": "the Bash tool keeps its own output limit",
     "taskOutputMaxChars": "no effect in Claude Code either (the TaskOutput tool was removed)",
     "respondToBashCommands": "input-box `!` commands always get a reply here",

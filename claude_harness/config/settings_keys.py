@@ -24,6 +24,7 @@ APPLIED = frozenset({
     "autoCompactWindow", "availableModels", "modelOverrides", "fallbackModel",
     "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
     "strictKnownMarketplaces", "fileCheckpointingEnabled", "plansDirectory",
+    "allowedHttpHookUrls", "httpHookAllowedEnvVars",  # hooks/kinds.py HttpHookPolicy
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {
