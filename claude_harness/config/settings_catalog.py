@@ -81,7 +81,6 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     "skillListingBudgetFraction": "the skill listing sent to the model has its own fixed size",
     "disableBundledSkills": "this harness ships no bundled skills",
     "disableDirectMcpSkills": "MCP servers' skills are not loaded by this harness",
-    "disableSkillShellExecution": "inline shell in skills and commands is not supported yet",
     "managedMcpServers": "managed MCP servers come from managed-mcp.json here, not from "
                          "settings",
     "bashOutputMaxChars": "the Bash tool keeps its own output limit",

@@ -25,6 +25,7 @@ APPLIED = frozenset({
     "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
     "strictKnownMarketplaces", "fileCheckpointingEnabled", "plansDirectory",
     "allowedHttpHookUrls", "httpHookAllowedEnvVars",  # hooks/kinds.py HttpHookPolicy
+    "disableSkillShellExecution",  # session/prompt/command_prompt.py SHELL_DISABLED
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {

@@ -178,6 +178,9 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
         fallback_model=_fallback_model(opts, model_policy), model_policy=model_policy,
         file_checkpointing=loaded.value("fileCheckpointingEnabled") is not False,
+        skill_shell_disabled=any(  # restrictive: true in any settings file holds
+            s.settings.model_dump(exclude_unset=True).get("disableSkillShellExecution") is True
+            for s in loaded.sources),
         auto_compact=compaction.enabled, compact_threshold_tokens=compaction.threshold_tokens,
         stream_events=opts.include_partial_messages,
     ))

@@ -329,3 +329,28 @@ def test_at_path_completion_follows_respect_gitignore(project: Path, api: Any) -
         assert "secret.txt" not in plain("se")  # .ignore always counts
     finally:
         configure(respect_gitignore=True)
+
+
+def test_disable_skill_shell_execution_sends_the_placeholder_not_the_output(
+        project: Path, home: Path, api: Any) -> None:
+    """As Claude Code 2.1.332 sends it (observed with the same command and setting): the span
+    becomes `[shell command execution disabled by policy]` and the command never runs."""
+    marker = project / "marker"
+    write(project / ".claude" / "commands" / "mark.md", "x").write_text(
+        "---\ndescription: m\nallowed-tools: Bash(touch:*)\n---\n"
+        f"Before !`touch {marker} && echo RAN` after\n")
+    write(home / ".claude" / "settings.json", {"disableSkillShellExecution": True})
+    server = api([TEXT, TEXT])
+    proc = run_cli(["-p", "/mark", "--trust-workspace"], project)
+    assert proc.returncode == 0, proc.stderr
+
+    def body(request: dict[str, Any]) -> list[str]:
+        return [b["text"] for b in request["messages"][0]["content"] if "Before" in b["text"]]
+
+    assert body(server.requests[0]) == [
+        "Before [shell command execution disabled by policy] after\n"]
+    assert not marker.exists()
+    write(home / ".claude" / "settings.json", {})
+    assert run_cli(["-p", "/mark", "--trust-workspace"], project).returncode == 0
+    assert body(server.requests[1]) == ["Before RAN after\n"]
+    assert marker.exists()  # without the setting the same command runs

@@ -15,6 +15,8 @@ has not trusted, a project command's `allowed-tools` grant nothing (as the proje
 grant nothing there): its inline commands meet the ordinary rules. `@path` references are
 attached as Read results (a file a deny rule protects is not). A command marked
 `user-invocable: false` cannot be typed; it stays available to the model's Skill tool.
+With `disableSkillShellExecution` no span runs: each becomes Claude Code's placeholder
+(`SHELL_DISABLED`) in the message sent.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from claude_harness.session.prompt.mentions import attach_mentions
 from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
 
 _inline_ids = itertools.count(1)
+SHELL_DISABLED = "[shell command execution disabled by policy]"  # Claude Code 2.1.332's words
 SHOWN_EVENTS = PASSED_TO_SESSION  # a prompt, a denial, a hook's report, a notice
 
 
@@ -81,8 +84,9 @@ class CommandPreparation:
     for an inline command), then read `result`."""
 
     def __init__(self, command: Any, args: str, ctx: ToolUseContext, *, session_id: str,
-                 trusted: bool = True) -> None:
+                 trusted: bool = True, shell_disabled: bool = False) -> None:
         self.command = command
+        self.shell_disabled = shell_disabled  # disableSkillShellExecution
         self.args = args
         self.ctx = ctx
         self.session_id = session_id
@@ -113,7 +117,7 @@ class CommandPreparation:
             self.ctx.permission,
             rules=(*self.ctx.permission.rules, *allow_rules(expanded.allowed_tools))))
         outputs: list[str] = []
-        for inline in inline_commands(expanded.text):
+        for inline in [] if self.shell_disabled else inline_commands(expanded.text):
             outcome: ToolOutcome | None = None
             async for item in _run_inline(inline, ctx):
                 if isinstance(item, ToolOutcome):
@@ -127,7 +131,8 @@ class CommandPreparation:
                 return
             outputs.append(output)
         replies = iter(outputs)
-        text = await run_inline_commands(expanded.text, lambda _command: _next(replies))
+        text = await run_inline_commands(expanded.text, _placeholder if self.shell_disabled
+                                         else lambda _command: _next(replies))
         attachments = await asyncio.to_thread(attach_mentions, text, ctx.cwd, ctx.permission)
         attachments.mark_read(ctx)
         for problem in attachments.problems:
@@ -135,6 +140,10 @@ class CommandPreparation:
         expanded = replace(expanded, text=text)
         self.result = PreparedCommand([*attachments.blocks, *expanded.blocks(), *context],
                                       expanded.allowed_tools, expanded.model)
+
+
+async def _placeholder(_command: str) -> str:
+    return SHELL_DISABLED
 
 
 async def _run_inline(command: str, ctx: ToolUseContext) -> AsyncIterator[Any]:
