@@ -354,3 +354,43 @@ def test_disable_skill_shell_execution_sends_the_placeholder_not_the_output(
     assert run_cli(["-p", "/mark", "--trust-workspace"], project).returncode == 0
     assert body(server.requests[1]) == ["Before RAN after\n"]
     assert marker.exists()  # without the setting the same command runs
+
+
+async def test_denied_models_refuse_the_flag_the_setting_and_slash_model(
+        project: Path, home: Path, api: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    managed = write(tmp_path / "managed.json", {"deniedModels": ["opus", "claude-haiku-4-5"]})
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    write(home / ".claude" / "settings.json", {  # a user's deniedModels counts for nothing
+        "model": "opus", "availableModels": ["opus", "haiku", "sonnet"],
+        "deniedModels": ["sonnet"]})
+    server = api([TEXT, TEXT, TEXT])
+    setting = run_cli(["-p", "hi"], project)
+    assert setting.returncode == 0, setting.stderr
+    assert 'Model "opus" is restricted by your organization\'s settings.' in setting.stderr
+    dated = run_cli(["-p", "hi", "--model", "claude-haiku-4-5-20251001"], project)
+    assert 'Model "claude-haiku-4-5-20251001" is restricted' in dated.stderr  # any spelling
+    newer = run_cli(["-p", "hi", "--model", "claude-haiku-5-5"], project)
+    assert "restricted" not in newer.stderr
+    assert [r["model"] for r in server.requests] == [
+        DEFAULT_MODEL, DEFAULT_MODEL, "claude-haiku-5-5"]
+    session = session_for(project, model="haiku")
+    events = await run_op(session, SetModel("claude-opus-4-5"))
+    assert any(isinstance(e, Notice) and "(deniedModels)" in e.text for e in events)
+    assert session.model == "claude-haiku-5-5"
+
+
+def test_enforce_available_models_constrains_the_default(
+        project: Path, api: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    managed = write(tmp_path / "managed.json", {"availableModels": ["haiku"],
+                                                "enforceAvailableModels": True})
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    server = api([TEXT])
+    proc = run_cli(["-p", "hi"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert [r["model"] for r in server.requests] == ["claude-haiku-5-5"]
+    write(managed, {"availableModels": ["haiku"], "enforceAvailableModels": True,
+                    "deniedModels": ["haiku"]})
+    refused = run_cli(["-p", "hi"], project)
+    assert refused.returncode != 0 and "No model is left to start with" in refused.stderr
+    assert len(server.requests) == 1  # nothing was sent

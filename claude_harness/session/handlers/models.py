@@ -34,9 +34,10 @@ def list_models(services: ModelServices, _op: ops.ListModels) -> None:
 def set_model(services: ModelServices, op: ops.SetModel) -> None:
     wanted = op.model.strip()
     policy = services.model_policy  # availableModels (session/services/model_policy.py)
-    if policy is not None and not policy.allows(wanted):
+    refused = policy.refusal(wanted) if policy is not None else None
+    if refused is not None:
         services.emit(Notice(f'Model "{wanted}" is restricted by your '
-                             "organization's settings (availableModels).", "warning"))
+                             f"organization's settings ({refused}).", "warning"))
         return
     services.model = resolve_alias(wanted)
     services.emit(ModelChanged(services.model))
