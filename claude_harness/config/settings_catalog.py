@@ -17,7 +17,8 @@ _DESKTOP = "Claude Desktop, IDE, Windows or SSH integration this harness does no
 _UPDATES = "Claude Code's installer and auto-updater; this harness is installed and updated " \
            "with pip"
 _HELPERS = "a credential or launcher helper for providers and proxies this harness does not use"
-_MARKET = "plugin marketplace policy this harness does not enforce yet (strictKnownMarketplaces is)"
+_MARKET = ("plugin marketplace policy this harness does not enforce yet "
+           "(strictKnownMarketplaces and blockedMarketplaces are)")
 _MEMORY = "auto-memory is not part of this harness (CLAUDE.md files are)"
 _MODELS = "model catalog, picker and pricing details of Claude Code's /model screen"
 
@@ -52,7 +53,7 @@ UNSUPPORTED_REASONS: dict[str, str] = {
                      "worktree"), _DESKTOP),
     **dict.fromkeys(("autoUpdatesChannel", "minimumVersion", "requiredMinimumVersion",
                      "requiredMaximumVersion", "downloadsMirrorUrl"), _UPDATES),
-    **dict.fromkeys(("additionalMarketplaces", "allowedMarketplaces", "blockedMarketplaces",
+    **dict.fromkeys(("additionalMarketplaces", "allowedMarketplaces",
                      "extraKnownMarketplaces", "disableCommandPluginSources",
                      "pluginSuggestionMarketplaces", "prependPlugins", "appendPlugins",
                      "pluginConfigs", "pluginTrustMessage", "strictPluginOnlyCustomization",

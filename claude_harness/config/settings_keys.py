@@ -27,6 +27,7 @@ APPLIED = frozenset({
     "allowedHttpHookUrls", "httpHookAllowedEnvVars",  # hooks/kinds.py HttpHookPolicy
     "disableSkillShellExecution",  # session/prompt/command_prompt.py SHELL_DISABLED
     "deniedModels", "enforceAvailableModels",  # session/services/model_policy.py
+    "blockedMarketplaces",  # commands/plugins/store.py _allowed_by_policy
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {

@@ -394,3 +394,30 @@ def test_enforce_available_models_constrains_the_default(
     refused = run_cli(["-p", "hi"], project)
     assert refused.returncode != 0 and "No model is left to start with" in refused.stderr
     assert len(server.requests) == 1  # nothing was sent
+
+
+def test_blocked_marketplaces_refuse_add_and_install(project: Path, home: Path,
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blocked source is refused before anything is fetched (a github `owner/*` entry
+    blocks the owner's every repository), and a marketplace added before the policy came
+    installs nothing from then on."""
+    from tests.e2e.test_plugin_cli import make_marketplace
+
+    market = make_marketplace(tmp_path / "mkt", name="blockme")
+    managed = tmp_path / "managed.json"
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    write(managed, {})
+    assert run_cli(["plugin", "marketplace", "add", str(market)], project).returncode == 0
+    write(managed, {"blockedMarketplaces": [
+        {"source": "directory", "path": str(market)}, {"source": "github", "repo": "evil/*"}]})
+    install = run_cli(["plugin", "install", "hello@blockme"], project)
+    assert install.returncode == 1 and "blockedMarketplaces" in install.stderr
+    assert not (home / ".claude" / "plugins" / "cache" / "blockme").exists()
+    run_cli(["plugin", "marketplace", "remove", "blockme"], project)
+    again = run_cli(["plugin", "marketplace", "add", str(market)], project)
+    assert again.returncode == 1 and "blocked by your organization's blockedMarketplaces" \
+        in again.stderr and len(again.stderr.strip().splitlines()) == 1
+    github = run_cli(["plugin", "marketplace", "add", "evil/tools"], project)
+    assert github.returncode == 1 and "blockedMarketplaces" in github.stderr
+    assert "blockme" not in run_cli(["plugin", "marketplace", "list"], project).stdout
