@@ -26,10 +26,13 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     **dict.fromkeys(("awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh",
                      "proxyAuthHelper", "processWrapper", "otelHeadersHelper", "xaaIdp",
                      "policyHelper"), _HELPERS),
-    **dict.fromkeys(("forceLoginOrgUUID", "forceLoginGatewayUrl", "gatewayInternalNetworks",
+    **dict.fromkeys(("forceLoginGatewayUrl", "gatewayInternalNetworks",
                      "allowNestedModelAccessUnderForceLogin", "allowedProviders",
                      "forceRemoteSettingsRefresh", "parentSettingsBehavior",
                      "managedSourcesBehavior"), _LOGIN),
+    "forceLoginOrgUUID": "it pins the organisation of a claude.ai / Console OAuth sign-in; "
+                         "this harness has no sign-in (API keys only), so there is no "
+                         "account to check and the pin is not enforced",
     "forceLoginMethod": "we only have API keys: a `claudeai` requirement cannot be met (there "
                         "is no claude.ai login here) and `console` is what an API key already "
                         "is; nothing changes",
@@ -56,11 +59,16 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     **dict.fromkeys(("additionalMarketplaces", "allowedMarketplaces",
                      "extraKnownMarketplaces", "disableCommandPluginSources",
                      "pluginSuggestionMarketplaces", "prependPlugins", "appendPlugins",
-                     "pluginConfigs", "pluginTrustMessage", "strictPluginOnlyCustomization",
-                     "disableSideloadFlags"), _MARKET),
+                     "pluginConfigs", "pluginTrustMessage", "disableSideloadFlags"), _MARKET),
+    "strictPluginOnlyCustomization": "locking skills, agents, hooks and MCP servers to managed "
+                                     "settings and plugins is not applied yet: the user's and "
+                                     "the project's folders, settings hooks and .mcp.json "
+                                     "still load",
     **dict.fromkeys(("autoMemoryEnabled", "autoMemoryDirectory", "autoDreamEnabled"), _MEMORY),
-    **dict.fromkeys(("modelPicker", "modelPricing", "availableModelsMatch", "modelSettings",
-                     "maxEffortLevel"), _MODELS),
+    **dict.fromkeys(("modelPicker", "modelPricing", "modelSettings", "maxEffortLevel"),
+                    _MODELS),
+    "availableModelsMatch": "availableModels entries always match as prefixes here (Claude "
+                            "Code's default); `exact` is not applied yet",
     **dict.fromkeys(("companyAnnouncements", "spinnerVerbs", "spinnerTipsOverride",
                      "terminalProgressBarEnabled", "showTurnDuration", "prefersReducedMotion",
                      "viewMode", "syntaxHighlightingDisabled", "maxProseWidth", "spellcheck",
