@@ -2,7 +2,8 @@
 `claude-harness doctor --json` as not supported, with the reason; and the keys a daily user
 sets, observed through the real binary or the session (respectGitignore, autoCompactEnabled /
 autoCompactWindow, availableModels, modelOverrides, fallbackModel, verbose, the managed
-MCP server lists and strictKnownMarketplaces)."""
+MCP server lists, strictKnownMarketplaces, blockedMarketplaces, deniedModels,
+enforceAvailableModels and disableSkillShellExecution)."""
 
 from __future__ import annotations
 
