@@ -17,7 +17,8 @@ _DESKTOP = "Claude Desktop, IDE, Windows or SSH integration this harness does no
 _UPDATES = "Claude Code's installer and auto-updater; this harness is installed and updated " \
            "with pip"
 _HELPERS = "a credential or launcher helper for providers and proxies this harness does not use"
-_MARKET = "plugin marketplace policy this harness does not enforce yet (strictKnownMarketplaces is)"
+_MARKET = ("plugin marketplace policy this harness does not enforce yet "
+           "(strictKnownMarketplaces and blockedMarketplaces are)")
 _MEMORY = "auto-memory is not part of this harness (CLAUDE.md files are)"
 _MODELS = "model catalog, picker and pricing details of Claude Code's /model screen"
 
@@ -25,10 +26,13 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     **dict.fromkeys(("awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh",
                      "proxyAuthHelper", "processWrapper", "otelHeadersHelper", "xaaIdp",
                      "policyHelper"), _HELPERS),
-    **dict.fromkeys(("forceLoginOrgUUID", "forceLoginGatewayUrl", "gatewayInternalNetworks",
+    **dict.fromkeys(("forceLoginGatewayUrl", "gatewayInternalNetworks",
                      "allowNestedModelAccessUnderForceLogin", "allowedProviders",
                      "forceRemoteSettingsRefresh", "parentSettingsBehavior",
                      "managedSourcesBehavior"), _LOGIN),
+    "forceLoginOrgUUID": "it pins the organisation of a claude.ai / Console OAuth sign-in; "
+                         "this harness has no sign-in (API keys only), so there is no "
+                         "account to check and the pin is not enforced",
     "forceLoginMethod": "we only have API keys: a `claudeai` requirement cannot be met (there "
                         "is no claude.ai login here) and `console` is what an API key already "
                         "is; nothing changes",
@@ -52,15 +56,19 @@ UNSUPPORTED_REASONS: dict[str, str] = {
                      "worktree"), _DESKTOP),
     **dict.fromkeys(("autoUpdatesChannel", "minimumVersion", "requiredMinimumVersion",
                      "requiredMaximumVersion", "downloadsMirrorUrl"), _UPDATES),
-    **dict.fromkeys(("additionalMarketplaces", "allowedMarketplaces", "blockedMarketplaces",
+    **dict.fromkeys(("additionalMarketplaces", "allowedMarketplaces",
                      "extraKnownMarketplaces", "disableCommandPluginSources",
                      "pluginSuggestionMarketplaces", "prependPlugins", "appendPlugins",
-                     "pluginConfigs", "pluginTrustMessage", "strictPluginOnlyCustomization",
-                     "disableSideloadFlags"), _MARKET),
+                     "pluginConfigs", "pluginTrustMessage", "disableSideloadFlags"), _MARKET),
+    "strictPluginOnlyCustomization": "locking skills, agents, hooks and MCP servers to managed "
+                                     "settings and plugins is not applied yet: the user's and "
+                                     "the project's folders, settings hooks and .mcp.json "
+                                     "still load",
     **dict.fromkeys(("autoMemoryEnabled", "autoMemoryDirectory", "autoDreamEnabled"), _MEMORY),
-    **dict.fromkeys(("modelPicker", "modelPricing", "availableModelsMatch",
-                     "enforceAvailableModels", "deniedModels", "modelSettings",
-                     "maxEffortLevel"), _MODELS),
+    **dict.fromkeys(("modelPicker", "modelPricing", "modelSettings", "maxEffortLevel"),
+                    _MODELS),
+    "availableModelsMatch": "availableModels entries always match as prefixes here (Claude "
+                            "Code's default); `exact` is not applied yet",
     **dict.fromkeys(("companyAnnouncements", "spinnerVerbs", "spinnerTipsOverride",
                      "terminalProgressBarEnabled", "showTurnDuration", "prefersReducedMotion",
                      "viewMode", "syntaxHighlightingDisabled", "maxProseWidth", "spellcheck",
@@ -81,11 +89,8 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     "skillListingBudgetFraction": "the skill listing sent to the model has its own fixed size",
     "disableBundledSkills": "this harness ships no bundled skills",
     "disableDirectMcpSkills": "MCP servers' skills are not loaded by this harness",
-    "disableSkillShellExecution": "inline shell in skills and commands is not supported yet",
     "managedMcpServers": "managed MCP servers come from managed-mcp.json here, not from "
                          "settings",
-    "allowedHttpHookUrls": "HTTP hooks are not supported (command hooks are)",
-    "httpHookAllowedEnvVars": "HTTP hooks are not supported (command hooks are)",
     "bashOutputMaxChars": "the Bash tool keeps its own output limit",
     "taskOutputMaxChars": "no effect in Claude Code either (the TaskOutput tool was removed)",
     "respondToBashCommands": "input-box `!` commands always get a reply here",

@@ -24,6 +24,10 @@ APPLIED = frozenset({
     "autoCompactWindow", "availableModels", "modelOverrides", "fallbackModel",
     "allowedMcpServers", "deniedMcpServers", "allowManagedMcpServersOnly",
     "strictKnownMarketplaces", "fileCheckpointingEnabled", "plansDirectory",
+    "allowedHttpHookUrls", "httpHookAllowedEnvVars",  # hooks/kinds.py HttpHookPolicy
+    "disableSkillShellExecution",  # session/prompt/command_prompt.py SHELL_DISABLED
+    "deniedModels", "enforceAvailableModels",  # session/services/model_policy.py
+    "blockedMarketplaces",  # commands/plugins/store.py _allowed_by_policy
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {

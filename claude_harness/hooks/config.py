@@ -16,6 +16,7 @@ from typing import Any, Literal, NamedTuple
 
 from claude_harness.hooks.conditions import RuleSyntaxError, parse_condition
 from claude_harness.hooks.events import EVENT_SPECS, HOOK_EVENTS, NOT_FIRED_EVENTS
+from claude_harness.hooks.kinds import HttpHookPolicy
 from claude_harness.hooks.matcher import Matcher, MatcherError
 from claude_harness.protocol.permission_data import RuleValue
 
@@ -110,6 +111,7 @@ class HookConfig:
     warnings: tuple[str, ...] = ()
     disabled: bool = False  # `disableAllHooks`: nothing runs, /hooks still lists them
     skip_notes: tuple[str, ...] = ()  # why each of `skipped` is held back
+    http_policy: HttpHookPolicy = field(default_factory=HttpHookPolicy)  # URL / env allowlists
 
     @classmethod
     def from_sources(
@@ -157,7 +159,7 @@ class HookConfig:
         """These hooks, then `other`'s (one `disableAllHooks` switches both off)."""
         return HookConfig(self.entries + other.entries, self.skipped + other.skipped,
                           self.warnings + other.warnings, self.disabled or other.disabled,
-                          self.skip_notes + other.skip_notes)
+                          self.skip_notes + other.skip_notes, http_policy=self.http_policy)
 
     def matching(self, event: str, matcher_value: str | None) -> list[HookEntry]:
         """Hooks to run for this event and subject, identical commands collapsed to the first."""
@@ -407,6 +409,8 @@ def hook_config_from_settings(
     sources = [*plugin_sources, *loaded.hooks_sources, *held]
     if disable_others:
         sources = [s for s in sources if s[0] == MANAGED_SOURCE]
-    return HookConfig.from_sources(sources, allow_project_hooks=trusted and not held,
-                                   disable_all=disable_everything, managed_only=managed_only,
-                                   plugin_roots=plugin_roots)
+    config = HookConfig.from_sources(sources, allow_project_hooks=trusted and not held,
+                                     disable_all=disable_everything, managed_only=managed_only,
+                                     plugin_roots=plugin_roots)
+    return replace(config, http_policy=HttpHookPolicy.from_sources(
+        [(s.source, s.settings.model_dump(exclude_unset=True)) for s in loaded.sources]))

@@ -25,7 +25,8 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from claude_harness.hooks.outcome import HookResult
 from claude_harness.hooks.output import MAX_TEXT, Verdict, clip, interpret
@@ -51,6 +52,63 @@ def _result(entry: HookEntry, started: float, *, code: int | None, out: str = ""
                       stderr=err[:MAX_TEXT], timed_out=timed_out, error=error)
 
 
+@dataclass(frozen=True)
+class HttpHookPolicy:
+    """`allowedHttpHookUrls` and `httpHookAllowedEnvVars`, as Claude Code applies them.
+
+    Each list is the union of every settings source that sets it (None: no source does, no
+    restriction). `allowedHttpHookUrls` patterns use `*` as a wildcard; a hook whose URL
+    matches none is not sent (an empty list sends none). `httpHookAllowedEnvVars` narrows each
+    hook's own `allowedEnvVars` to the names it lists. Hooks that managed settings define obey
+    only lists that managed settings set: a user's or repository's list cannot switch off the
+    organisation's hooks.
+    """
+
+    urls: tuple[str, ...] | None = None
+    env_vars: tuple[str, ...] | None = None
+    managed_sets_urls: bool = False
+    managed_sets_env_vars: bool = False
+
+    @classmethod
+    def from_sources(cls, sources: list[tuple[str, dict[str, Any]]]) -> HttpHookPolicy:
+        """(source name, that source's raw settings) pairs, any order."""
+        def union(key: str) -> tuple[str, ...] | None:
+            lists = [data[key] for _, data in sources if isinstance(data.get(key), list)]
+            if not lists:
+                return None
+            return tuple(dict.fromkeys(v for one in lists for v in one if isinstance(v, str)))
+
+        def managed(key: str) -> bool:
+            return any(name == "policySettings" and isinstance(data.get(key), list)
+                       for name, data in sources)
+
+        return cls(union("allowedHttpHookUrls"), union("httpHookAllowedEnvVars"),
+                   managed("allowedHttpHookUrls"), managed("httpHookAllowedEnvVars"))
+
+    def _applies(self, entry: HookEntry, managed_sets: bool) -> bool:
+        return entry.source != "policySettings" or managed_sets
+
+    def blocked(self, entry: HookEntry) -> str | None:
+        """Why this hook's URL may not be sent to, or None."""
+        if self.urls is None or not self._applies(entry, self.managed_sets_urls):
+            return None
+        if any(_url_matches(entry.command, pattern) for pattern in self.urls):
+            return None
+        return (f"HTTP hook blocked: {entry.command} does not match any pattern in "
+                "allowedHttpHookUrls")
+
+    def env_vars_for(self, entry: HookEntry) -> tuple[str, ...]:
+        """The hook's `allowedEnvVars` that `httpHookAllowedEnvVars` also lists."""
+        if self.env_vars is None or not self._applies(entry, self.managed_sets_env_vars):
+            return entry.allowed_env_vars
+        return tuple(v for v in entry.allowed_env_vars if v in self.env_vars)
+
+
+def _url_matches(url: str, pattern: str) -> bool:
+    regex = ".*".join(re.escape(part) for part in pattern.split("*"))
+    return re.fullmatch(regex, url) is not None
+
+
 def interpolate_header(value: str, allowed: tuple[str, ...]) -> str:
     """`$VAR` / `${VAR}` from the environment, only for the allowed names."""
     def sub(match: re.Match[str]) -> str:
@@ -69,15 +127,20 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> tup
         return exc.code, exc.read(64 * 1024).decode("utf-8", "replace")
 
 
-async def run_http(event: str, entry: HookEntry, body: bytes,
-                   label: str) -> tuple[HookResult, Verdict]:
+async def run_http(event: str, entry: HookEntry, body: bytes, label: str,
+                   policy: HttpHookPolicy | None = None) -> tuple[HookResult, Verdict]:
     started = time.monotonic()
+    policy = policy or HttpHookPolicy()
     if not entry.command.startswith(("http://", "https://")):
         return _result(entry, started, code=None,
                        error=f"{event} hook {label}: url must start with http:// or https://"), \
             Verdict()
+    blocked = policy.blocked(entry)
+    if blocked is not None:
+        return _result(entry, started, code=None, error=f"{event} {blocked}"), Verdict()
+    allowed = policy.env_vars_for(entry)
     headers = {"Content-Type": "application/json",
-               **{k: interpolate_header(v, entry.allowed_env_vars) for k, v in entry.headers}}
+               **{k: interpolate_header(v, allowed) for k, v in entry.headers}}
     try:
         status, text = await asyncio.wait_for(
             asyncio.to_thread(_post, entry.command, body, headers, entry.timeout),

@@ -232,7 +232,7 @@ class HookRunner:
         abort: Waitable | None,
     ) -> tuple[HookResult, Verdict]:
         if entry.kind == "http":
-            return await run_http(event, entry, stdin, _label(entry))
+            return await run_http(event, entry, stdin, _label(entry), self.config.http_policy)
         if entry.kind == "callback":
             return await self._run_callback(event, entry, stdin)
         if entry.kind == "mcp_tool":

@@ -34,7 +34,7 @@ from claude_harness.session.core import Session, SessionConfig
 from claude_harness.session.options import RunOptions
 from claude_harness.session.services.config_report import configuration_report, keybindings_notice
 from claude_harness.session.services.hook_setup import build_hook_runner
-from claude_harness.session.services.model_policy import ModelPolicy
+from claude_harness.session.services.model_policy import ModelPolicy, NoModelLeft
 from claude_harness.session.services.start_context import (
     UnknownAgent,
     agent_model,
@@ -135,9 +135,12 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
     except UnknownAgent as exc:
         raise StartupError(str(exc)) from exc
     tools = agent_tools(tools, agent)
-    model = model_policy.sent_id(model_policy.choose(
-        [opts.model or agent_model(agent, opts.model), os.environ.get("ANTHROPIC_MODEL"),
-         loaded.model], DEFAULT_MODEL, warnings))
+    try:  # deniedModels may leave nothing to start with
+        model = model_policy.sent_id(model_policy.choose(
+            [opts.model or agent_model(agent, opts.model), os.environ.get("ANTHROPIC_MODEL"),
+             loaded.model], DEFAULT_MODEL, warnings))
+    except NoModelLeft as exc:
+        raise StartupError(str(exc)) from exc
     chosen = session_settings(loaded)
     compaction = compaction_settings(loaded, _compact_fraction(chosen))
     configure_ignore_files(respect_gitignore=respect_gitignore(loaded))  # or ~/.claude.json's
@@ -179,6 +182,9 @@ def build_session(opts: RunOptions, *, trusted: bool | None = None,
         persist=opts.persist_session, max_budget_usd=opts.max_budget_usd,
         fallback_model=_fallback_model(opts, model_policy), model_policy=model_policy,
         file_checkpointing=loaded.value("fileCheckpointingEnabled") is not False,
+        skill_shell_disabled=any(  # restrictive: true in any settings file holds
+            s.settings.model_dump(exclude_unset=True).get("disableSkillShellExecution") is True
+            for s in loaded.sources),
         auto_compact=compaction.enabled, compact_threshold_tokens=compaction.threshold_tokens,
         stream_events=opts.include_partial_messages,
     ))

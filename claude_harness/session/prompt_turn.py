@@ -133,7 +133,8 @@ class PromptTurn:
             return AsIs(list(op.content) if isinstance(op.content, tuple)
                         else user_text(op.content)["content"])
         return CommandPreparation(*typed, self.context(abort), session_id=self.state.session_id,
-                                  trusted=self.config.trusted)
+                                  trusted=self.config.trusted,
+                                  shell_disabled=self.config.skill_shell_disabled)
 
     async def _answer(self, params: QueryParams, abort: AbortSignal) -> AsyncIterator[AgentEvent]:
         """The model's turn; in `-p`, also the turns that hand it the reports of background

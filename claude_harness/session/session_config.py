@@ -51,6 +51,7 @@ class SessionConfig:
     max_budget_usd: float | None = None  # the session ends its turn once it has cost this
     fallback_model: str | None = None  # taken for a turn when the model stays overloaded
     file_checkpointing: bool = True  # fileCheckpointingEnabled: copies for /rewind
+    skill_shell_disabled: bool = False  # disableSkillShellExecution: !`cmd` spans never run
     model_policy: ModelPolicy | None = None  # availableModels for /model
     stream_events: bool = False  # report the API's raw stream events (StreamEvent)
     extra_tools: tuple[Tool, ...] = ()  # offered beside the pool (StructuredOutput)

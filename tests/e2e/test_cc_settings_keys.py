@@ -2,7 +2,8 @@
 `claude-harness doctor --json` as not supported, with the reason; and the keys a daily user
 sets, observed through the real binary or the session (respectGitignore, autoCompactEnabled /
 autoCompactWindow, availableModels, modelOverrides, fallbackModel, verbose, the managed
-MCP server lists and strictKnownMarketplaces)."""
+MCP server lists, strictKnownMarketplaces, blockedMarketplaces, deniedModels,
+enforceAvailableModels and disableSkillShellExecution)."""
 
 from __future__ import annotations
 
@@ -329,3 +330,95 @@ def test_at_path_completion_follows_respect_gitignore(project: Path, api: Any) -
         assert "secret.txt" not in plain("se")  # .ignore always counts
     finally:
         configure(respect_gitignore=True)
+
+
+def test_disable_skill_shell_execution_sends_the_placeholder_not_the_output(
+        project: Path, home: Path, api: Any) -> None:
+    """As Claude Code 2.1.332 sends it (observed with the same command and setting): the span
+    becomes `[shell command execution disabled by policy]` and the command never runs."""
+    marker = project / "marker"
+    write(project / ".claude" / "commands" / "mark.md", "x").write_text(
+        "---\ndescription: m\nallowed-tools: Bash(touch:*)\n---\n"
+        f"Before !`touch {marker} && echo RAN` after\n")
+    write(home / ".claude" / "settings.json", {"disableSkillShellExecution": True})
+    server = api([TEXT, TEXT])
+    proc = run_cli(["-p", "/mark", "--trust-workspace"], project)
+    assert proc.returncode == 0, proc.stderr
+
+    def body(request: dict[str, Any]) -> list[str]:
+        return [b["text"] for b in request["messages"][0]["content"] if "Before" in b["text"]]
+
+    assert body(server.requests[0]) == [
+        "Before [shell command execution disabled by policy] after\n"]
+    assert not marker.exists()
+    write(home / ".claude" / "settings.json", {})
+    assert run_cli(["-p", "/mark", "--trust-workspace"], project).returncode == 0
+    assert body(server.requests[1]) == ["Before RAN after\n"]
+    assert marker.exists()  # without the setting the same command runs
+
+
+async def test_denied_models_refuse_the_flag_the_setting_and_slash_model(
+        project: Path, home: Path, api: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    managed = write(tmp_path / "managed.json", {"deniedModels": ["opus", "claude-haiku-4-5"]})
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    write(home / ".claude" / "settings.json", {  # a user's deniedModels counts for nothing
+        "model": "opus", "availableModels": ["opus", "haiku", "sonnet"],
+        "deniedModels": ["sonnet"]})
+    server = api([TEXT, TEXT, TEXT])
+    setting = run_cli(["-p", "hi"], project)
+    assert setting.returncode == 0, setting.stderr
+    assert 'Model "opus" is restricted by your organization\'s settings.' in setting.stderr
+    dated = run_cli(["-p", "hi", "--model", "claude-haiku-4-5-20251001"], project)
+    assert 'Model "claude-haiku-4-5-20251001" is restricted' in dated.stderr  # any spelling
+    newer = run_cli(["-p", "hi", "--model", "claude-haiku-5-5"], project)
+    assert "restricted" not in newer.stderr
+    assert [r["model"] for r in server.requests] == [
+        DEFAULT_MODEL, DEFAULT_MODEL, "claude-haiku-5-5"]
+    session = session_for(project, model="haiku")
+    events = await run_op(session, SetModel("claude-opus-4-5"))
+    assert any(isinstance(e, Notice) and "(deniedModels)" in e.text for e in events)
+    assert session.model == "claude-haiku-5-5"
+
+
+def test_enforce_available_models_constrains_the_default(
+        project: Path, api: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    managed = write(tmp_path / "managed.json", {"availableModels": ["haiku"],
+                                                "enforceAvailableModels": True})
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    server = api([TEXT])
+    proc = run_cli(["-p", "hi"], project)
+    assert proc.returncode == 0, proc.stderr
+    assert [r["model"] for r in server.requests] == ["claude-haiku-5-5"]
+    write(managed, {"availableModels": ["haiku"], "enforceAvailableModels": True,
+                    "deniedModels": ["haiku"]})
+    refused = run_cli(["-p", "hi"], project)
+    assert refused.returncode != 0 and "No model is left to start with" in refused.stderr
+    assert len(server.requests) == 1  # nothing was sent
+
+
+def test_blocked_marketplaces_refuse_add_and_install(project: Path, home: Path,
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blocked source is refused before anything is fetched (a github `owner/*` entry
+    blocks the owner's every repository), and a marketplace added before the policy came
+    installs nothing from then on."""
+    from tests.e2e.test_plugin_cli import make_marketplace
+
+    market = make_marketplace(tmp_path / "mkt", name="blockme")
+    managed = tmp_path / "managed.json"
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    write(managed, {})
+    assert run_cli(["plugin", "marketplace", "add", str(market)], project).returncode == 0
+    write(managed, {"blockedMarketplaces": [
+        {"source": "directory", "path": str(market)}, {"source": "github", "repo": "evil/*"}]})
+    install = run_cli(["plugin", "install", "hello@blockme"], project)
+    assert install.returncode == 1 and "blockedMarketplaces" in install.stderr
+    assert not (home / ".claude" / "plugins" / "cache" / "blockme").exists()
+    run_cli(["plugin", "marketplace", "remove", "blockme"], project)
+    again = run_cli(["plugin", "marketplace", "add", str(market)], project)
+    assert again.returncode == 1 and "blocked by your organization's blockedMarketplaces" \
+        in again.stderr and len(again.stderr.strip().splitlines()) == 1
+    github = run_cli(["plugin", "marketplace", "add", "evil/tools"], project)
+    assert github.returncode == 1 and "blockedMarketplaces" in github.stderr
+    assert "blockme" not in run_cli(["plugin", "marketplace", "list"], project).stdout

@@ -234,3 +234,47 @@ def test_managed_only_and_disable_all(tmp_path: Path) -> None:
     loaded = _loaded(tmp_path, {"disableAllHooks": True, "hooks": policy_hooks},
                      {"hooks": user_hooks})
     assert hook_config_from_settings(loaded, trusted=True).matching("Stop", None) == []
+
+
+async def test_http_hook_url_and_env_allowlists_decide_what_is_sent(
+        tmp_path: Path, project: Path, hook_server: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """allowedHttpHookUrls (`*` patterns, lists merged across sources) and
+    httpHookAllowedEnvVars (narrows each hook's allowedEnvVars), as Claude Code applies them;
+    a managed hook obeys only lists managed settings set."""
+    monkeypatch.setenv("HOOK_TOKEN", "s3cret")
+    monkeypatch.setenv("OTHER_SECRET", "leak")
+    port = hook_server.split(":")[2].split("/")[0]
+    headers = {"Authorization": "Bearer $HOOK_TOKEN", "X-Other": "${OTHER_SECRET}"}
+    user_hook = {"type": "http", "url": hook_server, "headers": headers,
+                 "allowedEnvVars": ["HOOK_TOKEN", "OTHER_SECRET"]}
+    elsewhere = {"type": "http", "url": f"http://127.0.0.1:{port}/other"}
+
+    def runner(policy: dict[str, Any], user: dict[str, Any]) -> HookRunner:
+        config = hook_config_from_settings(_loaded(tmp_path, policy, user), trusted=True)
+        return HookRunner(config, project_dir=project, session_id="s", transcript_path="",
+                          get_permission_mode=lambda: "default")
+
+    _Hook.answers = [(200, "{}")] * 3
+    # managed lists the hook path, the user list adds nothing that matches /other
+    outcome = await runner(
+        {"allowedHttpHookUrls": ["http://127.0.0.1:*/hook"],
+         "httpHookAllowedEnvVars": ["HOOK_TOKEN"]},
+        {"allowedHttpHookUrls": ["https://hooks.example.com/*"],
+         "hooks": {"Stop": [{"hooks": [user_hook, elsewhere]}]}},
+    ).run("Stop", {"stop_hook_active": False})
+    assert len(_Hook.seen) == 1 and _Hook.seen[0]["auth"] == "Bearer s3cret"
+    assert _Hook.seen[0]["other"] == ""  # the hook allows it, httpHookAllowedEnvVars does not
+    assert outcome.errors == [f"Stop HTTP hook blocked: http://127.0.0.1:{port}/other does "
+                              "not match any pattern in allowedHttpHookUrls"]
+    # an empty list sends no HTTP hook; a managed hook is not held by a user's list
+    outcome = await runner(
+        {"hooks": {"Stop": [{"hooks": [elsewhere]}]}},
+        {"allowedHttpHookUrls": [], "hooks": {"Stop": [{"hooks": [user_hook]}]}},
+    ).run("Stop", {"stop_hook_active": False})
+    assert len(_Hook.seen) == 2 and _Hook.seen[1]["auth"] is None  # /other: no headers
+    assert len(outcome.errors) == 1 and "blocked" in outcome.errors[0]
+    # no list anywhere: every URL and every allowed variable, as before
+    await runner({}, {"hooks": {"Stop": [{"hooks": [user_hook]}]}}).run(
+        "Stop", {"stop_hook_active": False})
+    assert _Hook.seen[2]["other"] == "leak"

@@ -139,21 +139,44 @@ def _listing(root: Path) -> dict[str, Any]:
     return data
 
 
-def _managed_allowlist(cwd: Path) -> list[Any] | None:
-    """`strictKnownMarketplaces` of the managed settings: the only sources that may be added
-    (None: no restriction; []: none)."""
+def _managed_list(cwd: Path, key: str) -> list[Any] | None:
+    """A list of the managed settings (`strictKnownMarketplaces`: the only sources that may be
+    added, `blockedMarketplaces`: sources that may not; None: not set)."""
     from claude_harness.config.settings import load_settings
 
     for src in load_settings(cwd).sources:
         if src.source == "policySettings":
-            value = src.settings.model_dump(exclude_unset=True).get("strictKnownMarketplaces")
+            value = src.settings.model_dump(exclude_unset=True).get(key)
             if isinstance(value, list):
                 return value
     return None
 
 
+def _blocks(entry: Any, source: dict[str, Any]) -> bool:
+    """Does a `blockedMarketplaces` entry name `source`? Exact, except `"repo": "owner/*"`
+    (every repository of that owner), as Claude Code matches them."""
+    if not isinstance(entry, dict) or not entry:
+        return False
+    for key, value in entry.items():
+        given = source.get(key)
+        if key == "repo" and isinstance(value, str) and value.endswith("/*"):
+            if not (isinstance(given, str) and given.lower().startswith(value[:-1].lower())):
+                return False
+        elif key == "path" and isinstance(value, str) and isinstance(given, str):
+            if Path(value).expanduser().resolve() != Path(given).resolve():
+                return False
+        elif given != value:
+            return False
+    return True
+
+
 def _allowed_by_policy(source: dict[str, Any], cwd: Path) -> None:
-    allow = _managed_allowlist(cwd)
+    """Checked before anything is fetched, as Claude Code checks: a blocked source never
+    touches the disk."""
+    if any(_blocks(entry, source) for entry in _managed_list(cwd, "blockedMarketplaces") or ()):
+        raise StoreError(f"{json.dumps(source)} is blocked by your organization's "
+                         "blockedMarketplaces")
+    allow = _managed_list(cwd, "strictKnownMarketplaces")
     if allow is None:
         return
     for entry in allow:
@@ -161,6 +184,12 @@ def _allowed_by_policy(source: dict[str, Any], cwd: Path) -> None:
             return
     raise StoreError(f"{json.dumps(source)} is not allowed by your organization's "
                      "strictKnownMarketplaces")
+
+
+def _known_source(name: str) -> dict[str, Any]:
+    entry = known_marketplaces().get(name)
+    given = entry.get("source") if isinstance(entry, dict) else None
+    return given if isinstance(given, dict) else {}
 
 
 def add_marketplace(text: str, cwd: Path) -> str:
@@ -233,8 +262,8 @@ def update_marketplace(name: str) -> None:
     entry = known_marketplaces().get(name)
     if not isinstance(entry, dict):
         raise StoreError(f"marketplace {name!r} is not known")
-    given = entry.get("source")
-    source: dict[str, Any] = given if isinstance(given, dict) else {}
+    source = _known_source(name)
+    _allowed_by_policy(source, Path.cwd())  # a policy made after it was added still holds
     url = source.get("url") or (f"https://github.com/{source['repo']}.git"
                                 if source.get("repo") else None)
     if source.get("source") in ("git", "github") and isinstance(url, str):
@@ -268,6 +297,8 @@ def _plugin_folder(name: str, market: str) -> Path:
 def install_plugin(plugin_id: str) -> Path:
     """Copy the plugin into the cache, record it and enable it (user scope)."""
     name, market = _split_id(plugin_id)
+    if known := _known_source(market):  # added before the policy came: it still holds
+        _allowed_by_policy(known, Path.cwd())
     folder = _plugin_folder(name, market)
     try:
         plugin = load_plugin(folder)

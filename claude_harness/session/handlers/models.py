@@ -54,9 +54,10 @@ def set_model(services: ModelServices, op: ops.SetModel) -> Awaitable[None] | No
     """Switch now, or (with model-switch hooks) return the switch to await."""
     wanted = op.model.strip()
     policy = services.model_policy  # availableModels (session/services/model_policy.py)
-    if policy is not None and not policy.allows(wanted):
+    refused = policy.refusal(wanted) if policy is not None else None
+    if refused is not None:
         services.emit(Notice(f'Model "{wanted}" is restricted by your '
-                             "organization's settings (availableModels).", "warning"))
+                             f"organization's settings ({refused}).", "warning"))
         return None
     hooks = services.hooks
     if hooks is not None and (hooks.has_hooks(PRE_MODEL_SWITCH)

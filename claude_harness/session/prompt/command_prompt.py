@@ -19,6 +19,8 @@ command_source, invoked_by "user"): one that refuses it (exit 2, `decision: "blo
 ask or updatedInput answer, as in Claude Code) keeps it from running; its place in the text
 becomes `[not run: blocked by hook: REASON]` and the person is told. A command marked
 `user-invocable: false` cannot be typed; it stays available to the model's Skill tool.
+With `disableSkillShellExecution` no span runs: each becomes Claude Code's placeholder
+(`SHELL_DISABLED`) in the message sent.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from claude_harness.session.prompt.mentions import attach_mentions
 from claude_harness.tools.pipeline import ToolOutcome, check_permissions_and_call_tool
 
 _inline_ids = itertools.count(1)
+SHELL_DISABLED = "[shell command execution disabled by policy]"  # Claude Code 2.1.332's words
 SHOWN_EVENTS = PASSED_TO_SESSION  # a prompt, a denial, a hook's report, a notice
 
 
@@ -87,8 +90,9 @@ class CommandPreparation:
     for an inline command), then read `result`."""
 
     def __init__(self, command: Any, args: str, ctx: ToolUseContext, *, session_id: str,
-                 trusted: bool = True) -> None:
+                 trusted: bool = True, shell_disabled: bool = False) -> None:
         self.command = command
+        self.shell_disabled = shell_disabled  # disableSkillShellExecution
         self.args = args
         self.ctx = ctx
         self.session_id = session_id
@@ -119,7 +123,7 @@ class CommandPreparation:
             self.ctx.permission,
             rules=(*self.ctx.permission.rules, *allow_rules(expanded.allowed_tools))))
         outputs: list[str] = []
-        for inline in inline_commands(expanded.text):
+        for inline in [] if self.shell_disabled else inline_commands(expanded.text):
             refusal = None
             async for item in _pre_skill_shell_command(inline, command, ctx):
                 if isinstance(item, str):
@@ -142,7 +146,8 @@ class CommandPreparation:
                 return
             outputs.append(output)
         replies = iter(outputs)
-        text = await run_inline_commands(expanded.text, lambda _command: _next(replies))
+        text = await run_inline_commands(expanded.text, _placeholder if self.shell_disabled
+                                         else lambda _command: _next(replies))
         attachments = await asyncio.to_thread(attach_mentions, text, ctx.cwd, ctx.permission)
         attachments.mark_read(ctx)
         for problem in attachments.problems:
@@ -179,6 +184,10 @@ async def _pre_skill_shell_command(inline: str, command: Any, ctx: ToolUseContex
     said = f"blocked by hook: {reason}" if reason else "blocked by hook"
     yield Notice(f"Not run in /{command.name}: {inline} ({said})", "warning")
     yield f"[not run: {said}]"
+
+
+async def _placeholder(_command: str) -> str:
+    return SHELL_DISABLED
 
 
 async def _run_inline(command: str, ctx: ToolUseContext) -> AsyncIterator[Any]:

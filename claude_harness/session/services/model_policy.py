@@ -6,10 +6,20 @@ As Claude Code 2.1.332 does: a choice (`--model`, `ANTHROPIC_MODEL`, the `model`
 restricted by your organization's settings. Using ... instead.") and the next source decides;
 the default model is always allowed. Entries are family aliases (`opus` allows any opus),
 version prefixes (`opus-4-5`, `claude-opus-5` allows `claude-opus-5-5`) or full ids.
+
+Two managed-settings keys narrow it further, as Claude Code documents them (both are read
+from managed settings only, as Claude Code reads them):
+`deniedModels` refuses models even when `availableModels` allows them (an alias blocks the
+family; an id blocks that version in every spelling: dates, `-fast`, provider prefixes), for
+`--model`, `/model`, `ANTHROPIC_MODEL`, the `model` setting and the default itself;
+`enforceAvailableModels` makes the default obey a non-empty `availableModels` too: a default
+it does not allow becomes the first entry it allows. With no model left for the default,
+the session does not start (`NoModelLeft`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,11 +27,17 @@ from typing import Any
 FAMILIES = ("opus", "sonnet", "haiku")
 
 
+class NoModelLeft(ValueError):
+    """deniedModels / enforceAvailableModels leave no model the session may start with."""
+
+
 @dataclass(frozen=True)
 class ModelPolicy:
     available: tuple[str, ...] | None = None  # None: every model may be chosen
     overrides: dict[str, str] = field(default_factory=dict)
     fallback: tuple[str, ...] = ()
+    denied: tuple[str, ...] = ()  # deniedModels (managed settings)
+    enforce_available: bool = False  # enforceAvailableModels (managed settings)
 
     @classmethod
     def from_settings(cls, loaded: Any) -> ModelPolicy:
@@ -30,38 +46,78 @@ class ModelPolicy:
         fallback = loaded.value("fallbackModel")
         if isinstance(fallback, str):
             fallback = [fallback]
+        managed = [s.settings.model_dump(exclude_unset=True) for s in loaded.sources
+                   if s.source == "policySettings"]
         return cls(
             available=tuple(str(m) for m in available) if isinstance(available, list) else None,
             overrides={str(k): str(v) for k, v in overrides.items() if isinstance(v, str)}
             if isinstance(overrides, dict) else {},
-            fallback=tuple(str(m) for m in fallback) if isinstance(fallback, list) else ())
+            fallback=tuple(str(m) for m in fallback) if isinstance(fallback, list) else (),
+            denied=tuple(str(m) for d in managed if isinstance(d.get("deniedModels"), list)
+                         for m in d["deniedModels"]),
+            enforce_available=any(d.get("enforceAvailableModels") is True for d in managed))
+
+    def refusal(self, model: str) -> str | None:
+        """The setting that refuses `model` (an alias or an id), or None when it may be
+        chosen."""
+        from claude_harness.api.models import resolve_alias
+
+        wanted = _bare(resolve_alias(model).lower())
+        if any(_entry_allows(_bare(e.strip().lower()), wanted) for e in self.denied):
+            return "deniedModels"
+        if self.available is not None and not any(
+                _entry_allows(entry.strip().lower(), wanted) for entry in self.available):
+            return "availableModels"
+        return None
 
     def allows(self, model: str) -> bool:
         """May `model` (an alias or an id) be chosen?"""
-        if self.available is None:
-            return True
+        return self.refusal(model) is None
+
+    def default_model(self, default: str) -> str:
+        """The default, unless deniedModels refuses it or enforceAvailableModels asks for one
+        of a non-empty availableModels; then the first such entry allowed."""
         from claude_harness.api.models import resolve_alias
 
-        wanted = resolve_alias(model).lower()
-        return any(_entry_allows(entry.strip().lower(), wanted) for entry in self.available)
+        enforce = self.enforce_available and bool(self.available)
+        if self.refusal(default) not in ("deniedModels", "availableModels" if enforce else ""):
+            return resolve_alias(default)
+        candidates = self.available if self.available else FAMILIES
+        for entry in candidates:
+            if self.allows(entry):
+                return resolve_alias(entry)
+        raise NoModelLeft("No model is left to start with: the default model "
+                          f"{resolve_alias(default)} is refused by your organization's "
+                          "settings (deniedModels / enforceAvailableModels) and no "
+                          "availableModels entry is allowed.")
 
     def choose(self, choices: Sequence[str | None], default: str,
                notes: list[str]) -> str:
-        """The first allowed choice, else `default`; a line in `notes` for each set aside."""
+        """The first allowed choice, else the default; a line in `notes` for each set aside."""
         from claude_harness.api.models import resolve_alias
 
         picked = [c for c in choices if c]
         for index, choice in enumerate(picked):
             if self.allows(choice):
                 return resolve_alias(choice)
-            later = next((c for c in picked[index + 1:] if self.allows(c)), default)
+            later = next((c for c in picked[index + 1:] if self.allows(c)), None)
             notes.append(f'Model "{choice}" is restricted by your organization\'s settings. '
-                         f"Using {resolve_alias(later)} instead.")
-        return resolve_alias(default)
+                         f"Using {resolve_alias(later or self.default_model(default))} "
+                         "instead.")
+        return self.default_model(default)
 
     def sent_id(self, model: str) -> str:
         """The id a request carries for `model` (`modelOverrides`)."""
         return self.overrides.get(model, model)
+
+
+def _bare(model_id: str) -> str:
+    """The Anthropic id inside a provider's spelling (`us.anthropic.claude-opus-5-5-v1:0`,
+    `anthropic/claude-opus-5-5`), without a date or `-fast`."""
+    start = model_id.find("claude-")
+    bare = model_id[start:] if start >= 0 else model_id
+    bare = re.sub(r"(-v\d+(:\d+)?|@.*)$", "", bare)
+    return re.sub(r"(-\d{8}|-fast|-latest)+$", "", bare)
 
 
 def _entry_allows(entry: str, model_id: str) -> bool:
