@@ -213,6 +213,11 @@ class Tool:
     # A deferred tool the model may call before ToolSearch loaded it (MCP tools: their input is
     # checked against the server's own schema, and the call counts them as loaded).
     loads_when_called: bool = False
+    # The tool works only inside a conversation with a person and this session (it asks the
+    # person, starts agents, switches the session's mode, loads other tools or gives the
+    # turn's final answer): `mcp serve` does not offer it, as `claude mcp serve` leaves such
+    # tools out.
+    needs_conversation: bool = False
     # How front ends show a call (title, approval lines, result summary, kind): tool-declared.
     presentation: ToolPresentation = DEFAULT_PRESENTATION
 

@@ -58,6 +58,7 @@ def structured_output_tool(schema: dict[str, Any]) -> ToolType:
 
     return build_tool(
         name=NAME, description=DESCRIPTION, input_model=AnyObject, json_schema=api_schema,
+        needs_conversation=True,
         call=call, validate_input=validate, render_result=lambda data: DONE,
         is_read_only=lambda inp: True, is_concurrency_safe=lambda inp: True,
         check_permissions=no_prompt_needed("StructuredOutput only returns the answer"),

@@ -17,9 +17,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-NOT_OFFERED = frozenset({"Agent", "AskUserQuestion", "ToolSearch", "Skill", "ExitPlanMode",
-                         "EnterPlanMode", "StructuredOutput"})
-
 
 def run_serve(argv: list[str], cwd: Path) -> int:
     parser = argparse.ArgumentParser(prog="claude-harness mcp serve", exit_on_error=False)
@@ -57,7 +54,7 @@ def _build(opts: Any) -> Any:
 
 
 def offered_tools(session: Any) -> list[Any]:
-    return [t for t in session.config.tools if t.name not in NOT_OFFERED and t.is_enabled()]
+    return [t for t in session.config.tools if not t.needs_conversation and t.is_enabled()]
 
 
 async def _serve(opts: Any, argv: list[str]) -> int:
@@ -141,7 +138,7 @@ def _early_tools(opts: Any) -> list[dict[str, Any]] | None:
     if loaded.value("agent"):
         return None
     pool = assemble_tool_pool(loaded.permission_context(interactive=False))
-    return _described([t for t in pool if t.name not in NOT_OFFERED and t.is_enabled()])
+    return _described([t for t in pool if not t.needs_conversation and t.is_enabled()])
 
 
 def _described(tools: list[Any]) -> list[dict[str, Any]]:

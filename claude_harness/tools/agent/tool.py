@@ -106,6 +106,7 @@ def launched_text(agent_id: str, output_file: str) -> str:
 
 TOOL = build_tool(
     name="Agent",
+    needs_conversation=True,
     presentation=PRESENTATION,
     aliases=("Task",),
     description=load_prompt(__file__),

@@ -105,6 +105,7 @@ async def _call(inp: AskUserQuestionInput, ctx: ToolUseContext, progress: Progre
 
 TOOL = build_tool(
     name="AskUserQuestion",
+    needs_conversation=True,
     description=load_prompt(__file__),
     input_model=AskUserQuestionInput,
     json_schema=INPUT_SCHEMA,

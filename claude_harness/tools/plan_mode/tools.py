@@ -87,6 +87,7 @@ async def _exit_asks(inp: ExitPlanModeInput, ctx: ToolUseContext) -> PermissionD
 
 ENTER_TOOL = build_tool(
     name="EnterPlanMode",
+    needs_conversation=True,
     presentation=ENTER_PRESENTATION,
     description=load_prompt(__file__, "enter_prompt.md"),
     input_model=EnterPlanModeInput,
@@ -98,6 +99,7 @@ ENTER_TOOL = build_tool(
 
 EXIT_TOOL = build_tool(
     name="ExitPlanMode",
+    needs_conversation=True,
     presentation=EXIT_PRESENTATION,
     description=load_prompt(__file__, "exit_prompt.md"),
     input_model=ExitPlanModeInput,

@@ -102,6 +102,7 @@ def _render(data: dict[str, Any]) -> str:
 
 TOOL = build_tool(
     name="Skill",
+    needs_conversation=True,
     description=load_prompt(__file__),
     input_model=SkillInput,
     call=_call,

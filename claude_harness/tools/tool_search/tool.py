@@ -104,6 +104,7 @@ def loaded_from_history(messages: list[dict[str, Any]]) -> frozenset[str]:
 
 TOOL = build_tool(
     name="ToolSearch",
+    needs_conversation=True,
     presentation=PRESENTATION,
     description=load_prompt(__file__),
     input_model=ToolSearchInput,
