@@ -86,6 +86,7 @@ class ToolResultEvent:
     is_error: bool = False
     input: dict[str, Any] = field(default_factory=dict)
     data: Any = None
+    final_answer: bool = False  # the call is the turn's answer (StructuredOutput's `data`)
 
 
 @dataclass(frozen=True)

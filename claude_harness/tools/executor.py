@@ -111,7 +111,8 @@ class StreamingToolExecutor:
             else:
                 self.ctx = outcome.context_modifier(self.ctx)
         self.emit(ToolResultEvent(tracked.id, outcome.name, outcome.content, outcome.is_error,
-                                  tracked.block.get("input") or {}, outcome.data))
+                                  tracked.block.get("input") or {}, outcome.data,
+                                  final_answer=outcome.ends_turn))
         self._changed.set()
         self._schedule()
 

@@ -41,7 +41,6 @@ from claude_harness.protocol.events import (
     UserMessage,
 )
 from claude_harness.protocol.view import SessionView
-from claude_harness.tools.structured_output import NAME as STRUCTURED_OUTPUT
 
 Line = dict[str, Any]
 
@@ -126,7 +125,7 @@ class Shaper:
                 if self.replay_prompts and _is_prompt(message):
                     return [self._replayed(event)]
                 return self._user(message)
-            case ToolResultEvent(name=name) if name == STRUCTURED_OUTPUT and not event.is_error:
+            case ToolResultEvent(final_answer=True):  # the answer asked for by --json-schema
                 self.structured_output = event.data
                 self._tool_data[event.tool_use_id] = event.content
             case ToolResultEvent():
