@@ -454,6 +454,15 @@ class HookCallbackRequest:
 
 
 @dataclass(frozen=True)
+class SideQuestionsPending:
+    """How many /btw answers are still on their way. They run beside the session's jobs (a
+    side question never waits for a turn), so no `Busy` or `OpDone` covers them: a line-mode
+    front end waits for none to be pending before it reads the next line or leaves."""
+
+    count: int
+
+
+@dataclass(frozen=True)
 class OpDone:
     """The session has applied the op `submit()` numbered `op_id` (a job has started or
     queued); a line-mode front end waits for it before reading the next line."""
@@ -762,6 +771,7 @@ SessionEvent = (
     | ClipboardText
     | HookCallbackRequest
     | OpDone
+    | SideQuestionsPending
     | SessionClosed
     | TranscriptStatus
     | RewindPoints

@@ -28,6 +28,7 @@ from claude_harness.protocol.events import (
     RulesChanged,
     SessionRenamed,
     SessionStarted,
+    SideQuestionsPending,
     StatusLineChanged,
     TodosChanged,
     TotalsChanged,
@@ -58,6 +59,7 @@ class SessionView:
     mcp_prompts: tuple[McpPromptInfo, ...] = ()  # offered as /mcp__server__prompt commands
     mcp_resources: tuple[McpResourceInfo, ...] = ()  # offered by `@` as @server:uri
     directories: tuple[str, ...] = ()  # working directories beyond the cwd
+    side_questions: int = 0  # /btw answers still on their way
 
     @property
     def ready(self) -> bool:
@@ -114,3 +116,5 @@ class SessionView:
                 self.mcp_resources = resources
             case DirectoriesChanged(directories=directories):
                 self.directories = directories
+            case SideQuestionsPending(count=count):
+                self.side_questions = count

@@ -40,6 +40,18 @@ def test_btw_answers_but_the_next_request_holds_neither_question_nor_answer(
     assert "Total cost:" in done.stdout and "Input tokens:" in done.stdout
 
 
+def test_btw_as_the_last_piped_line_still_prints_its_answer(project: Path, home: Path) -> None:
+    """The end of the input does not drop an answer on its way (it once did: the REPL left as
+    soon as it read EOF, and the side request was cut off)."""
+    turns = ["First answer.", {"content": ["It is 42."], "delay": 0.05}]
+    with MockApiServer({"turns": turns}) as server:
+        done = run_piped(project, home, server, "hello\n/btw what is the answer\n")
+        asked = len(server.requests)
+    assert done.returncode == 0, done.stderr
+    assert asked == 2 and "It is 42." in done.stdout
+    assert done.stdout.index("It is 42.") < done.stdout.index("Resume this conversation")
+
+
 def test_vim_statusline_login_logout_write_the_user_settings(project: Path, home: Path) -> None:
     settings = home / ".claude" / "settings.json"
     with MockApiServer({"turns": []}) as server:

@@ -150,15 +150,19 @@ async def test_loading_older_turns_keeps_the_view_still() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         conversation = app.conversation
         await conversation.load_history(session(200), history_widgets)
-        await wait_for(pilot, lambda: conversation.archive.entry_count > 0, what="a first batch")
+        await wait_for(pilot, lambda: conversation.archive.entry_count > 0
+                       and not conversation.loading_older, what="a first batch")
+        # laid out: scrolling to a row below the bottom would end at the bottom (and anchor)
+        await wait_for(pilot, lambda: conversation.max_scroll_y > conversation.size.height + 5,
+                       what="the first batch laid out")
         conversation.scroll_to(y=conversation.size.height + 2, animate=False)
         await pilot.pause()
         top = text_area(app)
         assert "question" in "".join(top)
         pending = len(conversation.archive.pending)
         conversation.scroll_to(y=conversation.size.height - 1, animate=False)  # near the top
-        await wait_for(pilot, lambda: len(conversation.archive.pending) < pending,
-                       what="older turns")
+        await wait_for(pilot, lambda: len(conversation.archive.pending) < pending
+                       and not conversation.loading_older, what="older turns, in place")
         await pilot.pause()
         conversation.scroll_to(y=conversation.scroll_y + 3, animate=False)
         await pilot.pause()

@@ -55,6 +55,7 @@ from claude_harness.protocol.events import (
     SessionEvent,
     SessionStarted,
     ShellRan,
+    SideQuestionsPending,
     SideUsage,
     StopNotice,
     TextDelta,
@@ -76,7 +77,8 @@ from claude_harness.text.terminal_safety import strip_unsafe
 SILENT = (Usage, UserMessage, Busy, OpDone, QueueChanged, TotalsChanged, RulesChanged,
           SessionStarted, TodosChanged, PermissionSettled, DenialRecorded, DeferredToolsLoaded,
           SessionClosed, PromptsReturned, RequestControlsChanged, McpPromptsChanged,
-          DirectoriesChanged, ElicitationRequested, ElicitationSettled, SideUsage)
+          DirectoriesChanged, ElicitationRequested, ElicitationSettled, SideUsage,
+          SideQuestionsPending)
 LEVEL_STYLES = {"info": "ch.dim", "warning": "ch.warning", "error": "ch.error"}
 
 

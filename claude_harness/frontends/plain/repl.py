@@ -62,6 +62,7 @@ from claude_harness.protocol.events import (
     Report,
     SessionClosed,
     SessionStarted,
+    SideQuestionsPending,
 )
 from claude_harness.protocol.labels import MODE_LABELS
 from claude_harness.protocol.ops import (
@@ -104,6 +105,8 @@ class PlainRepl:
         self._waiting: tuple[int, asyncio.Future[None]] | None = None  # the op being followed
         self._job_started = False
         self._consumer: asyncio.Task[None] | None = None
+        self._sides_settled = asyncio.Event()  # no /btw answer on its way
+        self._sides_settled.set()
         self._started: SessionStarted | None = None
         self.exit_code: int | None = None  # set by SIGTERM/SIGHUP: leave the REPL
 
@@ -185,12 +188,22 @@ class PlainRepl:
                     break
                 if not await self.handle(line):
                     break
+                await self._side_answers_in_line_mode()
+            await self._side_answers_in_line_mode()
         finally:
             signals.uninstall()
             if not self.terminal:
                 loop.remove_signal_handler(signal.SIGINT)
         self.goodbye(started)
         return self.exit_code or 0
+
+    async def _side_answers_in_line_mode(self) -> None:
+        """Piped lines are a script: a /btw answer is shown before the next line goes out, and
+        before the REPL leaves at the end of the input (which would otherwise drop it). At a
+        terminal the prompt comes back at once and the answer prints when it arrives."""
+        if self.terminal:
+            return
+        await self._sides_settled.wait()
 
     def _on_shutdown_signal(self, sig: signal.Signals) -> None:
         """SIGTERM or SIGHUP (the terminal closed): the commands are dead already
@@ -268,6 +281,7 @@ class PlainRepl:
             self._release_waiter()
 
     def _release_waiter(self) -> None:
+        self._sides_settled.set()
         if self._waiting is not None and not self._waiting[1].done():
             self._waiting[1].set_result(None)
 
@@ -316,6 +330,8 @@ class PlainRepl:
         return session is not None and session.app.is_running
 
     def _track(self, event: Any) -> None:
+        if isinstance(event, SideQuestionsPending):
+            (self._sides_settled.set if event.count == 0 else self._sides_settled.clear)()
         if self._waiting is None:
             return
         op_id, future = self._waiting

@@ -20,7 +20,13 @@ from claude_harness.commands.more_builtins import PROMPTS, UNAVAILABLE
 from claude_harness.config.paths import user_config_dir, user_settings_path
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.protocol import ops
-from claude_harness.protocol.events import ClipboardText, EditorModeChanged, Notice, Report
+from claude_harness.protocol.events import (
+    ClipboardText,
+    EditorModeChanged,
+    Notice,
+    Report,
+    SideQuestionsPending,
+)
 
 if TYPE_CHECKING:
     from claude_harness.agent.loop import QueryParams
@@ -397,11 +403,21 @@ def _btw(services: SlashServices, question: str) -> None:
     # not a job: a side question may be asked while a turn runs, without interrupting it
     task = asyncio.get_running_loop().create_task(answer_side_question(services, question),
                                                   name="session-btw")
-    _SIDE_TASKS.add(task)
-    task.add_done_callback(_SIDE_TASKS.discard)
+    pending = _SIDE_TASKS.setdefault(id(services), set())
+    pending.add(task)
+    services.emit(SideQuestionsPending(len(pending)))
+
+    def settled(done: asyncio.Task[None]) -> None:
+        pending.discard(done)
+        if not pending:
+            _SIDE_TASKS.pop(id(services), None)
+        services.emit(SideQuestionsPending(len(pending)))
+
+    task.add_done_callback(settled)
 
 
-_SIDE_TASKS: set[Any] = set()  # running /btw answers (a task nobody holds may be collected)
+# running /btw answers, per session (a task nobody holds may be collected)
+_SIDE_TASKS: dict[int, set[asyncio.Task[None]]] = {}
 
 
 def _agent_view(services: SlashServices, name: str) -> None:

@@ -306,11 +306,21 @@ class Conversation(VerticalScroll):
         if new_value <= self.size.height and self.archive.pending and not self._loading_older:
             self.call_later(self._load_older)
 
+    @property
+    def loading_older(self) -> bool:
+        """Older turns of a resumed session are being drawn, until the view is back in place."""
+        return self._loading_older
+
     async def _load_older(self) -> None:
-        """Draw the next few older turns of a resumed session into the top of the archive."""
+        """Draw the next few older turns of a resumed session into the top of the archive.
+
+        When the reader has scrolled up, the view is moved down by the lines added, after the
+        refresh that lays them out; the load ends only then, so a second load cannot prepend
+        before the first one's place is kept."""
         if self._loading_older or not self.archive.pending or self._render_history is None:
             return
         self._loading_older = True
+        placing = False
         try:
             batch = self.archive.pending[-HISTORY_BATCH_TURNS:]
             del self.archive.pending[-HISTORY_BATCH_TURNS:]
@@ -323,10 +333,16 @@ class Conversation(VerticalScroll):
             keep_place = not self.following
             added = self.archive.prepend(renderables)
             if keep_place and added:  # what the reader sees must not move down
-                self.call_after_refresh(self.scroll_to, None, self.scroll_y + added,
-                                        animate=False, immediate=True)
+                self.call_after_refresh(self._keep_place, added)
+                placing = True
         finally:
-            self._loading_older = False
+            self._loading_older = placing
+
+    def _keep_place(self, added: int) -> None:
+        """Move down by the lines prepended, from wherever the reader is now (they may have
+        scrolled on since the load began)."""
+        self._loading_older = False  # the scroll below may start the next load
+        self.scroll_to(None, self.scroll_y + added, animate=False, immediate=True)
 
     async def clear(self) -> None:
         self.archive.clear()
