@@ -34,6 +34,7 @@ from claude_harness.frontends.tui.widgets.block_renderable import block_renderab
 Message = dict[str, Any]
 RenderHistory = Callable[[list[Message]], list[Widget]]
 HISTORY_BATCH_TURNS = 8  # turns rendered at a time when scrolling up into a resumed session
+KEEP_PLACE_TRIES = 50  # refreshes to wait for those turns' lines to be laid out
 FREEZE_BATCH = 3  # finished Markdown answers allowed beyond live_blocks before freezing them
 
 
@@ -331,16 +332,21 @@ class Conversation(VerticalScroll):
             await self._staging.remove_children()
             _forget_drawn_lines(tree)
             keep_place = not self.following
+            height = self.virtual_size.height
             added = self.archive.prepend(renderables)
             if keep_place and added:  # what the reader sees must not move down
-                self.call_after_refresh(self._keep_place, added)
+                self.call_after_refresh(self._keep_place, added, height + added)
                 placing = True
         finally:
             self._loading_older = placing
 
-    def _keep_place(self, added: int) -> None:
+    def _keep_place(self, added: int, height: int, tries: int = 0) -> None:
         """Move down by the lines prepended, from wherever the reader is now (they may have
-        scrolled on since the load began)."""
+        scrolled on since the load began), once the view is `height` lines tall: scrolled
+        before that, the move would stop at the old bottom, which anchors the view there."""
+        if self.virtual_size.height < height and tries < KEEP_PLACE_TRIES:
+            self.call_after_refresh(self._keep_place, added, height, tries + 1)
+            return
         self._loading_older = False  # the scroll below may start the next load
         self.scroll_to(None, self.scroll_y + added, animate=False, immediate=True)
 
