@@ -310,6 +310,7 @@ class SessionStarted:
     plugins: tuple[dict[str, str], ...] = ()
     output_style: str = "default"
     unsupported_settings: tuple[str, ...] = ()  # `key (file)`: /status lists them
+    verbose: bool = False  # --verbose or the `verbose` setting: front ends show details
 
 
 @dataclass(frozen=True)

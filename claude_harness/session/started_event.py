@@ -34,4 +34,5 @@ def started_event(config: SessionConfig, state: SessionState, settings: ApiSetti
         agents=tuple(fields["agents"]), slash_commands=tuple(fields["slash_commands"]),
         skills=tuple(fields["skills"]), plugins=tuple(fields["plugins"]),
         output_style=output_style,
-        unsupported_settings=unsupported_settings(config.load_report))
+        unsupported_settings=unsupported_settings(config.load_report),
+        verbose=config.verbose)

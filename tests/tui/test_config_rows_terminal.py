@@ -76,3 +76,24 @@ def test_config_rows_save_and_take_effect(api: Any, terminal: Any,  # noqa: F811
     request = server.requests[1]
     assert request["model"] == "claude-haiku-5-5"
     assert "Proactive output style is active" in json.dumps(request["messages"])
+
+
+def test_verbose_saved_in_the_settings_shows_details_from_the_start(
+        api: Any, terminal: Any, project: Path) -> None:  # noqa: F811
+    """A saved `"verbose": true` is the app after /config verbose on, from the first turn:
+    the thinking and a tool's output in full, no "ctrl+o to expand" (before, only a change
+    during the session applied it)."""
+    (project / "rows.txt").write_text("".join(f"row-{n}\n" for n in range(1, 10)))
+    user = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "settings.json"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(json.dumps({"verbose": True}))
+    api([{"content": [{"type": "tool_use", "name": "Read",
+                       "input": {"file_path": str(project / "rows.txt")}}]},
+         {"content": [{"type": "thinking", "thinking": THOUGHT}, "Read it."]}])
+    term = terminal(app_env())
+    started(term)
+    send(term, "show the rows")
+    screen = term.wait("Read it.")
+    assert THOUGHT in screen  # the thinking in full
+    assert "row-9" in screen and "input: {" in screen  # the whole result, and the input
+    assert "(ctrl+o to expand)" not in screen

@@ -209,6 +209,8 @@ class SessionLink:
 
     async def _started(self, started: SessionStarted) -> None:
         app = self.app
+        if started.verbose and not app.details:  # as after /config verbose on (or Ctrl+O)
+            app.action_toggle_details()
         self.refresh_status()
         if started.mcp_pending_approval:
             names = ", ".join(started.mcp_pending_approval)
