@@ -99,3 +99,34 @@ def test_verbose_saved_in_the_settings_applies_from_the_start(plain_tmux: Any,
     answer(session, "hello")
     screen = session.wait_for(lambda s: "\n>" in s.partition("Answered.")[2])
     assert "Thinking from the first turn." in screen
+
+
+def line_ink(styled: str, marker: str) -> str:
+    """The foreground colour of the first line with `marker` in it (capture-pane -e)."""
+    line = next(line for line in styled.splitlines() if marker in line)
+    found = INK.search(line)
+    return found.group(0) if found else ""
+
+
+def test_theme_saved_in_the_settings_colours_the_repl_from_the_start(plain_tmux: Any,
+                                                                     home: Path) -> None:
+    """A saved `"theme"` is the REPL after /config's theme change, from the first line: the
+    banner (Rich) and the `>` prompt (prompt-toolkit) in the theme's colours, not dark's."""
+    from rich.color import Color, ColorSystem
+
+    from claude_harness.frontends.plain.theme import load_theme
+
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(json.dumps({"theme": "high-contrast"}))
+    session, _server = plain_tmux(["Unused."])
+    session.wait_for(READY)
+    styled = session.screen(styled=True)
+    banner, prompt = line_ink(styled, "claude-harness ·"), line_ink(styled, ">")
+
+    def ink(theme: str) -> str:  # the theme's primary colour as a 256-colour foreground
+        colour = Color.parse(load_theme(theme)[0].colours["primary"])
+        return ";".join(colour.downgrade(ColorSystem.EIGHT_BIT).get_ansi_codes())
+
+    assert ink("high-contrast") != ink("dark")
+    assert banner == ink("high-contrast"), styled
+    assert prompt == ink("high-contrast"), styled

@@ -157,7 +157,7 @@ async def test_help_status_cost_model_theme(api: Any, make_app: Any) -> None:
         await wait_for(pilot, lambda: app.theme == "light", what="theme")
         await send(pilot, "/theme high-contrast")
         await wait_for(pilot, lambda: app.theme == "high-contrast", what="theme")
-        from claude_harness.frontends.tui.themes import settings_theme
+        from claude_harness.config.theme_setting import settings_theme
 
         assert settings_theme(app.cwd) == "high-contrast"  # remembered for the next start
         await send(pilot, "/theme nope")

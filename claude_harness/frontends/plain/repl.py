@@ -23,6 +23,7 @@ from rich.text import Text
 from claude_harness.commands.mcp_prompts import prompt_rows
 from claude_harness.commands.registry import invoke
 from claude_harness.config.editor_mode import editor_mode
+from claude_harness.config.theme_setting import settings_theme
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.frontends.plain import previews
 from claude_harness.frontends.plain.choice import ChoiceResult, options_for
@@ -514,7 +515,8 @@ def run_plain(opts: RunOptions) -> int:
         opts.prompt = join_piped_stdin(opts.prompt)
     if opts.resume == "":  # -r without an id: pick from this folder's conversations
         opts.resume = pick_session(data_dir(), opts.cwd.resolve(), sys.stdout, _read_line)
-    theme, theme_warning = load_theme(opts.theme)
+    # --theme, else the settings' (where /config saves it), as the app starts in it
+    theme, theme_warning = load_theme(opts.theme or settings_theme(opts.cwd.resolve()))
     console = make_console(theme.rich_theme())
     renderer = EventRenderer(console, verbose=opts.verbose)
     if not _settle_trust(opts.cwd.resolve(), renderer, opts.trust_workspace):

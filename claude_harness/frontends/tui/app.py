@@ -28,13 +28,14 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from claude_harness.config.paths import data_dir
+from claude_harness.config.theme_setting import settings_theme
 from claude_harness.config.trust import is_trusted, trust_folder
 from claude_harness.frontends.shared.prompt_history import PromptHistory
 from claude_harness.frontends.shared.prompt_stash import PromptStash
 from claude_harness.frontends.tui.input_modes import InputModes
 from claude_harness.frontends.tui.permission_queue import PermissionQueue
 from claude_harness.frontends.tui.terminal_filter import TerminalSafeFilter
-from claude_harness.frontends.tui.themes import DEFAULT_THEME, load_themes, settings_theme
+from claude_harness.frontends.tui.themes import DEFAULT_THEME, load_themes
 from claude_harness.frontends.tui.widgets.activity import ActivityLine
 from claude_harness.frontends.tui.widgets.conversation import Conversation
 from claude_harness.frontends.tui.widgets.notice import NoticeView

@@ -7,19 +7,13 @@ drop more into `<data dir>/themes/`. Widgets use only `$variables`, so a theme f
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from textual.theme import Theme
 
-from claude_harness.config.paths import (
-    data_dir,
-    local_settings_path,
-    project_settings_path,
-    user_settings_path,
-)
+from claude_harness.config.paths import data_dir, user_settings_path
 from claude_harness.config.settings_write import update_json_file
 from claude_harness.themes import builtin_themes_dir
 
@@ -70,23 +64,6 @@ def load_themes() -> tuple[list[Theme], list[str]]:
                 continue
             themes[theme.name] = theme
     return list(themes.values()), errors
-
-
-def settings_theme(cwd: Path) -> str | None:
-    """The `theme` key of the settings files (user, project, local; the most specific wins).
-
-    Read with plain json, not the settings models: this runs before the first paint, and the
-    full settings loader (pydantic) is built later, in the session worker.
-    """
-    chosen: str | None = None
-    for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):
-        try:
-            value = json.loads(path.read_text(encoding="utf-8")).get("theme")
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(value, str) and value.strip():
-            chosen = value.strip()
-    return chosen
 
 
 def save_user_theme(name: str) -> str | None:
