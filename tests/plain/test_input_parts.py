@@ -119,15 +119,16 @@ def test_keys_typed_during_a_turn() -> None:
 
 
 @pytest.mark.parametrize("sequence", ["\x1b[27;2;13~", "\x1b[13;2u"])
-def test_reported_shift_enter_arrives_as_the_alt_enter_newline(sequence: str) -> None:
+def test_reported_shift_enter_arrives_as_one_key(sequence: str) -> None:
+    """One key, not Alt+Enter's (Escape, Enter): vim's INSERT would leave on the Escape."""
     from prompt_toolkit.input.vt100_parser import Vt100Parser
     from prompt_toolkit.keys import Keys
 
-    from claude_harness.frontends.plain.keys import enable_shift_enter
+    from claude_harness.frontends.plain.keys import SHIFT_ENTER, enable_shift_enter
 
     enable_shift_enter()
     keys: list[object] = []
     parser = Vt100Parser(lambda press: keys.append(press.key))
     parser.feed(sequence)
     parser.flush()
-    assert keys == [Keys.Escape, Keys.ControlM]
+    assert keys == [SHIFT_ENTER] and SHIFT_ENTER not in (Keys.Escape, Keys.ControlM)

@@ -138,3 +138,28 @@ def test_vim_insert_mode_remap_in_the_repl(plain_tmux: Any, home: Path) -> None:
     session.send("Enter")
     session.wait_for("Remapped.")
     assert "ab" in sent(server)
+
+
+@pytest.mark.parametrize(("mode", "shift_enter"), [
+    ("vim", "\x1b[13;2u"),  # the kitty/CSI-u report of Shift+Enter
+    ("vim", "\x1b[27;2;13~"),  # xterm's modifyOtherKeys report
+    ("normal", "\x1b[13;2u"),
+])
+def test_shift_enter_inserts_a_newline_in_either_editor_mode(
+        plain_tmux: Any, home: Path, mode: str, shift_enter: str) -> None:
+    """Shift+Enter (as a terminal that reports it sends it) is a newline in vim's INSERT too,
+    as in normal editing; before, vim mode took its Escape as leaving INSERT and then sent the
+    prompt on the Enter."""
+    write_json(home / ".claude" / "settings.json", {"editorMode": mode})
+    session, server = plain_tmux(["Two lines."])
+    session.wait_for(READY)
+    session.type("first line")
+    session.type(shift_enter)
+    session.type("second line")
+    session.wait_for(lambda s: "> first line\n  second line" in s)
+    if mode == "vim":
+        assert "-- INSERT --" in session.screen()  # still typing
+    assert not server.requests
+    session.send("Enter")
+    session.wait_for("Two lines.")
+    assert "first line\nsecond line" in sent(server)

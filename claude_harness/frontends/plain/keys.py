@@ -1,7 +1,9 @@
 """Key bindings of the prompt: Enter sends, newline keys, Shift+Tab, Ctrl+C, typing's undo steps.
 
 Shift+Enter is only distinguishable where the terminal reports it (xterm modifyOtherKeys or the
-kitty/CSI-u protocol); those sequences are mapped to the same key pair as Alt+Enter.
+kitty/CSI-u protocol); those sequences arrive as a key of their own (SHIFT_ENTER), a newline
+wherever typing goes in, vim's INSERT included. As Alt+Enter's pair (Escape, Enter) vim took
+the Escape as leaving INSERT, and the Enter then sent the prompt.
 """
 
 from __future__ import annotations
@@ -12,20 +14,22 @@ from pathlib import Path
 
 from prompt_toolkit.filters import emacs_insert_mode, is_searching, vi_insert_mode
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyPress, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from claude_harness.frontends.plain.input_modes import vi_insert
 from claude_harness.frontends.shared.pasted_text import PastedTexts
 
 SHIFT_ENTER_SEQUENCES = ("\x1b[27;2;13~", "\x1b[13;2u")
+SHIFT_ENTER = Keys.ControlF24  # a stand-in no keyboard sends: prompt-toolkit has no Shift+Enter
 UNDO_PAUSE = 2.0  # seconds without typing that close an undo step (the app's TextArea's too)
 
 
 def enable_shift_enter() -> None:
-    """Make the reported Shift+Enter sequences arrive as Alt+Enter (Escape, Enter)."""
+    """Make the reported Shift+Enter sequences arrive as SHIFT_ENTER, one key with no Escape
+    in it (vim's Esc leaves INSERT at once, so an Escape-prefixed newline cannot work there)."""
     for seq in SHIFT_ENTER_SEQUENCES:
-        ANSI_SEQUENCES[seq] = (Keys.Escape, Keys.ControlM)
+        ANSI_SEQUENCES[seq] = SHIFT_ENTER
 
 
 def prompt_bindings(on_cycle_mode: Callable[[], None]) -> KeyBindings:
@@ -47,6 +51,16 @@ def prompt_bindings(on_cycle_mode: Callable[[], None]) -> KeyBindings:
     @kb.add("escape", "enter", filter=~vi_insert)  # vim's Esc leaves INSERT at once
     def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
+
+    typing = (emacs_insert_mode | vi_insert_mode) & ~is_searching
+
+    @kb.add(SHIFT_ENTER, filter=typing)  # in emacs editing and vim's INSERT alike
+    def _shift_newline(event: KeyPressEvent) -> None:
+        event.current_buffer.insert_text("\n")
+
+    @kb.add(SHIFT_ENTER, filter=~typing)  # vim's NORMAL, a Ctrl+R search: what Enter does
+    def _shift_enter_as_enter(event: KeyPressEvent) -> None:
+        event.key_processor.feed(KeyPress(Keys.ControlM, "\r"), first=True)
 
     @kb.add("s-tab")
     def _cycle(event: KeyPressEvent) -> None:
