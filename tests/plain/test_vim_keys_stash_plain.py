@@ -163,3 +163,31 @@ def test_shift_enter_inserts_a_newline_in_either_editor_mode(
     session.send("Enter")
     session.wait_for("Two lines.")
     assert "first line\nsecond line" in sent(server)
+
+
+def test_question_mark_in_vim_normal_shows_the_shortcuts_at_an_empty_prompt(
+        plain_tmux: Any, home: Path) -> None:
+    """`?` in NORMAL on an empty prompt is the shortcuts panel, as `?` is in INSERT and in
+    normal editing (before, it started vim's backward search there); with text in the prompt
+    it is still vim's search."""
+    write_json(home / ".claude" / "settings.json", {"editorMode": "vim"})
+    session, server = plain_tmux(["Searched."])
+    session.wait_for("-- INSERT --")
+    session.send("Escape")
+    session.wait_for(lambda s: READY in s and "-- INSERT --" not in s)
+    session.type("?")
+    screen = session.wait_for("ctrl+_ to undo")  # the panel
+    assert "shift+tab to cycle modes" in screen
+    session.type("?")  # again: put away
+    session.wait_for(lambda s: "ctrl+_ to undo" not in s)
+    session.type("ialpha beta")
+    session.send("Escape")
+    session.wait_for(lambda s: "> alpha beta" in s and "-- INSERT --" not in s)
+    session.type("?alp")  # text in the prompt: vim's backward search
+    session.send("Enter")  # to the match, at the start
+    session.type("x")  # NORMAL: deletes the a there
+    session.wait_for("> lpha beta")
+    assert "ctrl+_ to undo" not in session.screen()
+    session.send("Enter")
+    session.wait_for("Searched.")
+    assert "lpha beta" in sent(server)

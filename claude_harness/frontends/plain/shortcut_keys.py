@@ -15,7 +15,12 @@ from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition, emacs_insert_mode, is_searching
+from prompt_toolkit.filters import (
+    Condition,
+    emacs_insert_mode,
+    is_searching,
+    vi_navigation_mode,
+)
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -52,7 +57,8 @@ def shortcut_bindings() -> KeyBindings:
 class ShortcutsPanel:
     """`?` typed on an empty prompt lists the keys above the toolbar instead of typing a `?`,
     as Claude Code (and the app) do; `?` again, or any change to the text, puts it away. A `?`
-    anywhere else, or a pasted `?...`, is text. The list is the app's (shared/shortcuts.py),
+    anywhere else, or a pasted `?...`, is text. In vim's NORMAL too (an empty prompt has
+    nothing to search), while with text there `?` stays vim's backward search. The list is the app's (shared/shortcuts.py),
     less the keys of the app's own screens."""
 
     def __init__(self) -> None:
@@ -61,8 +67,9 @@ class ShortcutsPanel:
     def bindings(self) -> KeyBindings:
         kb = KeyBindings()
         empty = Condition(lambda: _current_text() == "")
+        typing_or_normal = emacs_insert_mode | vi_insert | vi_navigation_mode
 
-        @kb.add("?", filter=empty & (emacs_insert_mode | vi_insert) & ~is_searching)
+        @kb.add("?", filter=empty & typing_or_normal & ~is_searching)
         def _toggle(event: KeyPressEvent) -> None:
             self.shown = not self.shown
 
