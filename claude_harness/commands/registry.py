@@ -4,8 +4,9 @@ Each built-in has a name, a description, an argument hint, and either a handler 
 arguments into ops for the session, or the name of a front-end action (something only the
 screen can do: /help, /theme, /export, /exit...). Any other `/name args` becomes a RunCommand
 op: the session expands a custom command from `.claude/commands` or `~/.claude/commands`, or
-says it does not know it. `-p` has no table: a prompt naming a custom command is expanded by
-the session, any other `/word` goes to the model as text.
+says it does not know it. `-p` reads the same table (frontends/headless.py): a built-in with
+ops runs there without a request, one that only a screen can do says it is not available there,
+a custom command is expanded by the session, any other `/word` goes to the model as text.
 """
 
 from __future__ import annotations

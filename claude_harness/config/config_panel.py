@@ -44,7 +44,7 @@ class SettingSpec:
 SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("autoCompactEnabled", "Auto-compact", "user", True),
     SettingSpec("spinnerTipsEnabled", "Show tips", "user", True,
-                note="this harness's spinner shows no tips either way"),
+                note="the app's spinner shows them (or not) from the next session"),
     SettingSpec("alwaysThinkingEnabled", "Thinking mode", "user", True),
     SettingSpec("fileCheckpointingEnabled", "Rewind code (checkpoints)", "user", True),
     SettingSpec("verbose", "Verbose output", "user", False),

@@ -23,11 +23,11 @@ def editor_mode(cwd: Path) -> str:
     """"vim" or "normal" ("emacs", Claude Code's old name, is normal)."""
     chosen: object = None
     for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):
-        value = _read_key(path)
+        value = read_key(path)
         if value is not None:
             chosen = value
     if chosen is None:
-        chosen = _read_key(claude_code_config())
+        chosen = read_key(claude_code_config())
     return "vim" if chosen == "vim" else "normal"
 
 
@@ -36,7 +36,7 @@ def insert_remaps(cwd: Path) -> frozenset[str]:
     visible characters, "<Esc>" the only target (others are left out)."""
     chosen: object = None
     for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):
-        value = _read_key(path, "vimInsertModeRemaps")
+        value = read_key(path, "vimInsertModeRemaps")
         if value is not None:
             chosen = value
     if not isinstance(chosen, dict):
@@ -45,7 +45,7 @@ def insert_remaps(cwd: Path) -> frozenset[str]:
                      and len(k) == 2 and all(c.isprintable() and not c.isspace() for c in k))
 
 
-def _read_key(path: Path, key: str = "editorMode") -> object:
+def read_key(path: Path, key: str = "editorMode") -> object:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

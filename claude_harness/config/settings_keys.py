@@ -45,14 +45,18 @@ EXPOSED = {
     "claudeMdExcludes": "the memory loader (CLAUDE.md files left out)",
     "editorMode": "the front ends' input (\"vim\": vim's NORMAL/INSERT editing, as /vim sets)",
     "vimInsertModeRemaps": "the front ends' vim input (two typed characters that leave INSERT)",
+    "spinnerTipsEnabled": "the app's spinner (`false`: no tips under it)",
 }
 # Documented by Claude Code, not supported here: reported once with the reason, never an error.
 UNSUPPORTED = frozenset(UNSUPPORTED_REASONS)
 # Keys whose documented effect already holds here without reading them (said so, as loaded).
 HONOURED = {
-    "spinnerTipsEnabled": "this harness's spinner shows no tips, so `false` already holds",
-    "defaultShell": "`!` commands and the Bash tool run bash, the documented default; "
-                    "`powershell` is not available here",
+    "defaultShell": "`!` commands run bash, as Claude Code's default `bash` says",
+}
+# Keys honoured for some values only: any other value is reported as not supported, why.
+OTHER_VALUES: dict[str, tuple[tuple[object, ...], str]] = {
+    "defaultShell": (("bash",), "`!` commands (and the Bash tool) always run /bin/bash here; "
+                                "this harness has no PowerShell path for them"),
 }
 
 
@@ -141,6 +145,9 @@ def settings_report(loaded: Any, report: LoadReport | None = None) -> LoadReport
             if key in ("permissions", "env") and not _written(value):
                 continue  # defaults filled in by the loader, not written in the file
             status, reason = key_status(key)
+            honoured, why = OTHER_VALUES.get(key, ((value,), ""))
+            if value not in honoured:
+                status, reason = "unsupported", f"not supported: {why}; ignored"
             if key in _SHOWN_VALUES and isinstance(value, str):
                 reason = f"set to {value!r}: {reason}"
             report.add("setting", key, origin, status, reason)  # type: ignore[arg-type]

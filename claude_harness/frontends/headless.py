@@ -19,7 +19,7 @@ import json
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from claude_harness import __version__
 from claude_harness.commands.more_builtins import PROMPTS
@@ -31,7 +31,10 @@ from claude_harness.protocol.events import (
     Compaction,
     ContextMeasured,
     HookRan,
+    ModeChanged,
+    ModelChanged,
     Notice,
+    OpDone,
     Report,
     SessionClosed,
     SessionEvent,
@@ -42,6 +45,8 @@ from claude_harness.protocol.events import (
 from claude_harness.protocol.ops import (
     Compact,
     MeasureContext,
+    Op,
+    RunCommand,
     SessionCommand,
     Shutdown,
     UserPrompt,
@@ -49,19 +54,45 @@ from claude_harness.protocol.ops import (
 from claude_harness.protocol.view import SessionView
 from claude_harness.session.bootstrap import NO_KEY_HELP
 
+if TYPE_CHECKING:
+    from claude_harness.commands.registry import Invocation
+
 PROMPT_COMMANDS = frozenset(PROMPTS)  # /review, /security-review: a turn of the model
+UNAVAILABLE = "/{name} isn't available in this environment."  # Claude Code 2.1.332's words
 
 
-def session_command(prompt: str) -> SessionCommand | None:
-    """The SessionCommand a `-p` prompt such as `/usage` or `/review 12` names, if any (the
-    session answers those built-ins; any other `/word` goes to the model as before)."""
-    if not prompt.startswith("/"):
+def builtin(prompt: Any) -> Invocation | None:
+    """The built-in a `-p` prompt such as `/model haiku` or `/usage` names, if any; a custom
+    command or skill (expanded by the session) or any other `/word` is a prompt (None)."""
+    if not isinstance(prompt, str) or not prompt.startswith("/"):
         return None
     from claude_harness.commands.registry import invoke
 
     invocation = invoke(prompt.strip())
+    if invocation is None or any(isinstance(op, RunCommand) for op in invocation.ops):
+        return None
+    return invocation
+
+
+def session_command(prompt: str) -> SessionCommand | None:
+    """The SessionCommand a `-p` prompt such as `/usage` or `/review 12` names, if any (the
+    session answers those built-ins)."""
+    invocation = builtin(prompt)
     ops = invocation.ops if invocation is not None else ()
     return ops[0] if len(ops) == 1 and isinstance(ops[0], SessionCommand) else None
+
+
+def said(event: SessionEvent) -> str | None:
+    """What a local command's event says, for the result text (None: nothing to print)."""
+    if isinstance(event, Notice):
+        return event.text
+    if isinstance(event, Report):
+        return "\n".join(event.lines)
+    if isinstance(event, ModelChanged):
+        return f"Set model to `{event.model}` for this session only"  # Claude Code's words
+    if isinstance(event, ModeChanged):
+        return f"Set permission mode to {event.mode} for this session only"
+    return None
 
 
 def parse_stream_json_input(text: str) -> list[str | list[dict[str, Any]]]:
@@ -156,15 +187,33 @@ class Headless:
             pass
 
     async def _turn(self, prompt: Any) -> TurnEnd | None:
-        if isinstance(prompt, str) and prompt.strip() == "/context":
+        """One prompt. A built-in runs here, as Claude Code runs it in -p: a local one answers
+        without a request (`/model x`, `/add-dir DIR`, `/clear`, `/compact`, `/context`), one
+        that needs a screen says so (`/help`, `/theme`), a prompt command is a model turn."""
+        invocation = builtin(prompt)
+        name = invocation.name if invocation is not None else ""
+        made = invocation.ops if invocation is not None else ()
+        first = made[0] if made else None
+        if invocation is not None and not made:  # a front-end action: a panel, a picker
+            self.shaper.turn.last_text = UNAVAILABLE.format(name=name)
+            return TurnEnd("end_turn", 0)
+        if isinstance(first, MeasureContext):
             return await self._context()
-        if isinstance(prompt, str) and prompt.strip().split(" ", 1)[0] == "/compact":
-            return await self._compact(prompt.strip()[len("/compact"):].strip())
-        command = session_command(prompt) if isinstance(prompt, str) else None
-        if command is not None and command.name not in PROMPT_COMMANDS:
-            return await self._answered_locally(command)
-        self.session.submit(command or UserPrompt(prompt if isinstance(prompt, str)
-                                                  else tuple(prompt)))
+        if isinstance(first, Compact):
+            return await self._compact(first.instructions)
+        if isinstance(first, SessionCommand) and len(made) == 1:
+            if first.name not in PROMPT_COMMANDS:
+                return await self._answered_locally(first, name)
+            self.session.submit(first)
+            return await self._answer()
+        if invocation is not None and not any(isinstance(op, UserPrompt) for op in made):
+            return await self._local(name, made)
+        for op in made or (UserPrompt(prompt if isinstance(prompt, str) else tuple(prompt)),):
+            self.session.submit(op)
+        return await self._answer()
+
+    async def _answer(self) -> TurnEnd:
+        """The model's turn for what was submitted, up to its TurnEnd."""
         while True:
             event = await self._next()
             if isinstance(event, ApiRetry) and self.format != "stream-json" and self.verbose:
@@ -178,11 +227,34 @@ class Headless:
             elif isinstance(event, TurnEnd):
                 return event
 
+    async def _local(self, name: str, made: tuple[Op, ...]) -> TurnEnd:
+        """`-p "/model haiku"`, `/add-dir DIR`, `/effort high`, `/clear`...: each op applied
+        (with the hooks it fires), what the session said as the result text, no request;
+        `local_command` names the command, as in Claude Code's result."""
+        lines: list[str] = []
+        for op in made:
+            op_id, started = self.session.submit(op), False
+            while True:
+                event = await self._next()
+                if isinstance(event, TurnEnd):
+                    return event
+                if (text := said(event)) is not None:
+                    lines.append(text)
+                if isinstance(event, Busy):
+                    started = started or event.running
+                    if not event.running:
+                        break
+                elif isinstance(event, OpDone) and event.op_id == op_id and not started:
+                    break
+        self.shaper.turn.last_text = "\n".join(lines)
+        self.shaper.turn.local_command = name
+        return TurnEnd("end_turn", 0)
+
     def result_object(self, end: TurnEnd | None) -> SDKResultMessage:
         """The `result` line (json and stream-json print it; text prints its `result`)."""
         return self.shaper.result_line(end)
 
-    async def _answered_locally(self, command: SessionCommand) -> TurnEnd:
+    async def _answered_locally(self, command: SessionCommand, name: str) -> TurnEnd:
         """`-p /usage`, `-p /release-notes`...: the session's answer is the result text."""
         self.session.submit(command)
         while not isinstance(event := await self._next(), (Report, Notice, TurnEnd)):
@@ -194,6 +266,7 @@ class Headless:
             return TurnEnd("error", 0, event.text)
         self.shaper.turn.last_text = ("\n".join(event.lines) if isinstance(event, Report)
                                       else event.text)
+        self.shaper.turn.local_command = name
         return TurnEnd("end_turn", 0)
 
     async def _context(self) -> TurnEnd:

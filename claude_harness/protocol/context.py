@@ -211,6 +211,7 @@ class ToolUseOptions:
     loaded_deferred: frozenset[str] = frozenset()  # deferred tools loaded by ToolSearch
     max_tokens: int | None = None  # None: the model table's default for the model in use
     request_settings: Any = None  # the session's effort and thinking (api.RequestSettings)
+    skill_shell_disabled: bool = False  # disableSkillShellExecution: the Skill tool's !`cmd`s
 
 
 @dataclass(frozen=True)

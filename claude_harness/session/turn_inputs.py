@@ -81,7 +81,8 @@ class TurnInputs:
                                    session_dir=session_dir, api=self.api,
                                    max_tokens=config.max_tokens,
                                    request_settings=state.request_settings,
-                                   loaded_deferred=state.loaded_deferred),
+                                   loaded_deferred=state.loaded_deferred,
+                                   skill_shell_disabled=config.skill_shell_disabled),
             permission=state.permission,
             abort=abort,
             messages=tuple(state.messages),  # the auto-mode classifier reads the user's words

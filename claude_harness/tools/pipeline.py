@@ -50,6 +50,10 @@ from claude_harness.tools.registry import find_base_tool
 from claude_harness.tools.tool_search import loaded_by_call
 
 Emit = Callable[[AgentEvent], None]
+# What a call made inside a tool's own call reports to the person (the Skill tool running a
+# skill's !`cmd` through this pipeline): its prompt, a denial, a hook's report, a notice. A
+# tool hands them to `progress`; they go out as they are, not as the tool's progress.
+NESTED_CALL_EVENTS = (PermissionRequest, DenialRecorded, HookRan, Notice)
 
 
 @dataclass
@@ -408,7 +412,10 @@ async def execute(call: ToolCall) -> ToolOutcome | None:
     name, tool_use_id, emit = call.name, call.tool_use_id, call.emit
 
     def progress(data: Any) -> None:
-        emit(ToolProgress(tool_use_id, name, as_progress(data)))
+        if isinstance(data, NESTED_CALL_EVENTS):  # a call the tool made (a skill's !`cmd`)
+            emit(data)
+        else:
+            emit(ToolProgress(tool_use_id, name, as_progress(data)))
 
     try:
         call.result = await call.tool.call(call.parsed, call.ctx, progress)

@@ -17,8 +17,8 @@ import pytest
 from claude_harness.api.models import DEFAULT_MODEL
 from claude_harness.config.settings_keys import DOCUMENTED
 from claude_harness.config.trust_rules import TOP_LEVEL
-from claude_harness.protocol.events import Compaction, ModelChanged, Notice
-from claude_harness.protocol.ops import SetModel
+from claude_harness.protocol.events import Compaction, ModelChanged, Notice, ShellRan
+from claude_harness.protocol.ops import SetModel, ShellCommand
 from claude_harness.session.bootstrap import build_session
 from claude_harness.session.options import RunOptions
 from tests.e2e.support import ndjson, run_cli, run_op, run_prompt
@@ -422,3 +422,39 @@ def test_blocked_marketplaces_refuse_add_and_install(project: Path, home: Path,
     github = run_cli(["plugin", "marketplace", "add", "evil/tools"], project)
     assert github.returncode == 1 and "blockedMarketplaces" in github.stderr
     assert "blockme" not in run_cli(["plugin", "marketplace", "list"], project).stdout
+
+
+def test_default_shell_bash_holds_and_powershell_is_named_not_supported(
+        project: Path, home: Path, api: Any) -> None:
+    """Claude Code 2.1.332: `defaultShell` ("bash" | "powershell", default bash) is the shell
+    of the input box's `!` commands. `bash` is what runs here; `powershell` cannot be, and
+    /doctor says so with the reason."""
+    def row() -> dict[str, Any]:
+        proc = run_cli(["doctor", "--json"], project)
+        assert proc.returncode == 0, proc.stderr
+        [entry] = [e for e in json.loads(proc.stdout)["entries"] if e["name"] == "defaultShell"]
+        return entry
+
+    write(home / ".claude" / "settings.json", {"defaultShell": "bash"})
+    assert row()["status"] == "loaded"
+    write(home / ".claude" / "settings.json", {"defaultShell": "powershell"})
+    entry = row()
+    assert entry["status"] == "unsupported"
+    assert entry["reason"].startswith("set to 'powershell': not supported: ")
+    assert "/bin/bash" in entry["reason"] and "PowerShell" in entry["reason"]
+    server = api([TEXT])  # /doctor in -p: the same words, answered here
+    text = run_cli(["-p", "/doctor"], project)
+    assert text.returncode == 0, text.stderr
+    assert "defaultShell" in text.stdout and "no PowerShell path" in text.stdout
+    assert server.requests == []
+
+
+async def test_an_input_box_command_runs_in_bash_as_default_shell_bash_says(
+        project: Path, home: Path, api: Any) -> None:
+    write(home / ".claude" / "settings.json", {"defaultShell": "bash"})
+    api([])
+    session = session_for(project)
+    events = await run_op(session, ShellCommand("echo shell=${BASH_VERSION:-none}"))
+    [ran] = [e for e in events if isinstance(e, ShellRan)]
+    assert ran.returncode == 0 and ran.lines[0].startswith("shell=")
+    assert ran.lines[0] != "shell=none"  # bash's own variable: bash ran it

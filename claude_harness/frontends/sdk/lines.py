@@ -75,6 +75,7 @@ class TurnTally:
     denials: list[DenialRecorded] = field(default_factory=list)
     last_text: str = ""
     stop_reason: str | None = None
+    local_command: str | None = None  # a built-in answered without the model (`/model x`)
 
 
 @dataclass
@@ -270,6 +271,8 @@ class Shaper:
             text = _error_text(reason, end, self)
             line["errors"] = [text]
             line["result"] = text
+        if self.turn.local_command is not None:
+            line["local_command"] = self.turn.local_command  # Claude Code's field
         if self.structured_output is not None:
             line["structured_output"] = self.structured_output
             line["result"] = json.dumps(self.structured_output, separators=(",", ":"),

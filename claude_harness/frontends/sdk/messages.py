@@ -312,3 +312,4 @@ class SDKResultMessage(TypedDict):
     errors: NotRequired[list[str]]
     structured_output: NotRequired[Any]
     transcript_error: NotRequired[str]
+    local_command: NotRequired[str]  # the built-in that answered, when no model turn ran

@@ -157,6 +157,9 @@ class HarnessApp(InputModes, App[None]):
                                            self.answer_permission)
         self.prompt.focus()
         self.apply_editor_mode()
+        from claude_harness.config.spinner_tips import spinner_tips  # spinnerTipsEnabled
+
+        self.activity.tips = spinner_tips(self.cwd)
         self.call_after_refresh(self._start_background)
         if self.first_prompt and self.first_prompt.strip():
             # as if typed and sent: slash commands run, a prompt waits for the session

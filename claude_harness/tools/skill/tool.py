@@ -7,6 +7,12 @@ so its scripts and references can be read and run (each through the normal permi
 checks). A skill with `allowed-tools` goes through the permission chain like any
 tool (`Skill(name)` rules decide; else the person is asked); one without loads without asking. Its `allowed-tools` are then pre-approved for the
 rest of the turn. Unknown names and `disable-model-invocation` ones are refused.
+
+A skill's !`cmd` spans run as they do when the person types `/name` (inline.py, the one path):
+PreSkillShellCommand with invoked_by "claude", then the Bash pipeline with the skill's
+allowed-tools; a refused or failed one makes the call an error with Claude Code's words
+(`Shell command permission check failed for pattern ...`); disableSkillShellExecution leaves
+the placeholder instead of running anything.
 """
 
 from __future__ import annotations
@@ -84,20 +90,33 @@ def _pre_approve(allowed: tuple[str, ...]) -> Any:
 
 async def _call(inp: SkillInput, ctx: ToolUseContext, progress: Progress) -> ToolResult:
     from claude_harness.commands.expansion import expand
+    from claude_harness.tools.skill.inline import ShellExpansion, expand_shell
 
     command = _find(inp.skill, ctx)
     if command is None or not command.listed_to_model:
         raise ToolError(f"Unknown skill: {inp.skill}")
     expanded = expand(command, inp.args or "", session_id=ctx.session_id,
                       project_dir=ctx.cwd)
+    shell_ctx = replace(ctx, permission=replace(ctx.permission, rules=(
+        *ctx.permission.rules, *allow_rules(command.allowed_tools))))
+    text = expanded.text
+    async for item in expand_shell(expanded.text, command, shell_ctx, invoked_by="claude",
+                                   disabled=ctx.options.skill_shell_disabled):
+        if not isinstance(item, ShellExpansion):
+            progress(item)  # the inline call's prompt or denial, shown as it happens
+        elif item.refusal is not None:
+            return ToolResult({"success": False, "commandName": command.name,
+                               "refusal": item.refusal}, is_error=True)
+        else:
+            text = item.text
     data = {"success": True, "commandName": command.name,
             "allowedTools": list(command.allowed_tools), "model": command.model}
     return ToolResult(data, context_modifier=_pre_approve(command.allowed_tools),
-                      extra_content=[{"type": "text", "text": expanded.text}])
+                      extra_content=[{"type": "text", "text": text}])
 
 
 def _render(data: dict[str, Any]) -> str:
-    return f"Launching skill: {data['commandName']}"
+    return data.get("refusal") or f"Launching skill: {data['commandName']}"
 
 
 TOOL = build_tool(

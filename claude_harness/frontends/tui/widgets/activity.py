@@ -1,4 +1,6 @@
-"""The line above the input while a turn runs: spinner, elapsed time, queued prompts, hints.
+"""The line above the input while a turn runs: spinner, elapsed time, queued prompts, hints,
+and under it a tip, as Claude Code shows one (`⎿ Tip: ...`): the next of `tips` each turn,
+none when `spinnerTipsEnabled` is false (config/spinner_tips.py gives the list).
 
 Its timer runs only while the model works; it is hidden and stopped when idle.
 """
@@ -16,7 +18,7 @@ SPINNER = "✻✳✢·✢✳"
 
 class ActivityLine(Static):
     DEFAULT_CSS = """
-    ActivityLine { height: 1; padding: 0 1; color: $primary; display: none; }
+    ActivityLine { height: auto; max-height: 2; padding: 0 1; color: $primary; display: none; }
     ActivityLine.-active { display: block; }
     """
 
@@ -26,9 +28,15 @@ class ActivityLine(Static):
         self.queued = 0
         self._started = 0.0
         self._timer: Timer | None = None
+        self.tips: tuple[str, ...] = ()
+        self.tip = ""  # the one shown this turn
+        self._turns = 0
 
     def start(self, label: str = "Working") -> None:
         self.label = label
+        if not self.active:  # a new piece of work: the next tip
+            self.tip = self.tips[self._turns % len(self.tips)] if self.tips else ""
+            self._turns += 1
         self._started = clock.now()
         self.add_class("-active")
         if self._timer is None:
@@ -63,5 +71,8 @@ class ActivityLine(Static):
         elapsed = int(clock.now() - self._started)
         queued = f" · {self.queued} queued" if self.queued else ""
         glyph = SPINNER[clock.frame(self._started, len(SPINNER), 5.0)]
-        self.update(Content.from_markup(
-            f"{glyph} {self.label}… [dim]({elapsed}s · esc to interrupt{queued})[/]"))
+        line = Content.from_markup(
+            f"{glyph} {self.label}… [dim]({elapsed}s · esc to interrupt{queued})[/]")
+        if self.tip:
+            line += Content("\n") + Content.from_markup("[dim]  ⎿ Tip: $tip[/]", tip=self.tip)
+        self.update(line)
