@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
-
 from claude_harness.fsutil import atomic_write_text
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$")
@@ -41,6 +39,8 @@ def agent_text(name: str, description: str, *, tools: list[str] | None = None,
         fields["model"] = model
     if color:
         fields["color"] = color
+    import yaml  # only when an agent file is written: PyYAML costs start time
+
     front = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{front}---\n\n{(prompt or PROMPT_PLACEHOLDER).strip()}\n"
 

@@ -20,28 +20,38 @@ A file that does not start with `---` has no front matter.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from claude_harness.permissions.rule_lists import split_rule_list
 
+if TYPE_CHECKING:
+    import yaml
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 core booleans and no timestamp resolution (values stay text)."""
 
+@functools.cache
+def _loader() -> type[yaml.SafeLoader]:
+    """SafeLoader with YAML 1.2 core booleans and no timestamp resolution (values stay text).
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers
-            if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-    list("tTfF"),
-)
+    Built (and PyYAML imported) at the first front matter block read, not at import: a session
+    with no command, agent or skill files never pays for PyYAML at start."""
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        pass
+
+    _Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers
+                if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    _Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        list("tTfF"),
+    )
+    return _Loader
 
 _SIMPLE_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):\s+(.+)$")
 _NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
@@ -132,13 +142,16 @@ def quote_problem_values(block: str) -> str:
 
 def load_yaml_block(block: str) -> tuple[dict[str, Any], str | None]:
     """Parse a front matter block: (mapping, None) or ({}, error) when it is not usable."""
+    import yaml
+
+    loader = _loader()
     try:
-        value = yaml.load(block, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        value = yaml.load(block, Loader=loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as first:
         retry = quote_problem_values(re.sub(r"^\t+", lambda m: "  " * len(m.group(0)), block,
                                             flags=re.M))
         try:
-            value = yaml.load(retry, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+            value = yaml.load(retry, Loader=loader)  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError:
             return {}, _yaml_error(first)
     if value is None:

@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from claude_harness.config.frontmatter import parse_front_matter
 from claude_harness.config.paths import project_roots, user_config_dir
 
@@ -43,6 +41,8 @@ class RuleFile:
             relative = Path(file).resolve().relative_to(self.root.resolve())
         except ValueError:
             return False
+        import pathspec  # only for a conditional rule file: it costs start time
+
         spec = pathspec.PathSpec.from_lines("gitignore", self.globs)
         return spec.match_file(relative.as_posix())
 

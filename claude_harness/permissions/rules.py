@@ -24,10 +24,17 @@ from urllib.parse import urlparse
 
 from claude_harness.protocol.permission_data import PermissionRule, RuleBehavior, RuleValue
 
-try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
-    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern as _Pattern
-except ImportError:  # pragma: no cover - older pathspec
-    from pathspec.patterns.gitwildmatch import GitWildMatchPattern as _Pattern
+
+@functools.cache
+def _pattern_class() -> type:
+    """pathspec's gitignore pattern, imported at the first path rule matched (not at start:
+    most runs, and every `-p` run without path rules, never need it)."""
+    try:  # pathspec >= 0.12.2 names the gitignore flavour explicitly
+        from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+        return GitIgnoreSpecPattern
+    except ImportError:  # pragma: no cover - older pathspec
+        from pathspec.patterns.gitwildmatch import GitWildMatchPattern
+        return GitWildMatchPattern
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -210,7 +217,7 @@ def _match_form(path: Path, base: Path, pattern: str, is_dir: Callable[[], bool]
     if rel == "":
         return pattern in {"/**", "**", "/"}
     try:
-        compiled = _Pattern(pattern)
+        compiled = _pattern_class()(pattern)
         if compiled.match_file(rel):
             return True
         # a directory (the subject of Grep/Glob) is covered when everything inside it is

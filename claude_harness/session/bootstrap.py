@@ -518,6 +518,8 @@ _WARM_MODULES = (
     "h11", "httpcore2", "httpcore2._async.connection_pool", "httpcore2._async.http11",
     "httpcore2._backends.anyio", "httpcore2._backends.auto", "httpcore2._sync.connection_pool",
     "anyio._backends._asyncio", "anyio.streams.tls", "anyio.streams.stapled", "truststore",
+    # imported lazily by a cold run (front matter, path rules, images), kept in the warm process
+    "yaml", "pathspec", "pathspec.patterns.gitignore.spec", "PIL.Image",
 )
 
 

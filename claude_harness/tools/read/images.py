@@ -11,8 +11,10 @@ from __future__ import annotations
 import base64
 import io
 import os
+from typing import TYPE_CHECKING
 
-from PIL import Image, UnidentifiedImageError
+if TYPE_CHECKING:  # Pillow is imported only when an image is read: it costs start time
+    from PIL import Image
 
 from claude_harness.protocol.tool import ContentBlocks, ToolError
 
@@ -63,6 +65,7 @@ def _encode(img: Image.Image, fmt: str, **opts: object) -> bytes:
 def _shrink(img: Image.Image, original_type: str | None) -> tuple[str, bytes]:
     """Fit within MAX_DIMENSION, keep PNG for images with transparency (or PNG sources), and
     fall back to ever smaller JPEGs until the bytes fit."""
+    from PIL import Image
     img.thumbnail((MAX_DIMENSION, MAX_DIMENSION), Image.Resampling.LANCZOS)
     has_alpha = img.mode in ("RGBA", "LA", "P") and (img.mode != "P" or "transparency" in img.info)
     if has_alpha or original_type in ("image/png", None):
@@ -99,6 +102,8 @@ def read_image(path: str, fd: int) -> ContentBlocks:
 def image_block(data: bytes, label: str) -> ContentBlocks:
     """Image bytes (from a file or a download named `label`) as one image content block,
     shrunk to what the API accepts."""
+    from PIL import Image, UnidentifiedImageError
+
     media_type = media_type_of(data[:16])
     try:
         img = Image.open(io.BytesIO(data))
