@@ -20,9 +20,16 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from claude_harness.protocol.permission_data import PermissionRule, RuleBehavior, RuleValue
+
+
+def path_pattern(pattern: str) -> Any:
+    """A gitignore-style matcher for a rule's path pattern (`.match_file(path)`), as the rules
+    match paths; raises on a malformed pattern."""
+    return _pattern_class()(pattern)
 
 
 @functools.cache
@@ -35,6 +42,7 @@ def _pattern_class() -> type:
     except ImportError:  # pragma: no cover - older pathspec
         from pathspec.patterns.gitwildmatch import GitWildMatchPattern
         return GitWildMatchPattern
+
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "NotebookEdit"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -217,7 +225,7 @@ def _match_form(path: Path, base: Path, pattern: str, is_dir: Callable[[], bool]
     if rel == "":
         return pattern in {"/**", "**", "/"}
     try:
-        compiled = _pattern_class()(pattern)
+        compiled = path_pattern(pattern)
         if compiled.match_file(rel):
             return True
         # a directory (the subject of Grep/Glob) is covered when everything inside it is

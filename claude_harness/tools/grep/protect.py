@@ -52,10 +52,10 @@ class _CompiledRule:
 
 
 def _compiled(pattern: str) -> object | None:
-    from claude_harness.permissions.rules import _Pattern
+    from claude_harness.permissions.rules import path_pattern
 
     try:
-        return _Pattern(pattern)
+        return path_pattern(pattern)
     except Exception:  # the matcher treats a malformed pattern the same way: no match
         return None
 
