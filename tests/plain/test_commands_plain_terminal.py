@@ -155,3 +155,30 @@ def test_diff_bashes_and_branch_after_an_edit(plain_tmux: Any, home: Path,
     assert "edit it" in transcripts[old_id] and "after the branch" not in transcripts[old_id]
     assert "Branch answer." not in transcripts[old_id]
     assert "Done." in json.dumps(server.requests[-1]["messages"])  # the branch kept the context
+
+
+def test_mcp_authenticate_logs_in_through_the_printed_link(plain_tmux: Any,
+                                                           tmp_path: Path) -> None:
+    """`/mcp authenticate NAME` in the REPL: the link printed on a line of its own logs in when
+    opened (urllib plays the browser), and the server is connected at once."""
+    import re
+    import urllib.request
+
+    from tests.mcp.test_mcp_oauth import oauth_server
+
+    with oauth_server(tmp_path) as (url, _grants):
+        config = json.dumps({"mcpServers": {"secure": {"type": "http", "url": url}}})
+        session, _server = plain_tmux([], "--mcp-config", config)
+        session.wait_for(READY)
+        command(session, "/mcp authenticate nope", "No MCP server named nope")
+        session.type("/mcp authenticate secure")
+        session.send("Enter")
+        session.wait_for(lambda _s: "log in to secure" in joined(session), 30)
+        session.wait_for(lambda _s: re.search(r"http://127\.0\.0\.1:\d+/authorize\S+",
+                                              joined(session)) is not None, 30)
+        match = re.search(r"http://127\.0\.0\.1:\d+/authorize\S+", joined(session))
+        assert match is not None and "code_challenge_method=S256" in match.group(0)
+        with urllib.request.urlopen(match.group(0), timeout=20) as page:  # noqa: S310 - local
+            assert b"Logged in" in page.read()
+        session.wait_for(lambda _s: "Authentication successful. Connected to secure."
+                         in joined(session), 30)

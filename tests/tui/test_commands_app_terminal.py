@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -128,3 +129,44 @@ def test_mcp_panel_reconnects_and_enables_a_server(api: Any, terminal: Any,  # n
     assert starts.read_text() == "start\nstart\nstart\n"
     term.keys("Escape")
     term.wait("✔ srv   13 tools")
+
+
+def login_link(screen: str) -> str:
+    """The login link as the app draws it: on its own line, wrapped at the screen's width (a
+    URL is all of URL characters, so its pieces are the lines that follow until one that is
+    not: a blank line, text, the input's border)."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("http://127.0.0.1"))
+    pieces = [lines[start].strip()]
+    for line in lines[start + 1:]:
+        piece = line.strip()
+        if not re.fullmatch(r"[A-Za-z0-9%._~:/?#\[\]@!$&'()*+,;=-]+", piece):
+            break
+        pieces.append(piece)
+    return "".join(pieces)
+
+
+def test_mcp_authenticate_logs_in_through_the_link(api: Any, terminal: Any,  # noqa: F811
+                                                   project: Path, tmp_path: Path) -> None:
+    """`/mcp authenticate NAME` for a server behind OAuth: the link is on screen, opening it
+    (the browser's part, done here by urllib) logs in, and the server is connected."""
+    import urllib.request
+
+    from tests.mcp.test_mcp_oauth import oauth_server
+
+    api([])
+    with oauth_server(tmp_path) as (url, _grants):
+        config = json.dumps({"mcpServers": {"secure": {"type": "http", "url": url}}})
+        term = terminal(app_env(), "--mcp-config", shlex.quote(config))
+        started(term)
+        send(term, "/mcp authenticate nope")
+        term.wait("No MCP server named nope")
+        send(term, "/mcp authenticate secure")
+        screen = term.wait("Open this link in your browser to log in to secure", timeout=30)
+        link = login_link(screen)
+        assert "code_challenge_method=S256" in link, screen
+        with urllib.request.urlopen(link, timeout=20) as page:  # noqa: S310 - a local server
+            assert b"Logged in" in page.read()
+        term.wait("Authentication successful. Connected to secure.", timeout=30)
+        send(term, "/mcp")
+        term.wait("✔ secure", timeout=30)
