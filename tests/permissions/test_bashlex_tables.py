@@ -73,3 +73,27 @@ def test_an_unwritable_cache_directory_still_parses(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert probe(tmp_path / "cache") == probe(blocker / "cache")  # cannot be created
+
+
+def test_a_reinstall_of_the_same_bashlex_reads_the_tables_saved_before(tmp_path: Path) -> None:
+    """A new venv (the same bashlex copied again, its files newer) finds the saved tables: the
+    key is the table generator's content, not its file's time."""
+    import shutil
+
+    import bashlex
+
+    cache = tmp_path / "cache"
+    installs = []
+    for name in ("venv-a", "venv-b"):
+        site = tmp_path / name
+        shutil.copytree(Path(bashlex.__file__).parent, site / "bashlex")
+        os.utime(site / "bashlex" / "yacc.py", ns=(len(installs) + 1, len(installs) + 1))
+        installs.append(site)
+    env = {**os.environ, "CLAUDE_HARNESS_CACHE_DIR": str(cache)}
+    written = []
+    for site in installs:
+        subprocess.run([sys.executable, "-c", PROBE, json.dumps(COMMANDS)],
+                       env={**env, "PYTHONPATH": f"{site}{os.pathsep}{os.getcwd()}"},
+                       capture_output=True, text=True, check=True, timeout=120)
+        written += [(t.name, t.stat().st_mtime_ns) for t in cache.glob("bashlex-tables-*.json")]
+    assert len(written) == 2 and written[0] == written[1]  # read, not built and written again

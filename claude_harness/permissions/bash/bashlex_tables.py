@@ -65,11 +65,11 @@ def load_bashlex() -> ModuleType:
 
 def grammar_key(grammar: Any) -> str:
     """The grammar's productions and precedence, and which table generator (bashlex's copy of
-    PLY, by its file) under which Python: an upgrade of either gets tables of its own."""
+    PLY, by its content) under which Python: an upgrade of either gets tables of its own, and
+    a reinstall of the same versions (a new venv) finds the tables the last one saved."""
     yacc_file = sys.modules["bashlex.yacc"].__file__ or ""
     try:
-        info = os.stat(yacc_file)
-        generator = f"{yacc_file}:{info.st_size}:{info.st_mtime_ns}"
+        generator = hashlib.sha256(Path(yacc_file).read_bytes()).hexdigest()
     except OSError:
         generator = yacc_file
     parts = [generator, sys.version, repr(grammar.Precedence),
