@@ -67,8 +67,6 @@ UNSUPPORTED_REASONS: dict[str, str] = {
     **dict.fromkeys(("autoMemoryEnabled", "autoMemoryDirectory", "autoDreamEnabled"), _MEMORY),
     **dict.fromkeys(("modelPicker", "modelPricing", "modelSettings", "maxEffortLevel"),
                     _MODELS),
-    "availableModelsMatch": "availableModels entries always match as prefixes here (Claude "
-                            "Code's default); `exact` is not applied yet",
     **dict.fromkeys(("companyAnnouncements", "spinnerVerbs", "spinnerTipsOverride",
                      "terminalProgressBarEnabled", "showTurnDuration", "prefersReducedMotion",
                      "viewMode", "syntaxHighlightingDisabled", "maxProseWidth", "spellcheck",

@@ -26,7 +26,7 @@ APPLIED = frozenset({
     "strictKnownMarketplaces", "fileCheckpointingEnabled", "plansDirectory",
     "allowedHttpHookUrls", "httpHookAllowedEnvVars",  # hooks/kinds.py HttpHookPolicy
     "disableSkillShellExecution",  # session/prompt/command_prompt.py SHELL_DISABLED
-    "deniedModels", "enforceAvailableModels",  # session/services/model_policy.py
+    "deniedModels", "enforceAvailableModels", "availableModelsMatch",  # model_policy.py
     "blockedMarketplaces",  # commands/plugins/store.py _allowed_by_policy
 })
 # Read and exposed through `session_settings()`; the part named applies it.

@@ -187,6 +187,7 @@ TOP_LEVEL: Mapping[str, Rule] = {
     "allowedProviders": NARROWS,
     "deniedModels": NARROWS,
     "enforceAvailableModels": NarrowsWhen(True),
+    "availableModelsMatch": NarrowsWhen("exact"),
     "disableSideloadFlags": NarrowsWhen(True),
     "disableSkillShellExecution": NarrowsWhen(True),
     "disableBundledSkills": NarrowsWhen(True),
@@ -200,7 +201,7 @@ TOP_LEVEL: Mapping[str, Rule] = {
     "fileCheckpointingEnabled": NEUTRAL,
     # how the session looks, talks and compacts
     **dict.fromkeys((
-        "fallbackModel", "modelOverrides", "availableModelsMatch", "modelPicker",
+        "fallbackModel", "modelOverrides", "modelPicker",
         "modelPricing", "modelSettings", "maxEffortLevel", "ultracode", "advisorModel",
         "fastModePerSessionOptIn", "promptCacheTtl", "subagentPromptCacheTtl",
         "autoCompactEnabled", "autoCompactWindow", "precomputeCompactionEnabled",

@@ -140,6 +140,32 @@ def test_available_models_sets_a_restricted_model_aside(project: Path, home: Pat
         DEFAULT_MODEL, "claude-haiku-5-5", "claude-opus-4-5"]
 
 
+def test_available_models_match_exact_stops_an_id_allowing_later_versions(
+        project: Path, home: Path, api: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`availableModelsMatch: "exact"` (managed settings): `claude-opus-4` allows Opus 4
+    (dated too) but no longer Opus 4.5, a family alias still allows its family, and the
+    default is a listed model. In the user's settings it is ignored, as Claude Code ignores
+    it there: the same list allows Opus 4.5."""
+    listed = {"availableModels": ["claude-opus-4", "haiku", "best"]}
+    write(home / ".claude" / "settings.json", {**listed, "availableModelsMatch": "exact"})
+    server = api([TEXT] * 6)
+    ignored = run_cli(["-p", "hi", "--model", "claude-opus-4-5"], project)
+    managed = write(tmp_path / "managed.json", {**listed, "availableModelsMatch": "exact"})
+    monkeypatch.setenv("CLAUDE_HARNESS_MANAGED_SETTINGS", str(managed))
+    later = run_cli(["-p", "hi", "--model", "claude-opus-4-5"], project)
+    dated = run_cli(["-p", "hi", "--model", "claude-opus-4-20250514"], project)
+    family = run_cli(["-p", "hi", "--model", "claude-haiku-4-5"], project)
+    default = run_cli(["-p", "hi"], project)
+    assert all(p.returncode == 0 for p in (ignored, later, dated, family, default))
+    assert "restricted" not in ignored.stderr + dated.stderr + family.stderr
+    assert 'Model "claude-opus-4-5" is restricted by your organization\'s settings.' \
+        in later.stderr
+    assert [r["model"] for r in server.requests] == [
+        "claude-opus-4-5", "claude-opus-4", "claude-opus-4-20250514", "claude-haiku-4-5",
+        "claude-opus-4"]
+
+
 async def test_available_models_restricts_slash_model(project: Path, home: Path,
                                                       api: Any) -> None:
     write(home / ".claude" / "settings.json", {"availableModels": ["haiku"]})

@@ -15,6 +15,12 @@ family; an id blocks that version in every spelling: dates, `-fast`, provider pr
 `enforceAvailableModels` makes the default obey a non-empty `availableModels` too: a default
 it does not allow becomes the first entry it allows. With no model left for the default,
 the session does not start (`NoModelLeft`).
+
+`availableModelsMatch: "exact"` (managed settings only, as Claude Code reads it) keeps family
+aliases but stops an id entry from allowing other versions: `claude-opus-5` allows Opus 5 with
+its dated and `-fast` ids, not Opus 5.5; a `-latest` id needs a `-latest` entry; aliases whose
+model depends on the release (`best`, `opusplan`, `default`) are ignored; and with at least one
+model listed the default, too, is one the list allows (as `enforceAvailableModels`).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FAMILIES = ("opus", "sonnet", "haiku")
+MOVING_ALIASES = frozenset({"best", "opusplan", "default"})  # ignored by an exact match
 
 
 class NoModelLeft(ValueError):
@@ -38,6 +45,7 @@ class ModelPolicy:
     fallback: tuple[str, ...] = ()
     denied: tuple[str, ...] = ()  # deniedModels (managed settings)
     enforce_available: bool = False  # enforceAvailableModels (managed settings)
+    exact: bool = False  # availableModelsMatch: "exact"
 
     @classmethod
     def from_settings(cls, loaded: Any) -> ModelPolicy:
@@ -55,20 +63,34 @@ class ModelPolicy:
             fallback=tuple(str(m) for m in fallback) if isinstance(fallback, list) else (),
             denied=tuple(str(m) for d in managed if isinstance(d.get("deniedModels"), list)
                          for m in d["deniedModels"]),
-            enforce_available=any(d.get("enforceAvailableModels") is True for d in managed))
+            enforce_available=any(d.get("enforceAvailableModels") is True for d in managed),
+            exact=any(d.get("availableModelsMatch") == "exact" for d in managed))
 
     def refusal(self, model: str) -> str | None:
         """The setting that refuses `model` (an alias or an id), or None when it may be
         chosen."""
         from claude_harness.api.models import resolve_alias
 
-        wanted = _bare(resolve_alias(model).lower())
+        resolved = resolve_alias(model).lower()
+        wanted = _bare(resolved)
         if any(_entry_allows(_bare(e.strip().lower()), wanted) for e in self.denied):
             return "deniedModels"
         if self.available is not None and not any(
-                _entry_allows(entry.strip().lower(), wanted) for entry in self.available):
+                self._listed(entry.strip().lower(), wanted, resolved)
+                for entry in self.available):
             return "availableModels"
         return None
+
+    def _listed(self, entry: str, wanted: str, resolved: str) -> bool:
+        if not self.exact:
+            return _entry_allows(entry, wanted)
+        if entry in MOVING_ALIASES:
+            return False
+        if entry in FAMILIES:
+            return _entry_allows(entry, wanted)
+        full = entry if entry.startswith("claude-") else f"claude-{entry}"
+        latest = resolved.endswith("-latest")
+        return _bare(full) == wanted and full.endswith("-latest") == latest
 
     def allows(self, model: str) -> bool:
         """May `model` (an alias or an id) be chosen?"""
@@ -79,7 +101,9 @@ class ModelPolicy:
         of a non-empty availableModels; then the first such entry allowed."""
         from claude_harness.api.models import resolve_alias
 
-        enforce = self.enforce_available and bool(self.available)
+        listed = [e for e in self.available or () if e.strip().lower() not in MOVING_ALIASES]
+        enforce = (self.enforce_available and bool(self.available)) or (self.exact and
+                                                                         bool(listed))
         if self.refusal(default) not in ("deniedModels", "availableModels" if enforce else ""):
             return resolve_alias(default)
         candidates = self.available if self.available else FAMILIES
