@@ -291,14 +291,19 @@ class AgentSet:
 
 def collect_agents(cwd: Path, *, plugins: Iterable[object] = (),
                    flag_agents: Iterable[AgentDefinition] = (),
-                   builtins: bool = True) -> AgentSet:
+                   builtins: bool = True, locked_note: str | None = None) -> AgentSet:
+    """`locked_note` (strictPluginOnlyCustomization locks agents): the user's and the
+    project's agent files are skipped with that reason; plugin agents and `--agents` (a
+    command-line flag, not a customization folder) still load."""
     found = AgentSet()
     for agent in flag_agents:
         found.add(agent)
     for folder, scope in agent_dirs(Path(cwd)):
         if folder.is_dir():
             for path in sorted(folder.rglob("*.md")):
-                if path.is_file():
+                if path.is_file() and locked_note:
+                    found.skipped.append(SkippedFile("agent", path, locked_note))
+                elif path.is_file():
                     found.add_file(path, scope)
     for plugin in plugins:
         add_agents = getattr(plugin, "add_agents", None)

@@ -27,6 +27,7 @@ from claude_harness.commands.agents import (
 from claude_harness.commands.custom import CommandSet, CustomCommand, collect_commands
 from claude_harness.commands.plugins.discovery import PluginLoad, discover_plugins
 from claude_harness.config.load_report import LoadReport
+from claude_harness.config.plugin_only import PLUGIN_ONLY_NOTE
 
 SKILL_LISTING_HEADER = "The following skills are available for use with the Skill tool:\n\n"
 SKILL_LISTING_BUDGET = 12_000  # characters (about 3,000 tokens) before descriptions are cut
@@ -129,17 +130,22 @@ def load_catalog(
     enabled_plugins: Mapping[str, Any] | None = None,
     agents_json: str | None = None,
     known_tools: Iterable[str] | None = None,
+    locked: frozenset[str] = frozenset(),
 ) -> Catalog:
     """Load every command, skill, agent and plugin visible from `cwd`; never raises for a bad
-    file (it goes to the report)."""
+    file (it goes to the report). `locked`: the surfaces strictPluginOnlyCustomization locks
+    ("skills", "agents"), whose user and project files are skipped and reported."""
+
     cwd = Path(cwd)
     plugins = discover_plugins(plugin_dirs, enabled_plugins, cwd=cwd)
     flag_agents: list[AgentDefinition] = []
     flag_problems: list[str] = []
     if agents_json:
         flag_agents, flag_problems = parse_agents_json(agents_json)
-    commands = collect_commands(cwd, plugins.plugins)
-    agents = collect_agents(cwd, plugins=plugins.plugins, flag_agents=flag_agents)
+    commands = collect_commands(cwd, plugins.plugins,
+                                locked_note=PLUGIN_ONLY_NOTE if "skills" in locked else None)
+    agents = collect_agents(cwd, plugins=plugins.plugins, flag_agents=flag_agents,
+                            locked_note=PLUGIN_ONLY_NOTE if "agents" in locked else None)
     catalog = Catalog(cwd, commands, agents, plugins)
     _report(catalog, flag_problems, known_tools)
     remember(catalog)
@@ -163,7 +169,8 @@ def _report(catalog: Catalog, flag_problems: list[str], known_tools: Iterable[st
         report.add(shadow.kind, shadow.name, str(path), "skipped",
                    f"the same name is defined in {shadow.path}, which is used")
     for skipped in catalog.commands.skipped + catalog.agents.skipped:
-        report.add(skipped.kind, skipped.path.stem, str(skipped.path), "skipped", skipped.reason)
+        name = skipped.path.parent.name if skipped.path.name == "SKILL.md" else skipped.path.stem
+        report.add(skipped.kind, name, str(skipped.path), "skipped", skipped.reason)
     known = set(known_tools) if known_tools is not None else None
     for agent in catalog.agent_list():
         if agent.scope == "built-in":
@@ -189,9 +196,12 @@ def remember(catalog: Catalog) -> None:
 
 
 def catalog_for(cwd: Path) -> Catalog:
-    """The catalog loaded for this folder, or a fresh one (project and user files only)."""
+    """The catalog loaded for this folder, or a fresh one (project and user files only, as
+    managed settings' strictPluginOnlyCustomization allows)."""
     key = Path(cwd).resolve()
     for folder in (key, *key.parents):
         if folder in _ACTIVE:
             return _ACTIVE[folder]
-    return load_catalog(key)
+    from claude_harness.config.plugin_only import managed_locked_surfaces
+
+    return load_catalog(key, locked=managed_locked_surfaces())

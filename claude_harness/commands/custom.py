@@ -258,16 +258,27 @@ class CommandSet:
                 *self.plugin_items.values()]
 
 
-def collect_commands(cwd: Path, plugins: Iterable[object] = ()) -> CommandSet:
-    """Every command and skill visible from `cwd` (plus those of the given plugins)."""
+def collect_commands(cwd: Path, plugins: Iterable[object] = (), *,
+                     locked_note: str | None = None) -> CommandSet:
+    """Every command and skill visible from `cwd` (plus those of the given plugins).
+
+    `locked_note` (strictPluginOnlyCustomization locks skills): the user's and the project's
+    skills and commands are skipped with that reason, as Claude Code's skills lock covers its
+    commands folders too; plugin ones still load."""
     found = CommandSet()
     for folder, scope in skill_dirs(Path(cwd)):
         for path, name in iter_skill_files(folder):
-            found.add_file(path, name, scope, "skill")
+            if locked_note:
+                found.skipped.append(SkippedFile("skill", path, locked_note))
+            else:
+                found.add_file(path, name, scope, "skill")
     for folder, scope in command_dirs(Path(cwd)):
         if folder.is_dir():
             for path, name, kind in iter_command_files(folder):
-                found.add_file(path, name, scope, kind, group="commands")
+                if locked_note:
+                    found.skipped.append(SkippedFile(kind, path, locked_note))
+                else:
+                    found.add_file(path, name, scope, kind, group="commands")
     for plugin in plugins:
         add_plugin = getattr(plugin, "add_commands", None)
         if add_plugin is not None:

@@ -60,10 +60,6 @@ UNSUPPORTED_REASONS: dict[str, str] = {
                      "extraKnownMarketplaces", "disableCommandPluginSources",
                      "pluginSuggestionMarketplaces", "prependPlugins", "appendPlugins",
                      "pluginConfigs", "pluginTrustMessage", "disableSideloadFlags"), _MARKET),
-    "strictPluginOnlyCustomization": "locking skills, agents, hooks and MCP servers to managed "
-                                     "settings and plugins is not applied yet: the user's and "
-                                     "the project's folders, settings hooks and .mcp.json "
-                                     "still load",
     **dict.fromkeys(("autoMemoryEnabled", "autoMemoryDirectory", "autoDreamEnabled"), _MEMORY),
     **dict.fromkeys(("modelPicker", "modelPricing", "modelSettings", "maxEffortLevel"),
                     _MODELS),

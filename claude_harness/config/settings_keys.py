@@ -28,6 +28,9 @@ APPLIED = frozenset({
     "disableSkillShellExecution",  # session/prompt/command_prompt.py SHELL_DISABLED
     "deniedModels", "enforceAvailableModels", "availableModelsMatch",  # model_policy.py
     "blockedMarketplaces",  # commands/plugins/store.py _allowed_by_policy
+    # config/plugin_only.py locked_surfaces: commands/catalog.py load_catalog (skills,
+    # commands, agents), hooks/config.py hook_config_from_settings, mcp/server_policy.py
+    "strictPluginOnlyCustomization",
 })
 # Read and exposed through `session_settings()`; the part named applies it.
 EXPOSED = {

@@ -21,6 +21,7 @@ def build_report(cwd: Path, *, plugin_dirs: Iterable[str | Path] = (),
                  trusted: bool = True) -> LoadReport:
     """Everything the configuration of `cwd` loads, skips or does not support."""
     from claude_harness.commands.catalog import load_catalog
+    from claude_harness.config.plugin_only import locked_surfaces
     from claude_harness.config.settings import CliSettings, load_settings
     from claude_harness.hooks.config import hook_config_from_settings
     from claude_harness.mcp.status import _policy
@@ -33,7 +34,8 @@ def build_report(cwd: Path, *, plugin_dirs: Iterable[str | Path] = (),
     known = [name for tool in get_all_base_tools() for name in (tool.name, *tool.aliases)]
     catalog = load_catalog(cwd, plugin_dirs=plugin_dirs, agents_json=agents_json,
                            enabled_plugins=enabled if isinstance(enabled, dict) else None,
-                           known_tools=known)
+                           known_tools=known,
+                           locked=locked_surfaces(loaded))
     hooks = hook_config_from_settings(loaded, trusted=trusted,
                                       plugin_sources=catalog.hook_sources(),
                                       plugin_roots=catalog.plugin_roots())

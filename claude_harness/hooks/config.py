@@ -26,6 +26,7 @@ PROJECT_SOURCES = frozenset({"projectSettings", "localSettings"})
 MANAGED_SOURCE = "policySettings"
 UNTRUSTED_NOTE = "skipped: workspace not trusted"
 MANAGED_ONLY_NOTE = "skipped: allowManagedHooksOnly is set in managed settings"
+PLUGIN_SOURCE = "pluginHooks"
 HookKind = Literal["command", "http", "prompt", "agent", "callback", "mcp_tool"]
 
 # Keys each handler type reads; anything else earns a warning.
@@ -121,6 +122,7 @@ class HookConfig:
         allow_project_hooks: bool = False,
         disable_all: bool = False,
         managed_only: bool = False,
+        plugin_only_note: str | None = None,
         plugin_roots: Mapping[Path, Path] | None = None,
     ) -> HookConfig:
         """Parse each (source name, settings path or None, raw `hooks` value) in order.
@@ -128,7 +130,8 @@ class HookConfig:
         Order matters only for ties the runner resolves by configuration order (see
         `combine.py`); pass sources from the broadest (user) to the most specific (cliArg).
         `managed_only` (allowManagedHooksOnly in managed settings) keeps only policySettings
-        hooks; `plugin_roots` maps a plugin's hooks file to its folder (CLAUDE_PLUGIN_ROOT).
+        hooks; `plugin_only_note` (strictPluginOnlyCustomization locks hooks) keeps
+        policySettings and plugin hooks, the others skipped with that note; `plugin_roots` maps a plugin's hooks file to its folder (CLAUDE_PLUGIN_ROOT).
         """
         entries: list[HookEntry] = []
         skipped: list[tuple[HookEntry, str]] = []
@@ -140,6 +143,8 @@ class HookConfig:
                 parsed = [replace(e, plugin_root=root) for e in parsed]
             if managed_only and source != MANAGED_SOURCE:
                 skipped.extend((e, MANAGED_ONLY_NOTE) for e in parsed)
+            elif plugin_only_note and source not in (MANAGED_SOURCE, PLUGIN_SOURCE):
+                skipped.extend((e, plugin_only_note) for e in parsed)
             elif source in PROJECT_SOURCES and not allow_project_hooks:
                 skipped.extend((e, UNTRUSTED_NOTE) for e in parsed)
             else:
@@ -398,9 +403,12 @@ def hook_config_from_settings(
     """The session's hooks from its settings (`LoadedSettings`) and plugins.
 
     Applies `disableAllHooks` (in managed settings: nothing runs; elsewhere: every hook but the
-    managed ones is off) and `allowManagedHooksOnly` (managed settings only: user, project and
-    plugin hooks are held back and listed as such).
+    managed ones is off), `allowManagedHooksOnly` (managed settings only: user, project and
+    plugin hooks are held back and listed as such) and strictPluginOnlyCustomization locking
+    hooks (the same, except that plugin hooks still run).
     """
+    from claude_harness.config.plugin_only import PLUGIN_ONLY_NOTE, locked_surfaces
+
     policy = [s.settings.model_dump() for s in loaded.sources if s.source == MANAGED_SOURCE]
     managed_only = any(p.get("allowManagedHooksOnly") is True for p in policy)
     disable_everything = any(p.get("disableAllHooks") is True for p in policy)
@@ -411,6 +419,8 @@ def hook_config_from_settings(
         sources = [s for s in sources if s[0] == MANAGED_SOURCE]
     config = HookConfig.from_sources(sources, allow_project_hooks=trusted and not held,
                                      disable_all=disable_everything, managed_only=managed_only,
+                                     plugin_only_note=PLUGIN_ONLY_NOTE
+                                     if "hooks" in locked_surfaces(loaded) else None,
                                      plugin_roots=plugin_roots)
     return replace(config, http_policy=HttpHookPolicy.from_sources(
         [(s.source, s.settings.model_dump(exclude_unset=True)) for s in loaded.sources]))

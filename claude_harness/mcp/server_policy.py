@@ -7,6 +7,10 @@ Each entry names a server one way: `{"serverName": "github"}`, `{"serverCommand"
 every settings source applies and beats the allow list. The allow list is the one of the
 highest source that sets it (managed settings first; with `allowManagedMcpServersOnly` in
 managed settings only theirs); unset, every server may start; `[]`, none.
+
+strictPluginOnlyCustomization locking "mcp" (config/plugin_only.py) blocks the user's, the
+local and the project's (.mcp.json) servers too; plugin servers and --mcp-config ones (a
+command-line flag) still start.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from typing import Any
 class ServerPolicy:
     allowed: tuple[dict[str, Any], ...] | None = None
     denied: tuple[dict[str, Any], ...] = ()
+    plugin_only: bool = False
 
     @classmethod
     def from_settings(cls, loaded: Any) -> ServerPolicy:
+        from claude_harness.config.plugin_only import locked_surfaces
+
         managed_only = any(s.source == "policySettings" and _raw(s).get(
             "allowManagedMcpServersOnly") is True for s in loaded.sources)
         allowed: tuple[dict[str, Any], ...] | None = None
@@ -34,15 +41,24 @@ class ServerPolicy:
             if allowed is None and isinstance(data.get("allowedMcpServers"), list) and (
                     not managed_only or src.source == "policySettings"):
                 allowed = tuple(_entries(data["allowedMcpServers"]))
-        return cls(allowed=allowed, denied=tuple(denied))
+        return cls(allowed=allowed, denied=tuple(denied),
+                   plugin_only="mcp" in locked_surfaces(loaded))
 
     def blocked(self, server: Any) -> str | None:
         """Why `server` (an McpServerConfig) may not start, or None."""
+        if self.plugin_only and server.scope in _OWN_SCOPES and \
+                not str(server.source or "").startswith("plugin "):
+            from claude_harness.config.plugin_only import PLUGIN_ONLY_NOTE
+
+            return PLUGIN_ONLY_NOTE
         if any(_matches(entry, server) for entry in self.denied):
             return "blocked by deniedMcpServers"
         if self.allowed is not None and not any(_matches(e, server) for e in self.allowed):
             return "not in allowedMcpServers"
         return None
+
+
+_OWN_SCOPES = frozenset({"user", "local", "project"})
 
 
 def _raw(src: Any) -> dict[str, Any]:

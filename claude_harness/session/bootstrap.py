@@ -216,11 +216,13 @@ def _catalog(opts: RunOptions, cwd: Path, loaded: Any, tools: tuple[Any, ...],
     tools and the front ends ask this catalog); its one-line notice when anything was
     skipped."""
     from claude_harness.commands.catalog import load_catalog
+    from claude_harness.config.plugin_only import locked_surfaces
 
     enabled = loaded.value("enabledPlugins")
     catalog = load_catalog(cwd, plugin_dirs=opts.plugin_dirs, agents_json=opts.agents_json,
                            enabled_plugins=enabled if isinstance(enabled, dict) else None,
-                           known_tools=[n for t in tools for n in (t.name, *t.aliases)])
+                           known_tools=[n for t in tools for n in (t.name, *t.aliases)],
+                           locked=locked_surfaces(loaded))
     notice = catalog.report.startup_notice()
     if notice:
         warnings.append(notice)
