@@ -22,6 +22,7 @@ from claude_harness.mcp.elicitation import (
     apply_defaults,
     form_fields,
 )
+from tests.tui.helpers import wait_for
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -134,13 +135,24 @@ class Host(App[None]):
         await form.remove()
 
 
+async def form_with_focus(pilot: Any, app: App[None]) -> ElicitationForm:
+    """The form once it is up and its first field has the focus (given after the mount): the
+    keys a test presses go to the form, not to whatever had the focus before."""
+    def ready() -> ElicitationForm | None:
+        forms = app.query(ElicitationForm)
+        focused = app.focused
+        return forms.first() if forms and focused is not None and \
+            forms.first() in focused.ancestors_with_self else None
+
+    return await wait_for(pilot, ready, what="the form, focused")
+
+
 async def test_textual_form_submit_with_defaults_and_a_fix() -> None:
     app = Host()
     async with app.run_test(size=(100, 50)) as pilot:
         handler = WidgetElicitationHandler(app.show, app.hide)
         pending = asyncio.ensure_future(handler.elicit(REQUEST))
-        await pilot.pause()
-        form = app.query_one(ElicitationForm)
+        form = await form_with_focus(pilot, app)
         assert app.focused is form.query_one("#eli-field-0")
         await pilot.press("A", "ctrl+s")  # too short: stays open and says why
         await pilot.pause()
@@ -164,12 +176,12 @@ async def test_textual_form_escape_cancels_and_ctrl_d_declines() -> None:
     async with app.run_test(size=(100, 50)) as pilot:
         handler = WidgetElicitationHandler(app.show, app.hide)
         first = asyncio.ensure_future(handler.elicit(REQUEST))
-        await pilot.pause()
+        await form_with_focus(pilot, app)
         await pilot.press("escape")
         assert await asyncio.wait_for(first, 5) == ElicitationAnswer.cancel()
         link = ElicitationRequest("pay", "Confirm", "url", url="https://pay.example/x")
         second = asyncio.ensure_future(handler.elicit(link))
-        await pilot.pause()
+        await form_with_focus(pilot, app)
         assert "https://pay.example/x" in str(app.query_one(".eli-url").render())
         await pilot.press("ctrl+d")
         assert await asyncio.wait_for(second, 5) == ElicitationAnswer.decline()
