@@ -13,7 +13,11 @@ SLOW = {"content": [{"type": "text", "text": "ok"}], "delay": 0.4}
 
 
 def activity_text(app: Any) -> str:
-    return str(app.activity.render()) if app.activity.active else ""
+    """The spinner's line and the tip's under it, as on screen while a turn runs."""
+    if not app.activity.active:
+        return ""
+    tip = app.activity.tip_line
+    return str(app.activity.render()) + (f"\n{tip.render()}" if tip.display else "")
 
 
 async def test_a_tip_shows_under_the_spinner(api: Any, make_app: Any) -> None:

@@ -124,7 +124,8 @@ class HarnessApp(InputModes, App[None]):
         yield Conversation(id="conversation")
         with Vertical(id="input-area"):
             yield TodoPanel()
-            yield ActivityLine()
+            yield (activity := ActivityLine())
+            yield activity.tip_line
             yield Static(id="completion-hint", markup=False)
             yield self._prompt
             yield StatusBar()

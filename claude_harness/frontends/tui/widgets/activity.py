@@ -2,6 +2,10 @@
 and under it a tip, as Claude Code shows one (`⎿ Tip: ...`): the next of `tips` each turn,
 none when `spinnerTipsEnabled` is false (config/spinner_tips.py gives the list).
 
+The tip is a widget of its own (`tip_line`, composed right after this one), drawn once per
+turn: the spinner's tick repaints one row only, as it did before there were tips (a two-row
+line repainted every 0.2 s doubled the keystroke echo while a command streamed).
+
 Its timer runs only while the model works; it is hidden and stopped when idle.
 """
 
@@ -18,7 +22,7 @@ SPINNER = "✻✳✢·✢✳"
 
 class ActivityLine(Static):
     DEFAULT_CSS = """
-    ActivityLine { height: auto; max-height: 2; padding: 0 1; color: $primary; display: none; }
+    ActivityLine { height: 1; padding: 0 1; color: $primary; display: none; }
     ActivityLine.-active { display: block; }
     """
 
@@ -31,12 +35,14 @@ class ActivityLine(Static):
         self.tips: tuple[str, ...] = ()
         self.tip = ""  # the one shown this turn
         self._turns = 0
+        self.tip_line = TipLine()
 
     def start(self, label: str = "Working") -> None:
         self.label = label
         if not self.active:  # a new piece of work: the next tip
             self.tip = self.tips[self._turns % len(self.tips)] if self.tips else ""
             self._turns += 1
+            self.tip_line.show(self.tip)
         self._started = clock.now()
         self.add_class("-active")
         if self._timer is None:
@@ -48,6 +54,7 @@ class ActivityLine(Static):
             self._timer.stop()
             self._timer = None
         self.remove_class("-active")
+        self.tip_line.show("")
 
     @property
     def active(self) -> bool:
@@ -73,6 +80,18 @@ class ActivityLine(Static):
         glyph = SPINNER[clock.frame(self._started, len(SPINNER), 5.0)]
         line = Content.from_markup(
             f"{glyph} {self.label}… [dim]({elapsed}s · esc to interrupt{queued})[/]")
-        if self.tip:
-            line += Content("\n") + Content.from_markup("[dim]  ⎿ Tip: $tip[/]", tip=self.tip)
         self.update(line)
+
+
+class TipLine(Static):
+    """The turn's tip under the spinner; hidden with no tip."""
+
+    DEFAULT_CSS = """
+    TipLine { height: 1; padding: 0 1; color: $primary; text-style: dim; display: none; }
+    TipLine.-active { display: block; }
+    """
+
+    def show(self, tip: str) -> None:
+        self.set_class(bool(tip), "-active")
+        if tip:
+            self.update(Content.from_markup("  ⎿ Tip: $tip", tip=tip))
