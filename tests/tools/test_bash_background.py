@@ -247,7 +247,13 @@ async def test_old_names_and_old_inputs_still_work(ctx: ToolUseContext) -> None:
     await wait_running("sleep 100.941")
     old_read = TASK_OUTPUT.input_model.model_validate({"bash_id": shell_id})
     assert old_read.waits is False  # BashOutput never waited
-    text = TASK_OUTPUT.render_result((await TASK_OUTPUT.call(old_read, ctx, lambda _: None)).data)
+    text = ""
+    for _ in range(100):  # the output reaches the reader a moment after the echo ran
+        text += TASK_OUTPUT.render_result(
+            (await TASK_OUTPUT.call(old_read, ctx, lambda _: None)).data)
+        if "old-style" in text:
+            break
+        await asyncio.sleep(0.05)
     assert "old-style" in text
     old_kill = TASK_STOP.input_model.model_validate({"bash_id": shell_id})
     await TASK_STOP.call(old_kill, ctx, lambda _: None)
