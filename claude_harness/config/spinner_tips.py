@@ -2,19 +2,14 @@
 tips in the spinner"; default true): `false` in any settings file the most specific one that
 sets it (user, project, local) hides them. Read at start and when /config changes it.
 
-Plain json, not the settings models: the app reads it before the session is built.
+Read as config/early_settings.py reads keys: the app reads it before the session is built.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from claude_harness.config.editor_mode import read_key
-from claude_harness.config.paths import (
-    local_settings_path,
-    project_settings_path,
-    user_settings_path,
-)
+from claude_harness.config.early_settings import most_specific
 
 TIPS: tuple[str, ...] = (  # each short enough for one line of an 80-column terminal
     "Use /btw to ask a side question without interrupting Claude",  # Claude Code's words
@@ -28,12 +23,7 @@ TIPS: tuple[str, ...] = (  # each short enough for one line of an 80-column term
 
 
 def tips_enabled(cwd: Path) -> bool:
-    chosen: object = None
-    for path in (user_settings_path(), project_settings_path(cwd), local_settings_path(cwd)):
-        value = read_key(path, "spinnerTipsEnabled")
-        if value is not None:
-            chosen = value
-    return chosen is not False
+    return most_specific(cwd, "spinnerTipsEnabled") is not False
 
 
 def spinner_tips(cwd: Path) -> tuple[str, ...]:
