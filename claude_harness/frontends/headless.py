@@ -34,7 +34,6 @@ from claude_harness.protocol.events import (
     ModeChanged,
     ModelChanged,
     Notice,
-    OpDone,
     Report,
     SessionClosed,
     SessionEvent,
@@ -51,7 +50,7 @@ from claude_harness.protocol.ops import (
     Shutdown,
     UserPrompt,
 )
-from claude_harness.protocol.view import SessionView
+from claude_harness.protocol.view import OpFollower, SessionView
 from claude_harness.session.bootstrap import NO_KEY_HELP
 
 if TYPE_CHECKING:
@@ -233,18 +232,14 @@ class Headless:
         `local_command` names the command, as in Claude Code's result."""
         lines: list[str] = []
         for op in made:
-            op_id, started = self.session.submit(op), False
+            follower = OpFollower(self.session.submit(op))
             while True:
                 event = await self._next()
                 if isinstance(event, TurnEnd):
                     return event
                 if (text := said(event)) is not None:
                     lines.append(text)
-                if isinstance(event, Busy):
-                    started = started or event.running
-                    if not event.running:
-                        break
-                elif isinstance(event, OpDone) and event.op_id == op_id and not started:
+                if follower.ended_by(event):
                     break
         self.shaper.turn.last_text = "\n".join(lines)
         self.shaper.turn.local_command = name

@@ -22,6 +22,7 @@ from claude_harness.protocol.events import (
     McpResourcesChanged,
     ModeChanged,
     ModelChanged,
+    OpDone,
     OutputStyleChanged,
     QueueChanged,
     RequestControlsChanged,
@@ -118,3 +119,19 @@ class SessionView:
                 self.directories = directories
             case SideQuestionsPending(count=count):
                 self.side_questions = count
+
+
+@dataclass
+class OpFollower:
+    """Whether what the op numbered `op_id` started has ended, for a line-mode front end that
+    waits on it: the op's `OpDone`, unless it started a job (a turn, a compaction, a `!cmd`);
+    then the `Busy(False)` that ends the job."""
+
+    op_id: int
+    job_started: bool = False
+
+    def ended_by(self, event: Any) -> bool:
+        if isinstance(event, Busy):
+            self.job_started = self.job_started or event.running
+            return not event.running
+        return isinstance(event, OpDone) and event.op_id == self.op_id and not self.job_started

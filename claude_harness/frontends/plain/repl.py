@@ -53,12 +53,10 @@ from claude_harness.frontends.shared.file_suggestions import recent_files
 from claude_harness.frontends.shared.shutdown import ShutdownSignals, exit_code_for, stop_reason
 from claude_harness.protocol.edit_choice import always_label
 from claude_harness.protocol.events import (
-    Busy,
     EditorModeChanged,
     ElicitationRequested,
     HistoryReplaced,
     ModeChanged,
-    OpDone,
     PermissionRequest,
     Report,
     SessionClosed,
@@ -78,7 +76,7 @@ from claude_harness.protocol.ops import (
     UserPrompt,
 )
 from claude_harness.protocol.panels import PANEL_EVENTS
-from claude_harness.protocol.view import SessionView
+from claude_harness.protocol.view import OpFollower, SessionView
 from claude_harness.session.bootstrap import (
     NO_KEY_HELP,
     StartupError,
@@ -103,8 +101,7 @@ class PlainRepl:
         self.pickers = PlainPickers(self)  # pickers, questions, /context, the status line
         self.panels = PlainPanels(self)  # /config, /permissions, /hooks as numbered lists
         self._events: Any = None
-        self._waiting: tuple[int, asyncio.Future[None]] | None = None  # the op being followed
-        self._job_started = False
+        self._waiting: tuple[OpFollower, asyncio.Future[None]] | None = None  # the op followed
         self._consumer: asyncio.Task[None] | None = None
         self._sides_settled = asyncio.Event()  # no /btw answer on its way
         self._sides_settled.set()
@@ -266,8 +263,7 @@ class PlainRepl:
     async def follow(self, op: Op) -> None:
         """Submit `op` and render its events until what it started has ended."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._job_started = False
-        self._waiting = (self.session.submit(op), future)
+        self._waiting = (OpFollower(self.session.submit(op)), future)
         try:
             await future
         finally:
@@ -335,13 +331,8 @@ class PlainRepl:
             (self._sides_settled.set if event.count == 0 else self._sides_settled.clear)()
         if self._waiting is None:
             return
-        op_id, future = self._waiting
-        if isinstance(event, Busy):
-            self._job_started = self._job_started or event.running
-            done = not event.running
-        else:
-            done = isinstance(event, OpDone) and event.op_id == op_id and not self._job_started
-        if done and not future.done():
+        follower, future = self._waiting
+        if follower.ended_by(event) and not future.done():
             future.set_result(None)
 
     # ── a turn ──────────────────────────────────────────────────────────────────────────────
