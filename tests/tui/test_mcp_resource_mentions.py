@@ -75,6 +75,29 @@ async def test_the_popup_offers_resources_and_a_mention_is_attached_after_the_pr
         assert [b["text"] for b in later[-1]["content"]] == [NOTES]
 
 
+async def test_keys_typed_ahead_of_the_app_never_take_a_stale_row(api: Any, project: Path) -> None:
+    """The prompt handles keys before the app hears of the text they made (a hog run sent
+    `summarize @srv:memo://notes memo://notes please`: Enter, pressed before the app had seen
+    Tab's replacement and the typed `please`, took the popup's row for `@srv:` a second time).
+    Here the keys land in one tick, with no pause for the app's messages between them."""
+    app = mcp_app(api(["Unused."]), project, [demo("srv")])
+    async with app.run_test(size=(110, 40)) as pilot:
+        await wait_for(pilot, lambda: app.ready, what="engine ready")
+        await wait_for(pilot, lambda: app.view.mcp_resources, what="the resources listed")
+        app.prompt.focus()
+        await type_text(pilot, "summarize @srv:")
+        hint = app.query_one("#completion-hint")
+        await wait_for(pilot, lambda: "◇ srv:memo://notes" in str(hint.render()),
+                       what="the resource in the popup")
+        enter = app.prompt.accept_popup  # what Enter asks first, as the prompt holds it now
+        assert enter is not None and enter()  # Tab/Enter on the open popup takes its row
+        app.prompt.insert("please")  # typed before the app has handled the change
+        assert not enter()  # the word at the cursor is `please`: Enter sends, it takes nothing
+        assert app.prompt.text == "summarize @srv:memo://notes please"
+        await pilot.pause()
+        assert app.prompt.accept_popup is None  # the app has heard: the popup is closed
+
+
 def test_print_mode_leaves_the_mention_as_text_as_claude_code_does(
         project: Path, api: Any, tmp_path: Path) -> None:
     server = api(["Plain."])

@@ -486,13 +486,15 @@ class HarnessApp(InputModes, App[None]):
             return
         from claude_harness.frontends.tui.completion import complete  # on the first Tab
 
-        result = complete(message.text, message.column, self.cwd, self.command_names())
+        # The line as it is now, not as Tab saw it: keys typed after Tab may already be in.
+        row, column = self.prompt.cursor_location
+        line = self.prompt.document.get_line(row)
+        result = complete(line, column, self.cwd, self.command_names())
         if result is None:
             self._hide_completion()
             return
         start, replacement, options = result
-        row = self.prompt.cursor_location[0]
-        self.prompt.replace(replacement, (row, start), (row, message.column))
+        self.prompt.replace(replacement, (row, start), (row, column))
         hint = self.query_one("#completion-hint", Static)
         if len(options) > 1:
             hint.update("  ".join(options[:40]))

@@ -4,6 +4,10 @@ highlight and Tab or Enter take the highlighted row.
 
 The search runs in a thread worker (file_suggestions.py), so typing never waits for it; a
 result that comes back after the word changed is dropped.
+
+Keys reach the prompt before the app hears that its text changed (the prompt's queue runs ahead
+of the app's), so Tab/Enter/Up/Down never trust the word last heard of: they read the word at the
+cursor now, and act only while it is the `@word` whose rows are shown.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ class AtPopup:
         self.rows: list[str] = []
         self.selected = 0
         self._asked: tuple[int, str] | None = None
+        self._shown_for: int | None = None  # the column of the `@` the shown rows answer
         self._recent: list[str] = []
         self._resources: tuple[Any, ...] = ()  # the connected MCP servers' resources
         self.described: dict[str, str] = {}  # resource rows (`server:uri`) -> description
@@ -51,7 +56,7 @@ class AtPopup:
         asked = mention_query(prompt.document.get_line(row), column)
         self._asked = asked
         if asked is None:
-            self.rows = []
+            self.rows, self._shown_for = [], None
             return False
         if self.index is None:
             self.index = FileIndex(self.app.cwd)
@@ -106,7 +111,7 @@ class AtPopup:
     def _show(self, asked: tuple[int, str], rows: list[str]) -> None:
         if asked != self._asked:
             return  # typing went on: a newer search is coming
-        self.rows, self.selected = rows, 0
+        self.rows, self.selected, self._shown_for = rows, 0, asked[0]
         hint = self.app.query_one("#completion-hint")
         if not rows:
             hint.remove_class("-open")
@@ -125,9 +130,19 @@ class AtPopup:
             text.append(("\n" if number else "") + line, style=style)
         self.app.query_one("#completion-hint").update(text)
 
+    def _word_now(self) -> tuple[int, str] | None:
+        """The `@word` at the cursor this instant, if the shown rows answer it (the same `@`:
+        rows for `@sr` still serve `@srv` typed faster than the search); None otherwise."""
+        prompt = self.app.prompt
+        row, column = prompt.cursor_location
+        word = mention_query(prompt.document.get_line(row), column)
+        if word is None or not self.rows or word[0] != self._shown_for:
+            return None
+        return word
+
     def move(self, step: int) -> bool:
         """Up/Down while the popup shows rows: move the highlight (False: not open)."""
-        if self._asked is None or not self.rows:
+        if self._word_now() is None:
             return False
         self.selected = (self.selected + step) % len(self.rows)
         self._draw()
@@ -135,9 +150,10 @@ class AtPopup:
 
     def accept(self) -> bool:
         """Tab/Enter: the highlighted row replaces the `@word`; False when nothing shows."""
-        if self._asked is None or not self.rows:
+        word = self._word_now()
+        if word is None:
             return False
-        start, query = self._asked
+        start, query = word
         prompt = self.app.prompt
         row = prompt.cursor_location[0]
         prompt.replace(mention_text(self.rows[self.selected]), (row, start), (row, start + 1 + len(query)))

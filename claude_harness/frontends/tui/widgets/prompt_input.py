@@ -78,12 +78,9 @@ class PromptInput(TextArea):
         """`?` on an empty prompt: the app shows (or puts away) the shortcuts panel."""
 
     class Completion(Message):
-        """Tab: the app completes the word at the cursor (`@path`, `/command`)."""
-
-        def __init__(self, text: str, column: int) -> None:
-            super().__init__()
-            self.text = text
-            self.column = column
+        """Tab: the app completes the word at the cursor (`@path`, `/command`). It carries no
+        text: by the time the app handles it, keys typed after Tab may have changed the line,
+        so the app reads the prompt as it is then."""
 
     def __init__(self, history: PromptHistory | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
@@ -148,8 +145,7 @@ class PromptInput(TextArea):
             event.stop()
             event.prevent_default()
             if self.text:
-                row, col = self.cursor_location
-                self.post_message(self.Completion(self.document.get_line(row), col))
+                self.post_message(self.Completion())
             return
         if key in ("up", "down") and self.move_popup is not None \
                 and self.move_popup(-1 if key == "up" else 1):
