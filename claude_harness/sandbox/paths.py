@@ -10,7 +10,9 @@ planted `commondir` or `config.worktree` would run on the next git command; a `.
 points elsewhere is protected too), `.claude/` (settings, hooks, commands, agents), `.mcp.json`,
 `.gitmodules`, the editor and git-hook folders (`.vscode/tasks.json` runs on opening the folder,
 `.husky/` on commit), shell start-up files, and the project's virtualenvs whole (a `.pth` file
-in site-packages runs at the next python start; `bin/` holds what the next `pytest` runs). So a
+in site-packages runs at the next python start; `bin/` holds what the next `pytest` runs), and the
+harness's own cache folder when it lies inside (it holds compiled code the next start runs:
+fsutil/code_cache.py; missing, it cannot be created either). So a
 sandboxed `git commit` or `pip install` into an existing venv fails with "Read-only file
 system": those run outside the sandbox, with a prompt. Plus `sandbox.filesystem.denyWrite` and
 the paths of `Edit(...)` deny rules.
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_harness.sandbox.sockets import SocketPlan
+from claude_harness.warm.place import cache_dir
 
 PROTECTED_DIRS = (".git", ".claude", ".vscode", ".idea", ".husky")
 PROTECTED_FILES = (
@@ -75,6 +78,9 @@ def protected_under(root: Path) -> tuple[list[Path], list[Path]]:
         elif name in BLOCK_CREATION:
             blocked.append(path)
     existing += virtualenvs_in(root)
+    cache = cache_dir()
+    if root in cache.parents:
+        (existing if os.path.lexists(cache) else blocked).append(cache)
     return existing, blocked
 
 

@@ -18,6 +18,7 @@ import zlib
 from pathlib import Path
 
 DISABLE_ENV = "CLAUDE_HARNESS_NO_DAEMON"
+CACHE_DIR_ENV = "CLAUDE_HARNESS_CACHE_DIR"
 RUNTIME_DIR_ENV = "CLAUDE_HARNESS_RUNTIME_DIR"  # a private directory of one's own (tests)
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # Read by the interpreter at start-up (stream encodings, flags): a child forked from a daemon
@@ -25,6 +26,17 @@ _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _INTERPRETER_ENV = ("PYTHONIOENCODING", "PYTHONUTF8", "PYTHONUNBUFFERED", "PYTHONPATH",
                     "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONWARNINGS", "LANG",
                     "LC_ALL", "LC_CTYPE")
+
+
+def cache_dir() -> Path:
+    """The harness's cache folder: what cold starts keep for the next one (the Bash parser's
+    tables, the dataclasses' compiled code). $CLAUDE_HARNESS_CACHE_DIR, else
+    $XDG_CACHE_HOME/claude-harness or ~/.cache/claude-harness."""
+    override = os.environ.get(CACHE_DIR_ENV)
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "claude-harness"
 
 
 def disabled(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:

@@ -273,3 +273,27 @@ async def test_a_sandboxed_command_cannot_plant_the_warm_start_socket(
         run = await bash(ctx, f"python3 -c \"import socket; socket.socket(socket.AF_UNIX)"
                               f".bind('{plant}')\"; echo rc=$?")
         assert "rc=0" not in run.stdout and not plant.exists(), (folder, run.stdout, run.stderr)
+
+
+@pytest.mark.parametrize("present", [True, False], ids=["cache-present", "cache-missing"])
+async def test_the_harness_cache_inside_the_project_cannot_be_planted(
+    sandbox: SandboxFactory, project: Path, monkeypatch: pytest.MonkeyPatch, present: bool
+) -> None:
+    """Run in $HOME, the project holds ~/.cache/claude-harness, whose compiled code the next
+    cold start runs outside the sandbox (fsutil/code_cache.py): a sandboxed command may neither
+    replace it nor create it."""
+    cache = project / ".cache" / "claude-harness"
+    monkeypatch.setenv("CLAUDE_HARNESS_CACHE_DIR", str(cache))
+    if present:
+        cache.mkdir(parents=True)
+        (cache / "dataclass-code-cpython-311.marshal").write_bytes(b"ours")
+    _, ctx = sandbox()
+    run = await bash(ctx, f"mkdir -p {cache} && echo evil > {cache}/dataclass-code-x.marshal; "
+                          f"echo evil > {cache}/dataclass-code-cpython-311.marshal")
+    assert run.exit_code != 0 and "Read-only file system" in run.stderr, run.stderr
+    assert not (cache / "dataclass-code-x.marshal").exists()
+    if present:
+        assert (cache / "dataclass-code-cpython-311.marshal").read_bytes() == b"ours"
+    work = await bash(ctx, "echo fine > .cache/beside.txt 2>&1 || mkdir -p .cache && "
+                           "echo fine > .cache/beside.txt && cat .cache/beside.txt")
+    assert work.exit_code == 0 and work.stdout.strip() == "fine", work.stderr  # the rest stays

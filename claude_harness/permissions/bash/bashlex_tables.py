@@ -16,23 +16,13 @@ import hashlib
 import importlib
 import importlib.util
 import json
-import os
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from claude_harness.fsutil.atomic import atomic_write_text
-
-CACHE_DIR_ENV = "CLAUDE_HARNESS_CACHE_DIR"
-
-
-def cache_dir() -> Path:
-    override = os.environ.get(CACHE_DIR_ENV)
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "claude-harness"
+from claude_harness.warm.place import cache_dir
 
 
 def load_bashlex() -> ModuleType:
