@@ -296,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     handed = hand_off(sys.argv[1:])
     if handed.code is not None:
         return handed.code
+    from claude_harness.fsutil.code_cache import install  # a cold start: compile less
+
+    install()
     try:
         return run_cli(sys.argv[1:])
     finally:
