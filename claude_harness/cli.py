@@ -155,6 +155,9 @@ def _validate_session_id(value: str | None) -> None:
 
 def run_headless(opts: RunOptions) -> int:
     # Each front end is imported only when chosen: --help and --version stay instant.
+    from claude_harness.warm import tls_preload
+
+    tls_preload.start()  # the CA bundle loads on the other core while the session imports
     import asyncio
 
     from claude_harness.frontends.headless import Headless, parse_stream_json_input

@@ -92,9 +92,13 @@ def make_http_client(settings: ApiSettings) -> httpx2.AsyncClient:
     """One connection pool per session; the read timeout is the idle watchdog."""
     import httpx2
 
+    from claude_harness.warm import tls_preload
+
     timeout = httpx2.Timeout(settings.timeout, read=settings.idle_timeout)
     base = (settings.base_url or DEFAULT_BASE_URL).rstrip("/")
-    return httpx2.AsyncClient(base_url=base, timeout=timeout)
+    context = tls_preload.take()  # loaded on a thread at a cold start, else made here
+    return httpx2.AsyncClient(base_url=base, timeout=timeout,
+                              verify=context if context is not None else True)
 
 
 async def post_stream(client: httpx2.AsyncClient, body: bytes,
