@@ -183,6 +183,7 @@ class _UnixServer:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.accepted = 0
+        self._counted = threading.Condition()
         self._sock = socket.socket(socket.AF_UNIX)
         self._sock.bind(str(path))
         self._sock.listen()
@@ -195,8 +196,17 @@ class _UnixServer:
                 conn, _ = self._sock.accept()
             except OSError:
                 return
-            self.accepted += 1
+            with self._counted:
+                self.accepted += 1
+                self._counted.notify_all()
             conn.close()
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> int:
+        """The count once it reaches `count` (or the deadline passes): a connect returns as
+        soon as the kernel queues it, before this thread has accepted it."""
+        with self._counted:
+            self._counted.wait_for(lambda: self.accepted >= count, timeout=timeout)
+            return self.accepted
 
     def close(self) -> None:
         self._sock.close()
@@ -221,10 +231,11 @@ async def test_the_hosts_sockets_are_out_of_reach(
     try:
         _, ctx = sandbox()
         proof = await bash(ctx, CONNECT + str(path), dangerouslyDisableSandbox=True)
-        assert proof.exit_code == 0 and server.accepted == 1
+        assert proof.exit_code == 0 and server.wait_for(1) == 1
         run = await bash(ctx, CONNECT + str(path))
         assert run.exit_code != 0, run.stdout
-        # its folder emptied (FileNotFound) or the socket itself covered (refused)
+        # its folder emptied (FileNotFound) or the socket itself covered (refused): nothing
+        # reached the server, so nothing is queued for it either
         assert "FileNotFoundError" in run.stderr or "ConnectionRefusedError" in run.stderr
         assert server.accepted == 1
     finally:
