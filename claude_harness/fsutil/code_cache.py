@@ -82,14 +82,14 @@ class CodeCache:
         self.compiled = 0
 
 
-def install(env: dict[str, str] | os._Environ[str] = os.environ) -> CodeCache | None:
+def install() -> CodeCache | None:
     """Route dataclasses' compiling through the cache (once per process); None when off."""
     import dataclasses
 
     current = vars(dataclasses).get("exec")
     if isinstance(getattr(current, "__self__", None), CodeCache):
         return current.__self__  # type: ignore[union-attr, no-any-return]
-    if current is not None or env.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes"):
+    if current is not None or os.environ.get(DISABLE_ENV, "").strip().lower() in ("1", "true", "yes"):
         return None
     path = cache_file()
     cache = CodeCache(path, _read(path))

@@ -37,18 +37,24 @@ def test_mentions_and_suggestions_match_the_listed_resources() -> None:
     assert suggest_resources("", listed) == [] and suggest_resources("zzz", listed) == []
 
 
+async def open_the_popup_on_srv(pilot: Any, app: Any) -> None:
+    """Once srv's resources are listed, type `summarize @srv:` and wait for its row (with its
+    description) in the popup."""
+    await wait_for(pilot, lambda: app.ready, what="engine ready")
+    await wait_for(pilot, lambda: app.view.mcp_resources, what="the resources listed")
+    app.prompt.focus()
+    await type_text(pilot, "summarize @srv:")
+    hint = app.query_one("#completion-hint")
+    await wait_for(pilot, lambda: "◇ srv:memo://notes   Team notes" in str(hint.render()),
+                   what="the resource in the popup")
+
+
 async def test_the_popup_offers_resources_and_a_mention_is_attached_after_the_prompt(
         api: Any, project: Path) -> None:
     server = api(["Summarised.", "Again.", "Third."])
     app = mcp_app(server, project, [demo("srv")])
     async with app.run_test(size=(110, 40)) as pilot:
-        await wait_for(pilot, lambda: app.ready, what="engine ready")
-        await wait_for(pilot, lambda: app.view.mcp_resources, what="the resources listed")
-        app.prompt.focus()
-        await type_text(pilot, "summarize @srv:")
-        hint = app.query_one("#completion-hint")
-        await wait_for(pilot, lambda: "◇ srv:memo://notes   Team notes" in str(hint.render()),
-                       what="the resource in the popup")
+        await open_the_popup_on_srv(pilot, app)
         await pilot.press("tab")
         assert app.prompt.text == "summarize @srv:memo://notes "
         await type_text(pilot, "please")
@@ -82,13 +88,7 @@ async def test_keys_typed_ahead_of_the_app_never_take_a_stale_row(api: Any, proj
     Here the keys land in one tick, with no pause for the app's messages between them."""
     app = mcp_app(api(["Unused."]), project, [demo("srv")])
     async with app.run_test(size=(110, 40)) as pilot:
-        await wait_for(pilot, lambda: app.ready, what="engine ready")
-        await wait_for(pilot, lambda: app.view.mcp_resources, what="the resources listed")
-        app.prompt.focus()
-        await type_text(pilot, "summarize @srv:")
-        hint = app.query_one("#completion-hint")
-        await wait_for(pilot, lambda: "◇ srv:memo://notes" in str(hint.render()),
-                       what="the resource in the popup")
+        await open_the_popup_on_srv(pilot, app)
         enter = app.prompt.accept_popup  # what Enter asks first, as the prompt holds it now
         assert enter is not None and enter()  # Tab/Enter on the open popup takes its row
         app.prompt.insert("please")  # typed before the app has handled the change

@@ -51,9 +51,7 @@ class AtPopup:
 
     def update(self) -> bool:
         """On each change of the prompt: True while an `@word` is being typed."""
-        prompt = self.app.prompt
-        row, column = prompt.cursor_location
-        asked = mention_query(prompt.document.get_line(row), column)
+        asked = self._word_at_cursor()
         self._asked = asked
         if asked is None:
             self.rows, self._shown_for = [], None
@@ -130,12 +128,15 @@ class AtPopup:
             text.append(("\n" if number else "") + line, style=style)
         self.app.query_one("#completion-hint").update(text)
 
+    def _word_at_cursor(self) -> tuple[int, str] | None:
+        prompt = self.app.prompt
+        row, column = prompt.cursor_location
+        return mention_query(prompt.document.get_line(row), column)
+
     def _word_now(self) -> tuple[int, str] | None:
         """The `@word` at the cursor this instant, if the shown rows answer it (the same `@`:
         rows for `@sr` still serve `@srv` typed faster than the search); None otherwise."""
-        prompt = self.app.prompt
-        row, column = prompt.cursor_location
-        word = mention_query(prompt.document.get_line(row), column)
+        word = self._word_at_cursor()
         if word is None or not self.rows or word[0] != self._shown_for:
             return None
         return word
