@@ -79,7 +79,9 @@ async def test_start_returns_at_once_with_the_id_and_output_file(ctx: ToolUseCon
     assert f"Command running in background with ID: {shell.id}" in text
     assert str(shell.output.path) in text and "TaskStop" in text and "TaskOutput" in text
     await wait_running("sleep 100.601")
-    await read_until(ctx, shell.id, "ready")
+    # the output itself, not the `not_ready` of the status line (a hog run read the file
+    # before any output: "ready" had matched `<retrieval_status>not_ready`)
+    await read_until(ctx, shell.id, "<output>\nready\n")
     assert shell.output.path.read_text() == "ready\n"  # Read can open it while it runs
     await call(TASK_STOP, ctx, task_id=shell.id)
     assert await wait_gone("sleep 100.601") == []
